@@ -1,0 +1,84 @@
+//! Every ruleset of Qasab behind one type, chosen by name from a ruleset string.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::ruleset::{OptionDoc, Ruleset, RulesetError, RulesetString};
+use crate::tihbat;
+
+/// The names of every ruleset, in the order `qasab rules` lists them.
+pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
+
+/// Any ruleset of any game.
+///
+/// Generic code is written over [`Ruleset`]; [`with_ruleset!`](crate::with_ruleset) dispatches
+/// once from this enum to it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AnyRuleset {
+    /// Tihbat.
+    Tihbat(tihbat::Ruleset),
+}
+
+impl AnyRuleset {
+    /// The default ruleset of each name, in [`RULESET_NAMES`] order.
+    pub fn presets() -> Vec<AnyRuleset> {
+        RULESET_NAMES.iter().map(|n| n.parse().expect("presets parse")).collect()
+    }
+
+    /// The preset name.
+    pub fn name(&self) -> &'static str {
+        crate::with_ruleset!(self, r => r.name())
+    }
+
+    /// The options of this ruleset's game.
+    pub fn options(&self) -> &'static [OptionDoc] {
+        match self {
+            AnyRuleset::Tihbat(_) => tihbat::Ruleset::options(),
+        }
+    }
+
+    /// The value of an option in force.
+    pub fn option_value(&self, key: &str) -> Option<String> {
+        crate::with_ruleset!(self, r => r.option_value(key))
+    }
+
+    /// The preset default of an option.
+    pub fn default_value(&self, key: &str) -> Option<String> {
+        crate::with_ruleset!(self, r => r.default_value(key))
+    }
+
+    /// The rules in plain language.
+    pub fn rules_text(&self) -> String {
+        crate::with_ruleset!(self, r => r.rules_text())
+    }
+}
+
+impl fmt::Display for AnyRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::with_ruleset!(self, r => r.fmt(f))
+    }
+}
+
+impl FromStr for AnyRuleset {
+    type Err = RulesetError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parsed = RulesetString::parse(s)?;
+        match parsed.name {
+            tihbat::NAME => Ok(AnyRuleset::Tihbat(s.parse()?)),
+            other => Err(RulesetError::UnknownName { name: other.to_string(), valid: RULESET_NAMES.to_vec() }),
+        }
+    }
+}
+
+/// Runs an expression generic over [`Ruleset`] for the concrete ruleset inside an
+/// [`AnyRuleset`]: `with_ruleset!(any, r => play(r))`. The binding is a reference.
+#[macro_export]
+macro_rules! with_ruleset {
+    ($any:expr, $r:ident => $body:expr) => {
+        match $any {
+            $crate::AnyRuleset::Tihbat($r) => $body,
+        }
+    };
+}

@@ -1,0 +1,38 @@
+//! Qasab's rules core: the game model and every ruleset, with no I/O and no randomness.
+//!
+//! # Example: play Tihbat to the end
+//! ```
+//! use qasab_core::{tihbat, GameState, Ruleset, Turn};
+//!
+//! let rules: tihbat::Ruleset = "tihbat(seeds=3)".parse().unwrap();
+//! let mut state = rules.initial_state();
+//! let mut moves = Vec::new();
+//! while let Turn::Player(_) = state.turn() {
+//!     state.legal_moves(&mut moves);      // sorted, never empty at a player's turn
+//!     state.play_unchecked(moves[0]);     // always the first legal move
+//! }
+//! let outcome = state.turn().outcome().unwrap();
+//! assert_eq!(outcome.scores.one + outcome.scores.two, 12);
+//! ```
+//!
+//! # Layout
+//! * [`game`]: the shared model: [`Turn`], [`Outcome`], [`GameState`], [`Action`], chance
+//!   outcomes with integer weights.
+//! * [`ruleset`]: the [`Ruleset`] trait and the canonical `name(key=value,...)` strings;
+//!   [`AnyRuleset`] picks the game from the name.
+//! * [`record`]: the versioned text format for game records, and replay.
+//! * [`perft`]: game-tree counts that pin the rules in tests.
+//! * [`tihbat`]: the 2×2 mancala.
+
+pub mod any;
+pub mod game;
+pub mod perft;
+pub mod player;
+pub mod record;
+pub mod ruleset;
+pub mod tihbat;
+
+pub use any::{AnyRuleset, RULESET_NAMES};
+pub use game::{Action, ActionError, ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted};
+pub use player::{ByPlayer, Player};
+pub use ruleset::{OptionDoc, Ruleset, RulesetError};

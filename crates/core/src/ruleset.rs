@@ -1,0 +1,334 @@
+//! Rulesets and their canonical strings.
+//!
+//! A ruleset is written `name(key=value,...)`, as OpenSpiel writes game strings. The canonical
+//! form lists, in the ruleset's documented option order, only the options whose value differs
+//! from the preset's default, and drops the parentheses when there are none: `tihbat`,
+//! `tihbat(seeds=5,cycle=own-side)`. Parsing accepts any order, spaces after commas, and explicit
+//! default values; printing the parsed value gives the canonical form, which parses back to the
+//! same ruleset.
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::game::GameState;
+use crate::player::Player;
+
+/// Documentation of one ruleset option, used by `qasab rules`, error messages and the docs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OptionDoc {
+    /// The key in the ruleset string.
+    pub key: &'static str,
+    /// The accepted values, as shown to users (`none | own-side`, `1..=60`).
+    pub values: &'static str,
+    /// What the option changes.
+    pub help: &'static str,
+    /// The rule ids of the research document that the option belongs to.
+    pub rules: &'static str,
+}
+
+/// A ruleset: the immutable rules of one game with all its options (OpenSpiel's `Game`).
+///
+/// `Display` prints the canonical string and `FromStr` reads any valid string; they round-trip.
+pub trait Ruleset:
+    Clone
+    + fmt::Debug
+    + PartialEq
+    + Eq
+    + Hash
+    + fmt::Display
+    + FromStr<Err = RulesetError>
+    + Send
+    + Sync
+    + 'static
+{
+    /// The state type of this game.
+    type State: GameState<Ruleset = Self>;
+
+    /// The preset's name (`tihbat`).
+    fn name(&self) -> &'static str;
+
+    /// The options in documented (canonical) order.
+    fn options() -> &'static [OptionDoc];
+
+    /// The current value of an option as text, `None` for an unknown key.
+    fn option_value(&self, key: &str) -> Option<String>;
+
+    /// The preset's default value of an option as text.
+    fn default_value(&self, key: &str) -> Option<String>;
+
+    /// The initial state of a game under these rules.
+    fn initial_state(&self) -> Self::State;
+
+    /// The name of a seat ("south", "north"; "white", "black").
+    fn seat_name(&self, p: Player) -> &'static str;
+
+    /// The rules in plain language, with the option values in force and the source of each rule.
+    fn rules_text(&self) -> String;
+
+    /// The seat with a given name, accepting any case.
+    fn seat_by_name(&self, name: &str) -> Option<Player> {
+        Player::ALL
+            .into_iter()
+            .find(|&p| self.seat_name(p).eq_ignore_ascii_case(name))
+    }
+}
+
+/// Writes the canonical string of a ruleset: its name, then the options that differ from the
+/// preset's defaults in documented order.
+pub fn write_canonical<R: Ruleset>(r: &R, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str(r.name())?;
+    let mut first = true;
+    for opt in R::options() {
+        let value = r.option_value(opt.key).unwrap_or_default();
+        if Some(&value) == r.default_value(opt.key).as_ref() {
+            continue;
+        }
+        f.write_str(if first { "(" } else { "," })?;
+        first = false;
+        write!(f, "{}={}", opt.key, value)?;
+    }
+    if !first {
+        f.write_str(")")?;
+    }
+    Ok(())
+}
+
+/// Why a ruleset string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RulesetError {
+    /// The string is not of the form `name(key=value,...)`.
+    #[error("bad ruleset string '{input}': {message}; expected name(key=value,...), e.g. tihbat(seeds=5)")]
+    Syntax {
+        /// The string given.
+        input: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// No ruleset has this name.
+    #[error("unknown ruleset '{name}'; valid rulesets: {}", valid.join(", "))]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// The valid names.
+        valid: Vec<&'static str>,
+    },
+    /// The ruleset has no option with this key.
+    #[error("{ruleset} has no option '{key}'; valid options: {}", valid.join(", "))]
+    UnknownKey {
+        /// The ruleset.
+        ruleset: &'static str,
+        /// The key given.
+        key: String,
+        /// The valid keys.
+        valid: Vec<&'static str>,
+    },
+    /// The value is not one the option accepts.
+    #[error("{ruleset} option {key}={value} is not valid; expected {expected}")]
+    BadValue {
+        /// The ruleset.
+        ruleset: &'static str,
+        /// The option.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// The accepted values.
+        expected: String,
+    },
+    /// The same key was given twice.
+    #[error("{ruleset} option '{key}' is given more than once")]
+    DuplicateKey {
+        /// The ruleset.
+        ruleset: &'static str,
+        /// The repeated key.
+        key: String,
+    },
+    /// Each value is valid but the combination is not.
+    #[error("{ruleset}: {reason}")]
+    Invalid {
+        /// The ruleset.
+        ruleset: &'static str,
+        /// Why the combination is rejected.
+        reason: String,
+    },
+}
+
+/// A ruleset string split into its name and `key=value` pairs, not yet checked against any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesetString<'a> {
+    /// The ruleset name.
+    pub name: &'a str,
+    /// The options in the order given.
+    pub options: Vec<(&'a str, &'a str)>,
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
+fn is_value_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')
+}
+
+impl<'a> RulesetString<'a> {
+    /// Splits `name` or `name(key=value,...)`. Surrounding spaces and spaces around `,`, `=`
+    /// and the parentheses are allowed.
+    ///
+    /// # Errors
+    /// [`RulesetError::Syntax`] naming the first problem.
+    pub fn parse(input: &'a str) -> Result<Self, RulesetError> {
+        let syntax = |message: String| RulesetError::Syntax { input: input.to_string(), message };
+        let s = input.trim();
+        if s.is_empty() {
+            return Err(syntax("it is empty".into()));
+        }
+        let (name, rest) = match s.find('(') {
+            Some(i) => (s[..i].trim(), Some(&s[i + 1..])),
+            None => (s, None),
+        };
+        if name.is_empty() {
+            return Err(syntax("the ruleset name is missing".into()));
+        }
+        if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
+            return Err(syntax(format!("unexpected character '{c}' in the name")));
+        }
+        let mut options = Vec::new();
+        if let Some(rest) = rest {
+            let Some(body) = rest.trim_end().strip_suffix(')') else {
+                return Err(syntax("missing ')' at the end".into()));
+            };
+            if body.contains('(') || body.contains(')') {
+                return Err(syntax("unbalanced parentheses".into()));
+            }
+            if !body.trim().is_empty() {
+                for part in body.split(',') {
+                    let Some((k, v)) = part.split_once('=') else {
+                        let part = part.trim();
+                        return Err(syntax(if part.is_empty() {
+                            "an empty option (two commas, or a trailing comma)".into()
+                        } else {
+                            format!("option '{part}' has no '=value'")
+                        }));
+                    };
+                    let (k, v) = (k.trim(), v.trim());
+                    if k.is_empty() || !k.chars().all(is_name_char) {
+                        return Err(syntax(format!("bad option key '{k}'")));
+                    }
+                    if v.is_empty() || !v.chars().all(is_value_char) {
+                        return Err(syntax(format!("bad value '{v}' for option '{k}'")));
+                    }
+                    options.push((k, v));
+                }
+            }
+        }
+        Ok(RulesetString { name, options })
+    }
+
+    /// Applies the options to `base` with `set`, rejecting unknown and duplicate keys.
+    ///
+    /// `set` returns `Ok(false)` for an unknown key and an error for a bad value.
+    ///
+    /// # Errors
+    /// The first [`RulesetError`] met.
+    pub fn apply<R: Ruleset>(
+        &self,
+        mut base: R,
+        mut set: impl FnMut(&mut R, &str, &str) -> Result<bool, RulesetError>,
+    ) -> Result<R, RulesetError> {
+        let ruleset = base.name();
+        for (i, &(k, v)) in self.options.iter().enumerate() {
+            if self.options[..i].iter().any(|&(k2, _)| k2 == k) {
+                return Err(RulesetError::DuplicateKey { ruleset, key: k.to_string() });
+            }
+            if !set(&mut base, k, v)? {
+                return Err(RulesetError::UnknownKey {
+                    ruleset,
+                    key: k.to_string(),
+                    valid: R::options().iter().map(|o| o.key).collect(),
+                });
+            }
+        }
+        Ok(base)
+    }
+}
+
+/// Reads one of a fixed set of kebab-case values.
+///
+/// # Errors
+/// [`RulesetError::BadValue`] listing the choices.
+pub fn parse_choice<T: Copy>(
+    ruleset: &'static str,
+    key: &'static str,
+    value: &str,
+    choices: &[(&'static str, T)],
+) -> Result<T, RulesetError> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| RulesetError::BadValue {
+            ruleset,
+            key,
+            value: value.to_string(),
+            expected: choices.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" | "),
+        })
+}
+
+/// The name of a value in a fixed set of kebab-case values.
+pub fn choice_name<T: Copy + PartialEq>(value: T, choices: &[(&'static str, T)]) -> &'static str {
+    choices
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(n, _)| *n)
+        .unwrap_or("?")
+}
+
+/// Reads an integer in `lo..=hi`.
+///
+/// # Errors
+/// [`RulesetError::BadValue`] giving the range.
+pub fn parse_int_in(
+    ruleset: &'static str,
+    key: &'static str,
+    value: &str,
+    lo: u32,
+    hi: u32,
+) -> Result<u32, RulesetError> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| RulesetError::BadValue {
+            ruleset,
+            key,
+            value: value.to_string(),
+            expected: format!("an integer from {lo} to {hi}"),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_names_and_options() {
+        let r = RulesetString::parse(" tihbat( seeds = 5 , chain=own-side ) ").unwrap();
+        assert_eq!(r.name, "tihbat");
+        assert_eq!(r.options, vec![("seeds", "5"), ("chain", "own-side")]);
+        assert_eq!(RulesetString::parse("tihbat()").unwrap().options, vec![]);
+        assert_eq!(RulesetString::parse("tab(p_white=9/16)").unwrap().options, vec![("p_white", "9/16")]);
+    }
+
+    #[test]
+    fn rejects_malformed_strings() {
+        for bad in ["", "(", "tihbat(", "tihbat(seeds)", "tihbat(seeds=)", "tihbat(=5)", "tihbat(a=1,)",
+            "tihbat(a=1,,b=2)", "tih bat", "tihbat(a=1))", "tihbat((a=1)", "tihbat(a=1)x", "tihbat(a=b c)"]
+        {
+            let e = RulesetString::parse(bad).unwrap_err();
+            assert!(matches!(e, RulesetError::Syntax { .. }), "{bad}: {e}");
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! Tihbat ruleset options (research §6.4, rules T-1..T-9) and its canonical string.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::player::Player;
+use crate::ruleset::{
+    OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
+    parse_int_in, write_canonical,
+};
+
+use super::State;
+
+/// The ruleset name.
+pub const NAME: &str = "tihbat";
+
+/// Largest `seeds` value. A pit then holds at most `4 × 60 = 240` counters, which fits a byte.
+pub const MAX_SEEDS: u8 = 60;
+
+/// Largest occurrence count accepted by `repetition=N`.
+pub const MAX_REPETITION: u8 = 50;
+
+/// Whether a capture also takes the preceding own pit (T-4, ambiguity D1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Chain {
+    /// Only the pit of the last counter is captured (default; Mancala World).
+    None,
+    /// After a capture, the preceding pit is captured too if it is the mover's and holds
+    /// 2, 4, 6 or 8 (the seed's label "owareChainOwnSideOnly").
+    OwnSide,
+}
+
+/// What happens to the origin pit on the second and later laps (T-3, ambiguity D2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The origin is sown on every lap (default; Ludii's `includeSelf`).
+    Sow,
+    /// The origin receives only the first counter; later laps skip it.
+    Skip,
+}
+
+/// What a pit holding a single counter may do (T-5, ambiguity D3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Singleton {
+    /// The counter goes back into its own pit: a null move that passes the turn (default).
+    Null,
+    /// Sowing a single counter is illegal while the mover has a larger pit; with nothing larger
+    /// the mover passes.
+    Illegal,
+    /// The single counter is sown into the next pit.
+    Forward,
+}
+
+/// What happens when the player to move has no counters (T-6, ambiguity D4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EmptySide {
+    /// The player passes until counters reach his pits (default; seed text).
+    Pass,
+    /// The game ends and each player takes the counters on his own side.
+    End,
+}
+
+/// How the counters left on the board are divided when a position repeats (T-7, §7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CycleSplit {
+    /// Equally: each player adds half of them (default; seed text, Allis/Romein–Bal awari).
+    Equal,
+    /// Each player takes the counters in his own pits (Abapa-style human rule).
+    OwnSide,
+}
+
+const CHAIN: &[(&str, Chain)] = &[("none", Chain::None), ("own-side", Chain::OwnSide)];
+const ORIGIN: &[(&str, Origin)] = &[("sow", Origin::Sow), ("skip", Origin::Skip)];
+const SINGLETON: &[(&str, Singleton)] = &[
+    ("null", Singleton::Null),
+    ("illegal", Singleton::Illegal),
+    ("forward", Singleton::Forward),
+];
+const EMPTY: &[(&str, EmptySide)] = &[("pass", EmptySide::Pass), ("end", EmptySide::End)];
+const CYCLE: &[(&str, CycleSplit)] = &[("equal", CycleSplit::Equal), ("own-side", CycleSplit::OwnSide)];
+const FIRST: &[(&str, Player)] = &[("south", Player::One), ("north", Player::Two)];
+
+const OPTIONS: &[OptionDoc] = &[
+    OptionDoc {
+        key: "seeds",
+        values: "1..=60",
+        help: "counters in each pit at the start",
+        rules: "T-2",
+    },
+    OptionDoc {
+        key: "chain",
+        values: "none | own-side",
+        help: "none: only the pit of the last counter is captured; own-side: the preceding pit \
+               is captured too when it is the mover's and holds 2, 4, 6 or 8",
+        rules: "T-4, D1",
+    },
+    OptionDoc {
+        key: "origin",
+        values: "sow | skip",
+        help: "whether the emptied pit is sown again on the second and later laps",
+        rules: "T-3, D2",
+    },
+    OptionDoc {
+        key: "singleton",
+        values: "null | illegal | forward",
+        help: "a pit with one counter: null puts it back (the turn passes); illegal forbids it \
+               while a larger pit exists; forward sows it into the next pit",
+        rules: "T-5, D3",
+    },
+    OptionDoc {
+        key: "empty",
+        values: "pass | end",
+        help: "a player with no counters passes, or the game ends with each side keeping its \
+               own counters",
+        rules: "T-6, D4",
+    },
+    OptionDoc {
+        key: "repetition",
+        values: "first | 2..=50",
+        help: "the game ends when a position (pits and side to move) occurs for the second \
+               time (first), or for the N-th time",
+        rules: "T-7, D5",
+    },
+    OptionDoc {
+        key: "cycle",
+        values: "equal | own-side",
+        help: "at a repetition the counters left are divided equally, or each player takes the \
+               counters on his side",
+        rules: "T-7, §7",
+    },
+    OptionDoc {
+        key: "first",
+        values: "south | north",
+        help: "who moves first",
+        rules: "T-2, D6",
+    },
+];
+
+/// A complete Tihbat ruleset. `Ruleset::default()` is the research default.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ruleset {
+    /// Counters in each pit at the start (T-2). Default 7.
+    pub seeds: u8,
+    /// Chain capture (T-4). Default [`Chain::None`].
+    pub chain: Chain,
+    /// The origin pit on later laps (T-3). Default [`Origin::Sow`].
+    pub origin: Origin,
+    /// Single-counter moves (T-5). Default [`Singleton::Null`].
+    pub singleton: Singleton,
+    /// A player without counters (T-6). Default [`EmptySide::Pass`].
+    pub empty: EmptySide,
+    /// The occurrence of a position that ends the game (T-7): 2 means the first repetition.
+    pub repetition: u8,
+    /// Division of the counters left at a repetition (T-7). Default [`CycleSplit::Equal`].
+    pub cycle: CycleSplit,
+    /// Who moves first (T-2). Default South ([`Player::One`]).
+    pub first: Player,
+}
+
+impl Default for Ruleset {
+    fn default() -> Self {
+        Ruleset {
+            seeds: 7,
+            chain: Chain::None,
+            origin: Origin::Sow,
+            singleton: Singleton::Null,
+            empty: EmptySide::Pass,
+            repetition: 2,
+            cycle: CycleSplit::Equal,
+            first: Player::One,
+        }
+    }
+}
+
+impl Ruleset {
+    /// The research defaults with `seeds` counters per pit.
+    ///
+    /// # Panics
+    /// If `seeds` is 0 or above [`MAX_SEEDS`].
+    pub fn with_seeds(seeds: u8) -> Self {
+        assert!((1..=MAX_SEEDS).contains(&seeds), "seeds must be 1..={MAX_SEEDS}");
+        Ruleset { seeds, ..Ruleset::default() }
+    }
+
+    /// Total number of counters in the game.
+    pub fn total(&self) -> u32 {
+        4 * u32::from(self.seeds)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
+        match key {
+            "seeds" => self.seeds = parse_int_in(NAME, "seeds", value, 1, u32::from(MAX_SEEDS))? as u8,
+            "chain" => self.chain = parse_choice(NAME, "chain", value, CHAIN)?,
+            "origin" => self.origin = parse_choice(NAME, "origin", value, ORIGIN)?,
+            "singleton" => self.singleton = parse_choice(NAME, "singleton", value, SINGLETON)?,
+            "empty" => self.empty = parse_choice(NAME, "empty", value, EMPTY)?,
+            "repetition" => {
+                self.repetition = if value == "first" {
+                    2
+                } else {
+                    value
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| (2..=MAX_REPETITION).contains(n))
+                        .ok_or_else(|| RulesetError::BadValue {
+                            ruleset: NAME,
+                            key: "repetition",
+                            value: value.to_string(),
+                            expected: format!(
+                                "'first' or an occurrence count from 2 to {MAX_REPETITION} \
+                                 (2 is the same as first)"
+                            ),
+                        })?
+                }
+            }
+            "cycle" => self.cycle = parse_choice(NAME, "cycle", value, CYCLE)?,
+            "first" => self.first = parse_choice(NAME, "first", value, FIRST)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl RulesetTrait for Ruleset {
+    type State = State;
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn options() -> &'static [OptionDoc] {
+        OPTIONS
+    }
+
+    fn option_value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "seeds" => self.seeds.to_string(),
+            "chain" => choice_name(self.chain, CHAIN).into(),
+            "origin" => choice_name(self.origin, ORIGIN).into(),
+            "singleton" => choice_name(self.singleton, SINGLETON).into(),
+            "empty" => choice_name(self.empty, EMPTY).into(),
+            "repetition" if self.repetition == 2 => "first".into(),
+            "repetition" => self.repetition.to_string(),
+            "cycle" => choice_name(self.cycle, CYCLE).into(),
+            "first" => choice_name(self.first, FIRST).into(),
+            _ => return None,
+        })
+    }
+
+    fn default_value(&self, key: &str) -> Option<String> {
+        Ruleset::default().option_value(key)
+    }
+
+    fn initial_state(&self) -> State {
+        State::new(*self)
+    }
+
+    fn seat_name(&self, p: Player) -> &'static str {
+        match p {
+            Player::One => "south",
+            Player::Two => "north",
+        }
+    }
+
+    fn rules_text(&self) -> String {
+        super::text::rules_text(self)
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_canonical(self, f)
+    }
+}
+
+impl FromStr for Ruleset {
+    type Err = RulesetError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parsed = RulesetString::parse(s)?;
+        if parsed.name != NAME {
+            return Err(RulesetError::UnknownName { name: parsed.name.to_string(), valid: vec![NAME] });
+        }
+        parsed.apply(Ruleset::default(), Ruleset::set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_prints_as_bare_name() {
+        assert_eq!(Ruleset::default().to_string(), "tihbat");
+        assert_eq!("tihbat()".parse::<Ruleset>().unwrap(), Ruleset::default());
+        assert_eq!("tihbat(seeds=7,repetition=2)".parse::<Ruleset>().unwrap().to_string(), "tihbat");
+    }
+
+    #[test]
+    fn canonical_order_is_documented_order() {
+        let r: Ruleset = "tihbat(first=north, cycle=own-side, seeds=3, repetition=3)".parse().unwrap();
+        assert_eq!(r.to_string(), "tihbat(seeds=3,repetition=3,cycle=own-side,first=north)");
+        assert_eq!(r.to_string().parse::<Ruleset>().unwrap(), r);
+    }
+
+    #[test]
+    fn errors_name_the_valid_choices() {
+        let e = "tihbat(chain=all)".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("none | own-side"), "{e}");
+        let e = "tihbat(seed=3)".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("valid options: seeds, chain, origin"), "{e}");
+        let e = "tihbat(seeds=0)".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("from 1 to 60"), "{e}");
+        let e = "tihbat(repetition=1)".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("'first'"), "{e}");
+        let e = "tihbat(seeds=3,seeds=4)".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("more than once"), "{e}");
+        let e = "mancala".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e.contains("unknown ruleset 'mancala'"), "{e}");
+    }
+}

@@ -1,0 +1,377 @@
+//! The playable Tihbat state: position, ruleset, repetition history (T-6..T-8).
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::game::{ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted, describe_turn};
+use crate::player::{ByPlayer, Player};
+use crate::ruleset::Ruleset as _;
+
+use super::position::{Move, Pit, Position, sow};
+use super::ruleset::{CycleSplit, EmptySide, Ruleset, Singleton};
+
+/// A Tihbat game in progress.
+///
+/// Equality compares the ruleset, the position, the ply count and the repetition history.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    rules: Ruleset,
+    pos: Position,
+    plies: u32,
+    over: Option<Outcome>,
+    /// Keys of the positions since the last capture, the current one last (T-7).
+    history: Vec<u64>,
+}
+
+/// A position that cannot start a game under a ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("position {position} is not valid under {ruleset}: {why}")]
+pub struct SetupError {
+    position: String,
+    ruleset: String,
+    why: String,
+}
+
+impl State {
+    /// The initial state of `rules`.
+    pub fn new(rules: Ruleset) -> State {
+        let pos = Position::start(&rules);
+        let mut history = Vec::with_capacity(32);
+        history.push(pos.key());
+        State { rules, pos, plies: 0, over: None, history }
+    }
+
+    /// A game starting from `pos`, with an empty history.
+    ///
+    /// # Errors
+    /// [`SetupError`] unless the counters on the board plus those captured make `4 × seeds`, and
+    /// each capture total is even (every capture takes 2, 4, 6 or 8).
+    pub fn from_position(rules: Ruleset, pos: Position) -> Result<State, SetupError> {
+        let err = |why: String| SetupError { position: pos.to_string(), ruleset: rules.to_string(), why };
+        let total = pos.on_board() + u32::from(pos.captured.one) + u32::from(pos.captured.two);
+        if total != rules.total() {
+            return Err(err(format!("it holds {total} counters in all, the ruleset {}", rules.total())));
+        }
+        if pos.captured.one % 2 == 1 || pos.captured.two % 2 == 1 {
+            return Err(err("captures are always even".into()));
+        }
+        let mut s = State { rules, pos, plies: 0, over: None, history: Vec::with_capacity(32) };
+        s.history.push(pos.key());
+        s.over = s.ending_now(0);
+        Ok(s)
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.pos
+    }
+
+    /// Keys of the positions seen since the last capture, oldest first; the last is the current
+    /// position ([`Position::key`]).
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// How many times the current position has occurred since the last capture (at least 1).
+    pub fn occurrences(&self) -> usize {
+        let key = self.pos.key();
+        self.history.iter().filter(|&&k| k == key).count()
+    }
+
+    /// Number of moves played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Whether the game ends at the current position, given that it has occurred `seen_before`
+    /// times before (T-6, T-7).
+    fn ending_now(&self, seen_before: usize) -> Option<Outcome> {
+        let pos = &self.pos;
+        let board = pos.on_board();
+        let captured = pos.captured.map(u32::from);
+        if board == 0 {
+            return Some(Outcome::by_score(captured, EndReason::BoardEmpty));
+        }
+        if seen_before + 1 >= usize::from(self.rules.repetition) {
+            let split = match self.rules.cycle {
+                CycleSplit::Equal => ByPlayer::new(board / 2, board - board / 2),
+                CycleSplit::OwnSide => ByPlayer::from_fn(|p| pos.side(p)),
+            };
+            let scores = ByPlayer::new(captured.one + split.one, captured.two + split.two);
+            return Some(Outcome::by_score(scores, EndReason::Repetition));
+        }
+        if self.rules.empty == EmptySide::End && pos.side(pos.to_move) == 0 {
+            let scores = ByPlayer::from_fn(|p| captured[p] + pos.side(p));
+            return Some(Outcome::by_score(scores, EndReason::EmptySide));
+        }
+        None
+    }
+
+    /// Why `pit` cannot be sown now, if it cannot.
+    fn sow_problem(&self, pit: Pit, count: Option<u8>) -> Option<String> {
+        let mover = self.pos.to_move;
+        let n = self.pos.pits[pit.index()];
+        if pit.owner() != mover {
+            return Some(format!("pit {pit} belongs to {}", self.rules.seat_name(pit.owner())));
+        }
+        if n == 0 {
+            return Some(format!("pit {pit} is empty"));
+        }
+        if let Some(c) = count.filter(|&c| c != n) {
+            return Some(format!("pit {pit} holds {n} counter{}, not {c}", if n == 1 { "" } else { "s" }));
+        }
+        if n == 1 && self.rules.singleton == Singleton::Illegal {
+            let [x, y] = Pit::of(mover);
+            let other = if x == pit { y } else { x };
+            return Some(if self.pos.pits[other.index()] > 1 {
+                format!("a single counter may not be sown while pit {other} holds more (singleton=illegal)")
+            } else {
+                "a single counter may not be sown (singleton=illegal); you must pass".to_string()
+            });
+        }
+        None
+    }
+}
+
+impl GameState for State {
+    type Ruleset = Ruleset;
+    type Move = Move;
+    type Chance = std::convert::Infallible;
+
+    fn ruleset(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        match self.over {
+            Some(o) => Turn::Over(o),
+            None => Turn::Player(self.pos.to_move),
+        }
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.over.is_some() {
+            out.clear();
+        } else {
+            self.pos.moves(&self.rules, out);
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<Weighted<Self::Chance>>) -> u32 {
+        out.clear();
+        0
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        let mover = self.pos.to_move;
+        if let Move::Sow { pit, .. } = m {
+            let s = sow(&self.rules, self.pos.pits, pit);
+            self.pos.pits = s.pits;
+            if s.captured > 0 {
+                self.pos.captured[mover] += s.captured;
+                // T-7: a capture lowers the counters on the board; no earlier position can recur.
+                self.history.clear();
+            }
+        }
+        self.pos.to_move = !mover;
+        self.plies += 1;
+        let key = self.pos.key();
+        let seen_before = self.history.iter().filter(|&&k| k == key).count();
+        self.history.push(key);
+        self.over = self.ending_now(seen_before);
+    }
+
+    fn apply_chance_unchecked(&mut self, c: Self::Chance) {
+        match c {}
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if self.over.is_some() {
+            return Err(MoveError::NotPlayersTurn(describe_turn(self.turn())));
+        }
+        let (pit, count) = Move::parse_loose(text)
+            .map_err(|why| MoveError::Syntax { text: text.trim().to_string(), expected: why.to_string() })?;
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let illegal = |reason: String| MoveError::Illegal { text: text.trim().to_string(), reason };
+        match pit {
+            None if legal == [Move::Pass] => Ok(Move::Pass),
+            None => Err(illegal(format!(
+                "you can sow {}, so you may not pass",
+                legal.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" or ")
+            ))),
+            Some(pit) => match self.sow_problem(pit, count) {
+                Some(why) => Err(illegal(why)),
+                None => Ok(Move::Sow { pit, count: self.pos.pits[pit.index()] }),
+            },
+        }
+    }
+
+    fn parse_chance(&self, text: &str) -> Result<Self::Chance, ChanceError> {
+        let _ = text;
+        Err(ChanceError::NotChanceTurn("tihbat has no chance events".into()))
+    }
+
+    fn scores(&self) -> ByPlayer<u32> {
+        self.pos.captured.map(u32::from)
+    }
+
+    fn turns(&self) -> u32 {
+        self.plies
+    }
+
+    fn actions(&self) -> u32 {
+        self.plies
+    }
+
+    fn render(&self) -> String {
+        let p = &self.pos;
+        let [a, b, c, d] = p.pits;
+        let marker = |side: Player| match self.turn() {
+            Turn::Player(q) if q == side => "  <- to move",
+            _ => "",
+        };
+        let mut s = String::new();
+        let _ = writeln!(s, "          D      C");
+        let _ = writeln!(s, "       +------+------+");
+        let _ = writeln!(s, " North | {d:>4} | {c:>4} |  captured {:>3}{}", p.captured.two, marker(Player::Two));
+        let _ = writeln!(s, "       +------+------+");
+        let _ = writeln!(s, " South | {a:>4} | {b:>4} |  captured {:>3}{}", p.captured.one, marker(Player::One));
+        let _ = writeln!(s, "       +------+------+");
+        let _ = writeln!(s, "          A      B        (sowing A -> B -> C -> D -> A)");
+        if let Turn::Over(o) = self.turn() {
+            let _ = writeln!(s, "{}", describe_outcome(&self.rules, &o));
+        }
+        s
+    }
+
+    fn describe_move(&self, m: Move) -> String {
+        match m {
+            Move::Pass => format!("{} passes", self.rules.seat_name(self.pos.to_move)),
+            Move::Sow { pit, count } => {
+                let s = sow(&self.rules, self.pos.pits, pit);
+                let mover = self.rules.seat_name(pit.owner());
+                let capture = if s.captured > 0 { format!(", captures {}", s.captured) } else { String::new() };
+                if count == 1 && s.last == pit {
+                    format!("{mover} puts the single counter of {pit} back (a null move)")
+                } else {
+                    format!("{mover} sows {count} from {pit}, last counter in {}{capture}", s.last)
+                }
+            }
+        }
+    }
+}
+
+/// One line describing how a game ended, with seat names.
+pub(crate) fn describe_outcome(rules: &Ruleset, o: &Outcome) -> String {
+    let result = match o.winner {
+        Some(w) => format!("{} wins", rules.seat_name(w)),
+        None => "draw".to_string(),
+    };
+    format!(
+        "Game over: {result}, south {} - north {} ({})",
+        o.scores.one,
+        o.scores.two,
+        o.reason.describe()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(rules: Ruleset, id: &str) -> State {
+        State::from_position(rules, id.parse().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn null_moves_by_both_sides_repeat_the_position() {
+        let r = Ruleset::with_seeds(2);
+        let mut s = state(r, "1,0,1,0/6,0/south");
+        s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+        assert_eq!(s.turn(), Turn::Player(Player::Two));
+        s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
+        let o = s.turn().outcome().expect("over by repetition");
+        assert_eq!(o.reason, EndReason::Repetition);
+        assert_eq!(o.scores, ByPlayer::new(7, 1));
+        assert_eq!(o.winner, Some(Player::One));
+    }
+
+    #[test]
+    fn own_side_split_at_repetition() {
+        // South holds 1 on the board, North 3: own-side gives 4+1 and 0+3, equal 4+2 and 0+2.
+        for (cycle, scores) in [(CycleSplit::OwnSide, (5, 3)), (CycleSplit::Equal, (6, 2))] {
+            let r = Ruleset { cycle, ..Ruleset::with_seeds(2) };
+            let mut s = state(r, "1,0,1,2/4,0/south");
+            s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+            s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
+            assert_eq!(s.turn().outcome().unwrap().scores, ByPlayer::new(scores.0, scores.1));
+        }
+    }
+
+    #[test]
+    fn third_occurrence_under_repetition_three() {
+        let r = Ruleset { repetition: 3, ..Ruleset::with_seeds(2) };
+        let mut s = state(r, "1,0,1,0/6,0/south");
+        for _ in 0..2 {
+            assert!(s.turn().player().is_some());
+            s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+            s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
+        }
+        assert_eq!(s.turn().outcome().unwrap().reason, EndReason::Repetition);
+        assert_eq!(s.occurrences(), 3);
+    }
+
+    #[test]
+    fn empty_side_passes_or_ends() {
+        let mut s = state(Ruleset::with_seeds(1), "0,0,2,0/2,0/south");
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        assert_eq!(moves, vec![Move::Pass]);
+        s.play_unchecked(Move::Pass);
+        assert_eq!(s.turn(), Turn::Player(Player::Two));
+        let end = Ruleset { empty: EmptySide::End, ..Ruleset::with_seeds(1) };
+        let s = state(end, "0,0,2,0/2,0/south");
+        let o = s.turn().outcome().unwrap();
+        assert_eq!((o.reason, o.scores, o.winner), (EndReason::EmptySide, ByPlayer::new(2, 2), None));
+    }
+
+    #[test]
+    fn capturing_everything_ends_the_game() {
+        let mut s = state(Ruleset::with_seeds(1), "1,3,0,0/0,0/south");
+        let fwd = Ruleset { singleton: Singleton::Forward, ..Ruleset::with_seeds(1) };
+        s.play_unchecked(Move::Sow { pit: Pit::B, count: 3 }); // B,C,D: nothing
+        assert!(s.turn().player().is_some());
+        let mut s = state(fwd, "1,3,0,0/0,0/south");
+        s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+        let o = s.turn().outcome().unwrap();
+        assert_eq!((o.reason, o.scores), (EndReason::BoardEmpty, ByPlayer::new(4, 0)));
+    }
+
+    #[test]
+    fn parse_move_explains_illegal_input() {
+        let s = State::new(Ruleset::default());
+        assert_eq!(s.parse_move("a").unwrap(), Move::Sow { pit: Pit::A, count: 7 });
+        assert_eq!(s.parse_move(" B7 ").unwrap(), Move::Sow { pit: Pit::B, count: 7 });
+        let e = s.parse_move("C").unwrap_err().to_string();
+        assert!(e.contains("belongs to north"), "{e}");
+        let e = s.parse_move("A6").unwrap_err().to_string();
+        assert!(e.contains("holds 7 counters, not 6"), "{e}");
+        let e = s.parse_move("pass").unwrap_err().to_string();
+        assert!(e.contains("A7 or B7"), "{e}");
+        let e = s.parse_move("x").unwrap_err().to_string();
+        assert!(e.contains("pit letter"), "{e}");
+    }
+
+    #[test]
+    fn setup_is_validated() {
+        let r = Ruleset::default();
+        assert!(State::from_position(r, "7,7,7,7/0,0/south".parse().unwrap()).is_ok());
+        assert!(State::from_position(r, "7,7,7,6/0,0/south".parse().unwrap()).is_err());
+        assert!(State::from_position(r, "7,7,7,6/1,0/south".parse().unwrap()).is_err());
+    }
+}
