@@ -23,7 +23,10 @@ pub enum AnyRuleset {
 impl AnyRuleset {
     /// The default ruleset of each name, in [`RULESET_NAMES`] order.
     pub fn presets() -> Vec<AnyRuleset> {
-        RULESET_NAMES.iter().map(|n| n.parse().expect("presets parse")).collect()
+        RULESET_NAMES
+            .iter()
+            .map(|n| n.parse().expect("presets parse"))
+            .collect()
     }
 
     /// The preset name.
@@ -67,7 +70,10 @@ impl FromStr for AnyRuleset {
         let parsed = RulesetString::parse(s)?;
         match parsed.name {
             tihbat::NAME => Ok(AnyRuleset::Tihbat(s.parse()?)),
-            other => Err(RulesetError::UnknownName { name: other.to_string(), valid: RULESET_NAMES.to_vec() }),
+            other => Err(RulesetError::UnknownName {
+                name: other.to_string(),
+                valid: RULESET_NAMES.to_vec(),
+            }),
         }
     }
 }

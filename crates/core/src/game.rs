@@ -168,7 +168,11 @@ impl Outcome {
             std::cmp::Ordering::Less => Some(Player::Two),
             std::cmp::Ordering::Equal => None,
         };
-        Outcome { winner, scores, reason }
+        Outcome {
+            winner,
+            scores,
+            reason,
+        }
     }
 
     /// True if the game was stopped by a safety limit.
@@ -273,16 +277,7 @@ pub trait GameState: Clone + fmt::Debug + Send + Sync + 'static {
     /// The ruleset type that creates these states.
     type Ruleset: Ruleset<State = Self>;
     /// A player's decision: self-describing, with `Display`/`FromStr` in the game's notation.
-    type Move: Copy
-        + Eq
-        + Ord
-        + Hash
-        + fmt::Debug
-        + fmt::Display
-        + FromStr
-        + Send
-        + Sync
-        + 'static;
+    type Move: Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static;
     /// A chance outcome, with `Display` in the game's notation.
     type Chance: Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
 
@@ -388,7 +383,9 @@ pub trait GameState: Clone + fmt::Debug + Send + Sync + 'static {
                         expected: "an outcome listed at this chance turn".into(),
                     }))
                 } else {
-                    Err(ActionError::Chance(ChanceError::NotChanceTurn(describe_turn(self.turn()))))
+                    Err(ActionError::Chance(ChanceError::NotChanceTurn(
+                        describe_turn(self.turn()),
+                    )))
                 }
             }
         }

@@ -33,6 +33,8 @@ pub mod ruleset;
 pub mod tihbat;
 
 pub use any::{AnyRuleset, RULESET_NAMES};
-pub use game::{Action, ActionError, ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted};
+pub use game::{
+    Action, ActionError, ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted,
+};
 pub use player::{ByPlayer, Player};
 pub use ruleset::{OptionDoc, Ruleset, RulesetError};

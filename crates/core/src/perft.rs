@@ -67,7 +67,11 @@ pub fn perft_weighted<S: GameState>(state: &S, depth: u32) -> (u64, u128) {
 /// The number of complete games from `state`, or `None` if some game is longer than
 /// `max_depth` actions.
 pub fn complete_games<S: GameState>(state: &S, max_depth: u32) -> Option<u64> {
-    fn go<S: GameState>(s: &S, left: u32, buf: &mut Vec<Action<S::Move, S::Chance>>) -> Option<u64> {
+    fn go<S: GameState>(
+        s: &S,
+        left: u32,
+        buf: &mut Vec<Action<S::Move, S::Chance>>,
+    ) -> Option<u64> {
         match s.turn() {
             Turn::Over(_) => Some(1),
             _ if left == 0 => None,

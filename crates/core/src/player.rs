@@ -66,7 +66,9 @@ impl fmt::Display for Player {
 }
 
 /// A value for each player, indexed by [`Player`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct ByPlayer<T> {
     /// The value for [`Player::One`].
     pub one: T,
@@ -89,7 +91,10 @@ impl<T> ByPlayer<T> {
 
     /// Applies `f` to both values.
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByPlayer<U> {
-        ByPlayer { one: f(self.one), two: f(self.two) }
+        ByPlayer {
+            one: f(self.one),
+            two: f(self.two),
+        }
     }
 
     /// The two values as an array in seat order.

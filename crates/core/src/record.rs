@@ -194,13 +194,19 @@ impl Record {
         let mut last_line = n;
         for (n, line) in lines.by_ref() {
             last_line = n;
-            let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
+            let (word, rest) = line
+                .split_once(char::is_whitespace)
+                .map_or((line, ""), |(w, r)| (w, r.trim()));
             if !in_actions {
                 match word {
-                    "ruleset" if ruleset.is_some() => return Err(err(n, RecordErrorKind::DuplicateRuleset)),
+                    "ruleset" if ruleset.is_some() => {
+                        return Err(err(n, RecordErrorKind::DuplicateRuleset));
+                    }
                     "ruleset" if !rest.is_empty() => ruleset = Some((n, rest.to_string())),
                     "info" => {
-                        let (k, v) = rest.split_once(char::is_whitespace).map_or((rest, ""), |(k, v)| (k, v.trim()));
+                        let (k, v) = rest
+                            .split_once(char::is_whitespace)
+                            .map_or((rest, ""), |(k, v)| (k, v.trim()));
                         if k.is_empty() {
                             return Err(err(n, RecordErrorKind::UnexpectedLine(line.to_string())));
                         }
@@ -217,12 +223,20 @@ impl Record {
                 continue;
             }
             if word == "end" {
-                let end = parse_end(rest).ok_or_else(|| err(n, RecordErrorKind::BadEnd(line.to_string())))?;
+                let end = parse_end(rest)
+                    .ok_or_else(|| err(n, RecordErrorKind::BadEnd(line.to_string())))?;
                 if let Some((m, _)) = lines.next() {
                     return Err(err(m, RecordErrorKind::TrailingText));
                 }
                 let (ruleset_line, ruleset) = ruleset.unwrap_or_default();
-                return Ok(Record { ruleset, ruleset_line, info, actions, end, end_line: n });
+                return Ok(Record {
+                    ruleset,
+                    ruleset_line,
+                    info,
+                    actions,
+                    end,
+                    end_line: n,
+                });
             }
             let parts: Vec<&str> = line.splitn(3, char::is_whitespace).collect();
             let [num, actor, action] = parts.as_slice() else {
@@ -230,9 +244,19 @@ impl Record {
             };
             let expected = actions.len() + 1;
             if num.parse::<usize>().ok() != Some(expected) {
-                return Err(err(n, RecordErrorKind::ActionNumber { expected, found: num.to_string() }));
+                return Err(err(
+                    n,
+                    RecordErrorKind::ActionNumber {
+                        expected,
+                        found: num.to_string(),
+                    },
+                ));
             }
-            actions.push(RecordedAction { line: n, actor: actor.to_string(), text: action.trim().to_string() });
+            actions.push(RecordedAction {
+                line: n,
+                actor: actor.to_string(),
+                text: action.trim().to_string(),
+            });
         }
         if in_actions {
             Err(err(last_line, RecordErrorKind::Truncated))
@@ -249,7 +273,11 @@ fn parse_end(rest: &str) -> Option<RecordedEnd> {
     match w.as_slice() {
         ["unfinished"] => Some(RecordedEnd::Unfinished),
         [result, a, b, reason] => {
-            let winner = if *result == "draw" { None } else { Some(result.strip_suffix("-wins")?.to_string()) };
+            let winner = if *result == "draw" {
+                None
+            } else {
+                Some(result.strip_suffix("-wins")?.to_string())
+            };
             Some(RecordedEnd::Finished {
                 winner,
                 scores: [a.parse().ok()?, b.parse().ok()?],
@@ -273,7 +301,12 @@ fn outcome_text<R: Ruleset>(rules: &R, o: &Outcome) -> String {
         Some(p) => format!("{}-wins", rules.seat_name(p)),
         None => "draw".into(),
     };
-    format!("{result} {} {} {}", o.scores.one, o.scores.two, o.reason.name())
+    format!(
+        "{result} {} {} {}",
+        o.scores.one,
+        o.scores.two,
+        o.reason.name()
+    )
 }
 
 /// The actor name at a turn: the seat name, or `chance`.
@@ -306,7 +339,9 @@ pub fn write_record<S: GameState>(
     for (i, a) in actions.iter().enumerate() {
         let actor = actor_name(&state).expect("an action after the end of the game");
         let _ = writeln!(out, "{} {actor} {a}", i + 1);
-        state.try_apply(*a).expect("a recorded action must be legal");
+        state
+            .try_apply(*a)
+            .expect("a recorded action must be legal");
     }
     let _ = writeln!(out, "end {}", end_text(&state));
     out
@@ -330,25 +365,42 @@ pub struct Replay<S: GameState> {
 /// an unreadable or illegal action, an action after the end, or an `end` line that does not
 /// match the game.
 pub fn replay<S: GameState>(record: &Record) -> Result<Replay<S>, RecordError> {
-    let rules: S::Ruleset = record.ruleset.parse().map_err(|e| err(record.ruleset_line, RecordErrorKind::Ruleset(e)))?;
+    let rules: S::Ruleset = record
+        .ruleset
+        .parse()
+        .map_err(|e| err(record.ruleset_line, RecordErrorKind::Ruleset(e)))?;
     let mut state = rules.initial_state();
     let mut actions = Vec::with_capacity(record.actions.len());
     for ra in &record.actions {
         let fail = |kind| err(ra.line, kind);
         let action = match state.turn() {
-            Turn::Over(o) => return Err(fail(RecordErrorKind::AfterEnd(o.reason.describe().into()))),
+            Turn::Over(o) => {
+                return Err(fail(RecordErrorKind::AfterEnd(o.reason.describe().into())));
+            }
             Turn::Chance => {
                 if ra.actor != "chance" {
-                    return Err(fail(RecordErrorKind::WrongActor { expected: "chance".into(), found: ra.actor.clone() }));
+                    return Err(fail(RecordErrorKind::WrongActor {
+                        expected: "chance".into(),
+                        found: ra.actor.clone(),
+                    }));
                 }
-                Action::Chance(state.parse_chance(&ra.text).map_err(|e| fail(RecordErrorKind::Action(e.to_string())))?)
+                Action::Chance(
+                    state
+                        .parse_chance(&ra.text)
+                        .map_err(|e| fail(RecordErrorKind::Action(e.to_string())))?,
+                )
             }
             Turn::Player(p) => {
                 let seat = rules.seat_name(p);
                 if ra.actor != seat {
-                    return Err(fail(RecordErrorKind::WrongActor { expected: seat.into(), found: ra.actor.clone() }));
+                    return Err(fail(RecordErrorKind::WrongActor {
+                        expected: seat.into(),
+                        found: ra.actor.clone(),
+                    }));
                 }
-                let m = state.parse_move(&ra.text).map_err(|e| fail(RecordErrorKind::Action(e.to_string())))?;
+                let m = state
+                    .parse_move(&ra.text)
+                    .map_err(|e| fail(RecordErrorKind::Action(e.to_string())))?;
                 // The record must hold the full notation, not a shorthand.
                 if m.to_string() != ra.text {
                     return Err(fail(RecordErrorKind::Action(format!(
@@ -359,15 +411,23 @@ pub fn replay<S: GameState>(record: &Record) -> Result<Replay<S>, RecordError> {
                 Action::Move(m)
             }
         };
-        state.try_apply(action).map_err(|e: ActionError| err(ra.line, RecordErrorKind::Action(e.to_string())))?;
+        state
+            .try_apply(action)
+            .map_err(|e: ActionError| err(ra.line, RecordErrorKind::Action(e.to_string())))?;
         actions.push(action);
     }
     let actual = end_text(&state);
     let recorded = match &record.end {
         RecordedEnd::Unfinished => "unfinished".to_string(),
-        RecordedEnd::Finished { winner, scores, reason } => format!(
+        RecordedEnd::Finished {
+            winner,
+            scores,
+            reason,
+        } => format!(
             "{} {} {} {}",
-            winner.as_ref().map_or("draw".to_string(), |w| format!("{w}-wins")),
+            winner
+                .as_ref()
+                .map_or("draw".to_string(), |w| format!("{w}-wins")),
             scores[0],
             scores[1],
             reason.name()
@@ -379,9 +439,16 @@ pub fn replay<S: GameState>(record: &Record) -> Result<Replay<S>, RecordError> {
             Turn::Chance => "is not over: a chance event is due".into(),
             Turn::Player(p) => format!("is not over: {} is to move", rules.seat_name(p)),
         };
-        return Err(err(record.end_line, RecordErrorKind::EndMismatch { recorded, actual }));
+        return Err(err(
+            record.end_line,
+            RecordErrorKind::EndMismatch { recorded, actual },
+        ));
     }
-    Ok(Replay { rules, actions, state })
+    Ok(Replay {
+        rules,
+        actions,
+        state,
+    })
 }
 
 /// Reads and replays a record of any game whose ruleset type is `S::Ruleset`.

@@ -101,7 +101,9 @@ pub fn write_canonical<R: Ruleset>(r: &R, f: &mut fmt::Formatter<'_>) -> fmt::Re
 #[non_exhaustive]
 pub enum RulesetError {
     /// The string is not of the form `name(key=value,...)`.
-    #[error("bad ruleset string '{input}': {message}; expected name(key=value,...), e.g. tihbat(seeds=5)")]
+    #[error(
+        "bad ruleset string '{input}': {message}; expected name(key=value,...), e.g. tihbat(seeds=5)"
+    )]
     Syntax {
         /// The string given.
         input: String,
@@ -165,6 +167,58 @@ pub struct RulesetString<'a> {
     pub options: Vec<(&'a str, &'a str)>,
 }
 
+/// Splits a `name(key=value,...)` string (rulesets, agent specs) into its parts; the error is a
+/// phrase saying what is wrong.
+///
+/// # Errors
+/// A description of the first problem.
+pub fn split_spec(input: &str) -> Result<RulesetString<'_>, String> {
+    let s = input.trim();
+    if s.is_empty() {
+        return Err("it is empty".into());
+    }
+    let (name, rest) = match s.find('(') {
+        Some(i) => (s[..i].trim(), Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    if name.is_empty() {
+        return Err("the name is missing".into());
+    }
+    if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
+        return Err(format!("unexpected character '{c}' in the name"));
+    }
+    let mut options = Vec::new();
+    if let Some(rest) = rest {
+        let Some(body) = rest.trim_end().strip_suffix(')') else {
+            return Err("missing ')' at the end".into());
+        };
+        if body.contains('(') || body.contains(')') {
+            return Err("unbalanced parentheses".into());
+        }
+        if !body.trim().is_empty() {
+            for part in body.split(',') {
+                let Some((k, v)) = part.split_once('=') else {
+                    let part = part.trim();
+                    return Err(if part.is_empty() {
+                        "an empty option (two commas, or a trailing comma)".into()
+                    } else {
+                        format!("option '{part}' has no '=value'")
+                    });
+                };
+                let (k, v) = (k.trim(), v.trim());
+                if k.is_empty() || !k.chars().all(is_name_char) {
+                    return Err(format!("bad option key '{k}'"));
+                }
+                if v.is_empty() || !v.chars().all(is_value_char) {
+                    return Err(format!("bad value '{v}' for option '{k}'"));
+                }
+                options.push((k, v));
+            }
+        }
+    }
+    Ok(RulesetString { name, options })
+}
+
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
@@ -180,51 +234,10 @@ impl<'a> RulesetString<'a> {
     /// # Errors
     /// [`RulesetError::Syntax`] naming the first problem.
     pub fn parse(input: &'a str) -> Result<Self, RulesetError> {
-        let syntax = |message: String| RulesetError::Syntax { input: input.to_string(), message };
-        let s = input.trim();
-        if s.is_empty() {
-            return Err(syntax("it is empty".into()));
-        }
-        let (name, rest) = match s.find('(') {
-            Some(i) => (s[..i].trim(), Some(&s[i + 1..])),
-            None => (s, None),
-        };
-        if name.is_empty() {
-            return Err(syntax("the ruleset name is missing".into()));
-        }
-        if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
-            return Err(syntax(format!("unexpected character '{c}' in the name")));
-        }
-        let mut options = Vec::new();
-        if let Some(rest) = rest {
-            let Some(body) = rest.trim_end().strip_suffix(')') else {
-                return Err(syntax("missing ')' at the end".into()));
-            };
-            if body.contains('(') || body.contains(')') {
-                return Err(syntax("unbalanced parentheses".into()));
-            }
-            if !body.trim().is_empty() {
-                for part in body.split(',') {
-                    let Some((k, v)) = part.split_once('=') else {
-                        let part = part.trim();
-                        return Err(syntax(if part.is_empty() {
-                            "an empty option (two commas, or a trailing comma)".into()
-                        } else {
-                            format!("option '{part}' has no '=value'")
-                        }));
-                    };
-                    let (k, v) = (k.trim(), v.trim());
-                    if k.is_empty() || !k.chars().all(is_name_char) {
-                        return Err(syntax(format!("bad option key '{k}'")));
-                    }
-                    if v.is_empty() || !v.chars().all(is_value_char) {
-                        return Err(syntax(format!("bad value '{v}' for option '{k}'")));
-                    }
-                    options.push((k, v));
-                }
-            }
-        }
-        Ok(RulesetString { name, options })
+        split_spec(input).map_err(|message| RulesetError::Syntax {
+            input: input.to_string(),
+            message,
+        })
     }
 
     /// Applies the options to `base` with `set`, rejecting unknown and duplicate keys.
@@ -241,7 +254,10 @@ impl<'a> RulesetString<'a> {
         let ruleset = base.name();
         for (i, &(k, v)) in self.options.iter().enumerate() {
             if self.options[..i].iter().any(|&(k2, _)| k2 == k) {
-                return Err(RulesetError::DuplicateKey { ruleset, key: k.to_string() });
+                return Err(RulesetError::DuplicateKey {
+                    ruleset,
+                    key: k.to_string(),
+                });
             }
             if !set(&mut base, k, v)? {
                 return Err(RulesetError::UnknownKey {
@@ -273,7 +289,11 @@ pub fn parse_choice<T: Copy>(
             ruleset,
             key,
             value: value.to_string(),
-            expected: choices.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" | "),
+            expected: choices
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(" | "),
         })
 }
 
@@ -319,14 +339,29 @@ mod tests {
         assert_eq!(r.name, "tihbat");
         assert_eq!(r.options, vec![("seeds", "5"), ("chain", "own-side")]);
         assert_eq!(RulesetString::parse("tihbat()").unwrap().options, vec![]);
-        assert_eq!(RulesetString::parse("tab(p_white=9/16)").unwrap().options, vec![("p_white", "9/16")]);
+        assert_eq!(
+            RulesetString::parse("tab(p_white=9/16)").unwrap().options,
+            vec![("p_white", "9/16")]
+        );
     }
 
     #[test]
     fn rejects_malformed_strings() {
-        for bad in ["", "(", "tihbat(", "tihbat(seeds)", "tihbat(seeds=)", "tihbat(=5)", "tihbat(a=1,)",
-            "tihbat(a=1,,b=2)", "tih bat", "tihbat(a=1))", "tihbat((a=1)", "tihbat(a=1)x", "tihbat(a=b c)"]
-        {
+        for bad in [
+            "",
+            "(",
+            "tihbat(",
+            "tihbat(seeds)",
+            "tihbat(seeds=)",
+            "tihbat(=5)",
+            "tihbat(a=1,)",
+            "tihbat(a=1,,b=2)",
+            "tih bat",
+            "tihbat(a=1))",
+            "tihbat((a=1)",
+            "tihbat(a=1)x",
+            "tihbat(a=b c)",
+        ] {
             let e = RulesetString::parse(bad).unwrap_err();
             assert!(matches!(e, RulesetError::Syntax { .. }), "{bad}: {e}");
         }

@@ -43,5 +43,7 @@ mod state;
 mod text;
 
 pub use position::{Move, ParsePositionError, Pit, Position, Sowing, sow};
-pub use ruleset::{Chain, CycleSplit, EmptySide, MAX_REPETITION, MAX_SEEDS, NAME, Origin, Ruleset, Singleton};
+pub use ruleset::{
+    Chain, CycleSplit, EmptySide, MAX_REPETITION, MAX_SEEDS, NAME, Origin, Ruleset, Singleton,
+};
 pub use state::{SetupError, State};

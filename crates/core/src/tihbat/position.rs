@@ -41,7 +41,11 @@ impl Pit {
     /// The owner of the pit.
     #[inline]
     pub const fn owner(self) -> Player {
-        if (self as usize) < 2 { Player::One } else { Player::Two }
+        if (self as usize) < 2 {
+            Player::One
+        } else {
+            Player::Two
+        }
     }
 
     /// The two pits of a player, in sowing order.
@@ -120,7 +124,9 @@ impl Move {
         }
         let mut chars = t.chars();
         let Some(first) = chars.next() else {
-            return Err("it is empty; expected a pit letter A-D, optionally with its count (A7), or 'pass'");
+            return Err(
+                "it is empty; expected a pit letter A-D, optionally with its count (A7), or 'pass'",
+            );
         };
         let Some(pit) = Pit::from_letter(first) else {
             return Err("expected a pit letter A-D, optionally with its count (A7), or 'pass'");
@@ -131,7 +137,9 @@ impl Move {
         }
         match rest.parse::<u8>() {
             Ok(n) if n >= 1 && rest.bytes().all(|b| b.is_ascii_digit()) => Ok((Some(pit), Some(n))),
-            _ => Err("the pit letter may be followed only by the number of counters it holds (1-240)"),
+            _ => Err(
+                "the pit letter may be followed only by the number of counters it holds (1-240)",
+            ),
         }
     }
 }
@@ -140,11 +148,16 @@ impl FromStr for Move {
     type Err = ParseMoveError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |why| ParseMoveError { text: s.to_string(), why };
+        let err = |why| ParseMoveError {
+            text: s.to_string(),
+            why,
+        };
         match Move::parse_loose(s).map_err(err)? {
             (None, _) => Ok(Move::Pass),
             (Some(pit), Some(count)) => Ok(Move::Sow { pit, count }),
-            (Some(_), None) => Err(err("the full notation includes the count (A7); a pit alone is accepted only at a prompt")),
+            (Some(_), None) => Err(err(
+                "the full notation includes the count (A7); a pit alone is accepted only at a prompt",
+            )),
         }
     }
 }
@@ -173,7 +186,11 @@ pub fn sow(rules: &Ruleset, mut pits: [u8; 4], pit: Pit) -> Sowing {
     let n = pits[p];
     let last;
     if n == 0 {
-        return Sowing { pits, last: pit, captured: 0 };
+        return Sowing {
+            pits,
+            last: pit,
+            captured: 0,
+        };
     } else if n == 1 {
         match rules.singleton {
             // T-5: the counter goes back where it was; nothing changes.
@@ -215,12 +232,19 @@ pub fn sow(rules: &Ruleset, mut pits: [u8; 4], pit: Pit) -> Sowing {
         pits[last] = 0;
         // T-4 option: the preceding pit in sowing order, if it is the mover's too.
         let prev = (last + 3) % 4;
-        if rules.chain == Chain::OwnSide && Pit::from_index(prev).owner() == mover && capturable(pits[prev]) {
+        if rules.chain == Chain::OwnSide
+            && Pit::from_index(prev).owner() == mover
+            && capturable(pits[prev])
+        {
             captured += pits[prev];
             pits[prev] = 0;
         }
     }
-    Sowing { pits, last: last_pit, captured }
+    Sowing {
+        pits,
+        last: last_pit,
+        captured,
+    }
 }
 
 /// A Tihbat position: counters in the pits, counters captured, and the side to move.
@@ -242,7 +266,11 @@ pub struct Position {
 impl Position {
     /// The starting position of `rules`.
     pub fn start(rules: &Ruleset) -> Position {
-        Position { pits: [rules.seeds; 4], captured: ByPlayer::new(0, 0), to_move: rules.first }
+        Position {
+            pits: [rules.seeds; 4],
+            captured: ByPlayer::new(0, 0),
+            to_move: rules.first,
+        }
     }
 
     /// Counters on the board.
@@ -254,13 +282,27 @@ impl Position {
     /// Counters in `p`'s two pits.
     #[inline]
     pub fn side(&self, p: Player) -> u32 {
-        Pit::of(p).iter().map(|q| u32::from(self.pits[q.index()])).sum()
+        Pit::of(p)
+            .iter()
+            .map(|q| u32::from(self.pits[q.index()]))
+            .sum()
     }
 
     /// The repetition key: pits and side to move, packed into a `u64`.
     #[inline]
     pub fn key(&self) -> u64 {
         u64::from(u32::from_le_bytes(self.pits)) | ((self.to_move.index() as u64) << 32)
+    }
+
+    /// The pits and side to move of a [`Position::key`].
+    #[inline]
+    pub fn unpack_key(key: u64) -> ([u8; 4], Player) {
+        let side = if key >> 32 & 1 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        ((key as u32).to_le_bytes(), side)
     }
 
     /// Fills `out` with the moves of the side to move, ignoring whether the game is over:
@@ -318,7 +360,11 @@ impl fmt::Display for Position {
             Player::One => "south",
             Player::Two => "north",
         };
-        write!(f, "{a},{b},{c},{d}/{},{}/{side}", self.captured.one, self.captured.two)
+        write!(
+            f,
+            "{a},{b},{c},{d}/{},{}/{side}",
+            self.captured.one, self.captured.two
+        )
     }
 }
 
@@ -326,18 +372,31 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |why: String| ParsePositionError { text: s.to_string(), why };
+        let err = |why: String| ParsePositionError {
+            text: s.to_string(),
+            why,
+        };
         let parts: Vec<&str> = s.trim().split('/').collect();
         let [pits, caps, side] = parts.as_slice() else {
-            return Err(err(format!("it has {} '/'-separated parts, not 3", parts.len())));
+            return Err(err(format!(
+                "it has {} '/'-separated parts, not 3",
+                parts.len()
+            )));
         };
         let numbers = |field: &str, what: &str, n: usize| -> Result<Vec<u8>, ParsePositionError> {
             let v: Vec<&str> = field.split(',').collect();
             if v.len() != n {
-                return Err(err(format!("{what} needs {n} comma-separated numbers, found {}", v.len())));
+                return Err(err(format!(
+                    "{what} needs {n} comma-separated numbers, found {}",
+                    v.len()
+                )));
             }
             v.iter()
-                .map(|x| x.trim().parse::<u8>().map_err(|_| err(format!("'{x}' in {what} is not a number 0-255"))))
+                .map(|x| {
+                    x.trim()
+                        .parse::<u8>()
+                        .map_err(|_| err(format!("'{x}' in {what} is not a number 0-255")))
+                })
                 .collect()
         };
         let p = numbers(pits, "the pits", 4)?;
@@ -347,7 +406,11 @@ impl FromStr for Position {
             "north" => Player::Two,
             other => return Err(err(format!("side '{other}' is not south or north"))),
         };
-        Ok(Position { pits: [p[0], p[1], p[2], p[3]], captured: ByPlayer::new(c[0], c[1]), to_move })
+        Ok(Position {
+            pits: [p[0], p[1], p[2], p[3]],
+            captured: ByPlayer::new(c[0], c[1]),
+            to_move,
+        })
     }
 }
 
@@ -363,20 +426,41 @@ mod tests {
     fn opening_sowing_matches_worked_example() {
         // Research §6.4: South sows A (7) → [2, 9, 9, 8], last in C, no capture.
         let s = sow(&rules(), [7; 4], Pit::A);
-        assert_eq!(s, Sowing { pits: [2, 9, 9, 8], last: Pit::C, captured: 0 });
+        assert_eq!(
+            s,
+            Sowing {
+                pits: [2, 9, 9, 8],
+                last: Pit::C,
+                captured: 0
+            }
+        );
     }
 
     #[test]
     fn five_counters_end_in_the_origin_and_capture_two() {
         // Research §6.4: a pit of 5 sows A,B,C,D,A; A holds 2 and is captured.
         let s = sow(&rules(), [5, 0, 0, 0], Pit::A);
-        assert_eq!(s, Sowing { pits: [0, 1, 1, 1], last: Pit::A, captured: 2 });
+        assert_eq!(
+            s,
+            Sowing {
+                pits: [0, 1, 1, 1],
+                last: Pit::A,
+                captured: 2
+            }
+        );
     }
 
     #[test]
     fn landing_on_the_opponents_side_never_captures() {
         let s = sow(&rules(), [0, 2, 1, 0], Pit::B);
-        assert_eq!(s, Sowing { pits: [0, 1, 2, 0], last: Pit::C, captured: 0 });
+        assert_eq!(
+            s,
+            Sowing {
+                pits: [0, 1, 2, 0],
+                last: Pit::C,
+                captured: 0
+            }
+        );
     }
 
     #[test]
@@ -388,7 +472,10 @@ mod tests {
 
     #[test]
     fn chain_takes_the_preceding_own_pit() {
-        let chain = Ruleset { chain: Chain::OwnSide, ..rules() };
+        let chain = Ruleset {
+            chain: Chain::OwnSide,
+            ..rules()
+        };
         // A=5 sows A,B,C,D,A: A=2 is captured; the preceding pit D is North's, so no chain
         // (B=4 is capturable but does not precede A).
         assert_eq!(sow(&chain, [5, 3, 0, 0], Pit::A).captured, 2);
@@ -407,7 +494,10 @@ mod tests {
 
     #[test]
     fn skip_origin_on_later_laps() {
-        let skip = Ruleset { origin: Origin::Skip, ..rules() };
+        let skip = Ruleset {
+            origin: Origin::Skip,
+            ..rules()
+        };
         // 7 from A: A gets 1, then B,C,D,B,C,D → B=2,C=2,D=2; last D.
         let s = sow(&skip, [7, 0, 0, 0], Pit::A);
         assert_eq!((s.pits, s.last), ([1, 2, 2, 2], Pit::D));
@@ -415,14 +505,23 @@ mod tests {
         let s = sow(&skip, [5, 0, 0, 0], Pit::A);
         assert_eq!((s.pits, s.last, s.captured), ([1, 0, 1, 1], Pit::B, 2));
         // Up to 4 counters it is the same as sowing the origin.
-        assert_eq!(sow(&skip, [4, 1, 1, 1], Pit::A), sow(&rules(), [4, 1, 1, 1], Pit::A));
+        assert_eq!(
+            sow(&skip, [4, 1, 1, 1], Pit::A),
+            sow(&rules(), [4, 1, 1, 1], Pit::A)
+        );
     }
 
     #[test]
     fn singletons() {
         let null = sow(&rules(), [1, 3, 0, 0], Pit::A);
-        assert_eq!((null.pits, null.last, null.captured), ([1, 3, 0, 0], Pit::A, 0));
-        let fwd = Ruleset { singleton: Singleton::Forward, ..rules() };
+        assert_eq!(
+            (null.pits, null.last, null.captured),
+            ([1, 3, 0, 0], Pit::A, 0)
+        );
+        let fwd = Ruleset {
+            singleton: Singleton::Forward,
+            ..rules()
+        };
         let s = sow(&fwd, [1, 3, 0, 0], Pit::A);
         assert_eq!((s.pits, s.last, s.captured), ([0, 0, 0, 0], Pit::B, 4));
         let s = sow(&fwd, [0, 1, 0, 0], Pit::B);
@@ -431,27 +530,70 @@ mod tests {
 
     #[test]
     fn move_lists_follow_the_singleton_option() {
-        let pos = |pits, side| Position { pits, captured: ByPlayer::new(0, 0), to_move: side };
+        let pos = |pits, side| Position {
+            pits,
+            captured: ByPlayer::new(0, 0),
+            to_move: side,
+        };
         let mut out = Vec::new();
         pos([1, 3, 2, 0], Player::One).moves(&rules(), &mut out);
-        assert_eq!(out, vec![Move::Sow { pit: Pit::A, count: 1 }, Move::Sow { pit: Pit::B, count: 3 }]);
-        let illegal = Ruleset { singleton: Singleton::Illegal, ..rules() };
+        assert_eq!(
+            out,
+            vec![
+                Move::Sow {
+                    pit: Pit::A,
+                    count: 1
+                },
+                Move::Sow {
+                    pit: Pit::B,
+                    count: 3
+                }
+            ]
+        );
+        let illegal = Ruleset {
+            singleton: Singleton::Illegal,
+            ..rules()
+        };
         pos([1, 3, 2, 0], Player::One).moves(&illegal, &mut out);
-        assert_eq!(out, vec![Move::Sow { pit: Pit::B, count: 3 }]);
+        assert_eq!(
+            out,
+            vec![Move::Sow {
+                pit: Pit::B,
+                count: 3
+            }]
+        );
         pos([1, 1, 2, 0], Player::One).moves(&illegal, &mut out);
         assert_eq!(out, vec![Move::Pass]);
         pos([1, 0, 2, 0], Player::Two).moves(&illegal, &mut out);
-        assert_eq!(out, vec![Move::Sow { pit: Pit::C, count: 2 }]);
+        assert_eq!(
+            out,
+            vec![Move::Sow {
+                pit: Pit::C,
+                count: 2
+            }]
+        );
         pos([4, 0, 0, 0], Player::Two).moves(&rules(), &mut out);
         assert_eq!(out, vec![Move::Pass]);
     }
 
     #[test]
     fn move_notation_round_trips() {
-        for m in [Move::Pass, Move::Sow { pit: Pit::C, count: 12 }] {
+        for m in [
+            Move::Pass,
+            Move::Sow {
+                pit: Pit::C,
+                count: 12,
+            },
+        ] {
             assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
         }
-        assert_eq!("a7".parse::<Move>().unwrap(), Move::Sow { pit: Pit::A, count: 7 });
+        assert_eq!(
+            "a7".parse::<Move>().unwrap(),
+            Move::Sow {
+                pit: Pit::A,
+                count: 7
+            }
+        );
         assert!("A".parse::<Move>().is_err());
         assert!("E3".parse::<Move>().is_err());
         assert!("A0".parse::<Move>().is_err());

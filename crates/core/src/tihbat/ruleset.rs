@@ -77,7 +77,10 @@ const SINGLETON: &[(&str, Singleton)] = &[
     ("forward", Singleton::Forward),
 ];
 const EMPTY: &[(&str, EmptySide)] = &[("pass", EmptySide::Pass), ("end", EmptySide::End)];
-const CYCLE: &[(&str, CycleSplit)] = &[("equal", CycleSplit::Equal), ("own-side", CycleSplit::OwnSide)];
+const CYCLE: &[(&str, CycleSplit)] = &[
+    ("equal", CycleSplit::Equal),
+    ("own-side", CycleSplit::OwnSide),
+];
 const FIRST: &[(&str, Player)] = &[("south", Player::One), ("north", Player::Two)];
 
 const OPTIONS: &[OptionDoc] = &[
@@ -178,8 +181,14 @@ impl Ruleset {
     /// # Panics
     /// If `seeds` is 0 or above [`MAX_SEEDS`].
     pub fn with_seeds(seeds: u8) -> Self {
-        assert!((1..=MAX_SEEDS).contains(&seeds), "seeds must be 1..={MAX_SEEDS}");
-        Ruleset { seeds, ..Ruleset::default() }
+        assert!(
+            (1..=MAX_SEEDS).contains(&seeds),
+            "seeds must be 1..={MAX_SEEDS}"
+        );
+        Ruleset {
+            seeds,
+            ..Ruleset::default()
+        }
     }
 
     /// Total number of counters in the game.
@@ -189,7 +198,9 @@ impl Ruleset {
 
     fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
         match key {
-            "seeds" => self.seeds = parse_int_in(NAME, "seeds", value, 1, u32::from(MAX_SEEDS))? as u8,
+            "seeds" => {
+                self.seeds = parse_int_in(NAME, "seeds", value, 1, u32::from(MAX_SEEDS))? as u8
+            }
             "chain" => self.chain = parse_choice(NAME, "chain", value, CHAIN)?,
             "origin" => self.origin = parse_choice(NAME, "origin", value, ORIGIN)?,
             "singleton" => self.singleton = parse_choice(NAME, "singleton", value, SINGLETON)?,
@@ -279,7 +290,10 @@ impl FromStr for Ruleset {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let parsed = RulesetString::parse(s)?;
         if parsed.name != NAME {
-            return Err(RulesetError::UnknownName { name: parsed.name.to_string(), valid: vec![NAME] });
+            return Err(RulesetError::UnknownName {
+                name: parsed.name.to_string(),
+                valid: vec![NAME],
+            });
         }
         parsed.apply(Ruleset::default(), Ruleset::set)
     }
@@ -293,27 +307,50 @@ mod tests {
     fn default_prints_as_bare_name() {
         assert_eq!(Ruleset::default().to_string(), "tihbat");
         assert_eq!("tihbat()".parse::<Ruleset>().unwrap(), Ruleset::default());
-        assert_eq!("tihbat(seeds=7,repetition=2)".parse::<Ruleset>().unwrap().to_string(), "tihbat");
+        assert_eq!(
+            "tihbat(seeds=7,repetition=2)"
+                .parse::<Ruleset>()
+                .unwrap()
+                .to_string(),
+            "tihbat"
+        );
     }
 
     #[test]
     fn canonical_order_is_documented_order() {
-        let r: Ruleset = "tihbat(first=north, cycle=own-side, seeds=3, repetition=3)".parse().unwrap();
-        assert_eq!(r.to_string(), "tihbat(seeds=3,repetition=3,cycle=own-side,first=north)");
+        let r: Ruleset = "tihbat(first=north, cycle=own-side, seeds=3, repetition=3)"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            r.to_string(),
+            "tihbat(seeds=3,repetition=3,cycle=own-side,first=north)"
+        );
         assert_eq!(r.to_string().parse::<Ruleset>().unwrap(), r);
     }
 
     #[test]
     fn errors_name_the_valid_choices() {
-        let e = "tihbat(chain=all)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tihbat(chain=all)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("none | own-side"), "{e}");
         let e = "tihbat(seed=3)".parse::<Ruleset>().unwrap_err().to_string();
         assert!(e.contains("valid options: seeds, chain, origin"), "{e}");
-        let e = "tihbat(seeds=0)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tihbat(seeds=0)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("from 1 to 60"), "{e}");
-        let e = "tihbat(repetition=1)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tihbat(repetition=1)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'first'"), "{e}");
-        let e = "tihbat(seeds=3,seeds=4)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tihbat(seeds=3,seeds=4)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("more than once"), "{e}");
         let e = "mancala".parse::<Ruleset>().unwrap_err().to_string();
         assert!(e.contains("unknown ruleset 'mancala'"), "{e}");

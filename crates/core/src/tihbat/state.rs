@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::game::{ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted, describe_turn};
+use crate::game::{
+    ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted, describe_turn,
+};
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
 
@@ -39,7 +41,13 @@ impl State {
         let pos = Position::start(&rules);
         let mut history = Vec::with_capacity(32);
         history.push(pos.key());
-        State { rules, pos, plies: 0, over: None, history }
+        State {
+            rules,
+            pos,
+            plies: 0,
+            over: None,
+            history,
+        }
     }
 
     /// A game starting from `pos`, with an empty history.
@@ -48,15 +56,28 @@ impl State {
     /// [`SetupError`] unless the counters on the board plus those captured make `4 × seeds`, and
     /// each capture total is even (every capture takes 2, 4, 6 or 8).
     pub fn from_position(rules: Ruleset, pos: Position) -> Result<State, SetupError> {
-        let err = |why: String| SetupError { position: pos.to_string(), ruleset: rules.to_string(), why };
+        let err = |why: String| SetupError {
+            position: pos.to_string(),
+            ruleset: rules.to_string(),
+            why,
+        };
         let total = pos.on_board() + u32::from(pos.captured.one) + u32::from(pos.captured.two);
         if total != rules.total() {
-            return Err(err(format!("it holds {total} counters in all, the ruleset {}", rules.total())));
+            return Err(err(format!(
+                "it holds {total} counters in all, the ruleset {}",
+                rules.total()
+            )));
         }
         if pos.captured.one % 2 == 1 || pos.captured.two % 2 == 1 {
             return Err(err("captures are always even".into()));
         }
-        let mut s = State { rules, pos, plies: 0, over: None, history: Vec::with_capacity(32) };
+        let mut s = State {
+            rules,
+            pos,
+            plies: 0,
+            over: None,
+            history: Vec::with_capacity(32),
+        };
         s.history.push(pos.key());
         s.over = s.ending_now(0);
         Ok(s)
@@ -113,19 +134,27 @@ impl State {
         let mover = self.pos.to_move;
         let n = self.pos.pits[pit.index()];
         if pit.owner() != mover {
-            return Some(format!("pit {pit} belongs to {}", self.rules.seat_name(pit.owner())));
+            return Some(format!(
+                "pit {pit} belongs to {}",
+                self.rules.seat_name(pit.owner())
+            ));
         }
         if n == 0 {
             return Some(format!("pit {pit} is empty"));
         }
         if let Some(c) = count.filter(|&c| c != n) {
-            return Some(format!("pit {pit} holds {n} counter{}, not {c}", if n == 1 { "" } else { "s" }));
+            return Some(format!(
+                "pit {pit} holds {n} counter{}, not {c}",
+                if n == 1 { "" } else { "s" }
+            ));
         }
         if n == 1 && self.rules.singleton == Singleton::Illegal {
             let [x, y] = Pit::of(mover);
             let other = if x == pit { y } else { x };
             return Some(if self.pos.pits[other.index()] > 1 {
-                format!("a single counter may not be sown while pit {other} holds more (singleton=illegal)")
+                format!(
+                    "a single counter may not be sown while pit {other} holds more (singleton=illegal)"
+                )
             } else {
                 "a single counter may not be sown (singleton=illegal); you must pass".to_string()
             });
@@ -193,27 +222,41 @@ impl GameState for State {
         if self.over.is_some() {
             return Err(MoveError::NotPlayersTurn(describe_turn(self.turn())));
         }
-        let (pit, count) = Move::parse_loose(text)
-            .map_err(|why| MoveError::Syntax { text: text.trim().to_string(), expected: why.to_string() })?;
+        let (pit, count) = Move::parse_loose(text).map_err(|why| MoveError::Syntax {
+            text: text.trim().to_string(),
+            expected: why.to_string(),
+        })?;
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        let illegal = |reason: String| MoveError::Illegal { text: text.trim().to_string(), reason };
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.trim().to_string(),
+            reason,
+        };
         match pit {
             None if legal == [Move::Pass] => Ok(Move::Pass),
             None => Err(illegal(format!(
                 "you can sow {}, so you may not pass",
-                legal.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" or ")
+                legal
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ))),
             Some(pit) => match self.sow_problem(pit, count) {
                 Some(why) => Err(illegal(why)),
-                None => Ok(Move::Sow { pit, count: self.pos.pits[pit.index()] }),
+                None => Ok(Move::Sow {
+                    pit,
+                    count: self.pos.pits[pit.index()],
+                }),
             },
         }
     }
 
     fn parse_chance(&self, text: &str) -> Result<Self::Chance, ChanceError> {
         let _ = text;
-        Err(ChanceError::NotChanceTurn("tihbat has no chance events".into()))
+        Err(ChanceError::NotChanceTurn(
+            "tihbat has no chance events".into(),
+        ))
     }
 
     fn scores(&self) -> ByPlayer<u32> {
@@ -238,11 +281,24 @@ impl GameState for State {
         let mut s = String::new();
         let _ = writeln!(s, "          D      C");
         let _ = writeln!(s, "       +------+------+");
-        let _ = writeln!(s, " North | {d:>4} | {c:>4} |  captured {:>3}{}", p.captured.two, marker(Player::Two));
+        let _ = writeln!(
+            s,
+            " North | {d:>4} | {c:>4} |  captured {:>3}{}",
+            p.captured.two,
+            marker(Player::Two)
+        );
         let _ = writeln!(s, "       +------+------+");
-        let _ = writeln!(s, " South | {a:>4} | {b:>4} |  captured {:>3}{}", p.captured.one, marker(Player::One));
+        let _ = writeln!(
+            s,
+            " South | {a:>4} | {b:>4} |  captured {:>3}{}",
+            p.captured.one,
+            marker(Player::One)
+        );
         let _ = writeln!(s, "       +------+------+");
-        let _ = writeln!(s, "          A      B        (sowing A -> B -> C -> D -> A)");
+        let _ = writeln!(
+            s,
+            "          A      B        (sowing A -> B -> C -> D -> A)"
+        );
         if let Turn::Over(o) = self.turn() {
             let _ = writeln!(s, "{}", describe_outcome(&self.rules, &o));
         }
@@ -255,11 +311,18 @@ impl GameState for State {
             Move::Sow { pit, count } => {
                 let s = sow(&self.rules, self.pos.pits, pit);
                 let mover = self.rules.seat_name(pit.owner());
-                let capture = if s.captured > 0 { format!(", captures {}", s.captured) } else { String::new() };
+                let capture = if s.captured > 0 {
+                    format!(", captures {}", s.captured)
+                } else {
+                    String::new()
+                };
                 if count == 1 && s.last == pit {
                     format!("{mover} puts the single counter of {pit} back (a null move)")
                 } else {
-                    format!("{mover} sows {count} from {pit}, last counter in {}{capture}", s.last)
+                    format!(
+                        "{mover} sows {count} from {pit}, last counter in {}{capture}",
+                        s.last
+                    )
                 }
             }
         }
@@ -292,9 +355,15 @@ mod tests {
     fn null_moves_by_both_sides_repeat_the_position() {
         let r = Ruleset::with_seeds(2);
         let mut s = state(r, "1,0,1,0/6,0/south");
-        s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+        s.play_unchecked(Move::Sow {
+            pit: Pit::A,
+            count: 1,
+        });
         assert_eq!(s.turn(), Turn::Player(Player::Two));
-        s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
+        s.play_unchecked(Move::Sow {
+            pit: Pit::C,
+            count: 1,
+        });
         let o = s.turn().outcome().expect("over by repetition");
         assert_eq!(o.reason, EndReason::Repetition);
         assert_eq!(o.scores, ByPlayer::new(7, 1));
@@ -305,22 +374,43 @@ mod tests {
     fn own_side_split_at_repetition() {
         // South holds 1 on the board, North 3: own-side gives 4+1 and 0+3, equal 4+2 and 0+2.
         for (cycle, scores) in [(CycleSplit::OwnSide, (5, 3)), (CycleSplit::Equal, (6, 2))] {
-            let r = Ruleset { cycle, ..Ruleset::with_seeds(2) };
+            let r = Ruleset {
+                cycle,
+                ..Ruleset::with_seeds(2)
+            };
             let mut s = state(r, "1,0,1,2/4,0/south");
-            s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
-            s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
-            assert_eq!(s.turn().outcome().unwrap().scores, ByPlayer::new(scores.0, scores.1));
+            s.play_unchecked(Move::Sow {
+                pit: Pit::A,
+                count: 1,
+            });
+            s.play_unchecked(Move::Sow {
+                pit: Pit::C,
+                count: 1,
+            });
+            assert_eq!(
+                s.turn().outcome().unwrap().scores,
+                ByPlayer::new(scores.0, scores.1)
+            );
         }
     }
 
     #[test]
     fn third_occurrence_under_repetition_three() {
-        let r = Ruleset { repetition: 3, ..Ruleset::with_seeds(2) };
+        let r = Ruleset {
+            repetition: 3,
+            ..Ruleset::with_seeds(2)
+        };
         let mut s = state(r, "1,0,1,0/6,0/south");
         for _ in 0..2 {
             assert!(s.turn().player().is_some());
-            s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
-            s.play_unchecked(Move::Sow { pit: Pit::C, count: 1 });
+            s.play_unchecked(Move::Sow {
+                pit: Pit::A,
+                count: 1,
+            });
+            s.play_unchecked(Move::Sow {
+                pit: Pit::C,
+                count: 1,
+            });
         }
         assert_eq!(s.turn().outcome().unwrap().reason, EndReason::Repetition);
         assert_eq!(s.occurrences(), 3);
@@ -334,29 +424,59 @@ mod tests {
         assert_eq!(moves, vec![Move::Pass]);
         s.play_unchecked(Move::Pass);
         assert_eq!(s.turn(), Turn::Player(Player::Two));
-        let end = Ruleset { empty: EmptySide::End, ..Ruleset::with_seeds(1) };
+        let end = Ruleset {
+            empty: EmptySide::End,
+            ..Ruleset::with_seeds(1)
+        };
         let s = state(end, "0,0,2,0/2,0/south");
         let o = s.turn().outcome().unwrap();
-        assert_eq!((o.reason, o.scores, o.winner), (EndReason::EmptySide, ByPlayer::new(2, 2), None));
+        assert_eq!(
+            (o.reason, o.scores, o.winner),
+            (EndReason::EmptySide, ByPlayer::new(2, 2), None)
+        );
     }
 
     #[test]
     fn capturing_everything_ends_the_game() {
         let mut s = state(Ruleset::with_seeds(1), "1,3,0,0/0,0/south");
-        let fwd = Ruleset { singleton: Singleton::Forward, ..Ruleset::with_seeds(1) };
-        s.play_unchecked(Move::Sow { pit: Pit::B, count: 3 }); // B,C,D: nothing
+        let fwd = Ruleset {
+            singleton: Singleton::Forward,
+            ..Ruleset::with_seeds(1)
+        };
+        s.play_unchecked(Move::Sow {
+            pit: Pit::B,
+            count: 3,
+        }); // B,C,D: nothing
         assert!(s.turn().player().is_some());
         let mut s = state(fwd, "1,3,0,0/0,0/south");
-        s.play_unchecked(Move::Sow { pit: Pit::A, count: 1 });
+        s.play_unchecked(Move::Sow {
+            pit: Pit::A,
+            count: 1,
+        });
         let o = s.turn().outcome().unwrap();
-        assert_eq!((o.reason, o.scores), (EndReason::BoardEmpty, ByPlayer::new(4, 0)));
+        assert_eq!(
+            (o.reason, o.scores),
+            (EndReason::BoardEmpty, ByPlayer::new(4, 0))
+        );
     }
 
     #[test]
     fn parse_move_explains_illegal_input() {
         let s = State::new(Ruleset::default());
-        assert_eq!(s.parse_move("a").unwrap(), Move::Sow { pit: Pit::A, count: 7 });
-        assert_eq!(s.parse_move(" B7 ").unwrap(), Move::Sow { pit: Pit::B, count: 7 });
+        assert_eq!(
+            s.parse_move("a").unwrap(),
+            Move::Sow {
+                pit: Pit::A,
+                count: 7
+            }
+        );
+        assert_eq!(
+            s.parse_move(" B7 ").unwrap(),
+            Move::Sow {
+                pit: Pit::B,
+                count: 7
+            }
+        );
         let e = s.parse_move("C").unwrap_err().to_string();
         assert!(e.contains("belongs to north"), "{e}");
         let e = s.parse_move("A6").unwrap_err().to_string();

@@ -9,9 +9,16 @@ use super::ruleset::{Chain, CycleSplit, EmptySide, Origin, Ruleset, Singleton};
 /// Plain-language rules for `qasab rules tihbat(...)`.
 pub(crate) fn rules_text(r: &Ruleset) -> String {
     let mut s = String::new();
-    let first = if r.first == Player::One { "South" } else { "North" };
+    let first = if r.first == Player::One {
+        "South"
+    } else {
+        "North"
+    };
     let n = r.seeds;
-    let _ = writeln!(s, "Tihbat: a 2x2 mancala of Taourirt, north-eastern Morocco");
+    let _ = writeln!(
+        s,
+        "Tihbat: a 2x2 mancala of Taourirt, north-eastern Morocco"
+    );
     let _ = writeln!(s, "Ruleset: {r}");
     let _ = writeln!(s);
     let mut rule = |id: &str, text: String, source: &str| {
@@ -27,7 +34,11 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
     );
     rule(
         "T-2",
-        format!("{n} counters in each pit ({} in all). {first} moves first. (seeds={n}, first={})", 4 * u32::from(n), first.to_lowercase()),
+        format!(
+            "{n} counters in each pit ({} in all). {first} moves first. (seeds={n}, first={})",
+            4 * u32::from(n),
+            first.to_lowercase()
+        ),
         "seeds: Mancala World; who starts: project default, the sources are silent",
     );
     let origin = match r.origin {
@@ -58,23 +69,41 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
         "Mancala World; the chain option from the seed's label owareChainOwnSideOnly",
     );
     let single = match r.singleton {
-        Singleton::Null => "A single counter goes back into its own pit: the board is unchanged and the turn passes. (singleton=null)",
-        Singleton::Illegal => "A single counter may not be sown while your other pit holds more; if neither pit holds more than one, you pass. (singleton=illegal)",
+        Singleton::Null => {
+            "A single counter goes back into its own pit: the board is unchanged and the turn passes. (singleton=null)"
+        }
+        Singleton::Illegal => {
+            "A single counter may not be sown while your other pit holds more; if neither pit holds more than one, you pass. (singleton=illegal)"
+        }
         Singleton::Forward => "A single counter is sown into the next pit. (singleton=forward)",
     };
-    rule("T-5", single.into(), "the literal rule gives the null move; the others are options");
+    rule(
+        "T-5",
+        single.into(),
+        "the literal rule gives the null move; the others are options",
+    );
     let empty = match r.empty {
-        EmptySide::Pass => "If both your pits are empty you pass until counters reach them. (empty=pass)",
-        EmptySide::End => "If both your pits are empty the game ends; each player takes the counters on his own side. (empty=end)",
+        EmptySide::Pass => {
+            "If both your pits are empty you pass until counters reach them. (empty=pass)"
+        }
+        EmptySide::End => {
+            "If both your pits are empty the game ends; each player takes the counters on his own side. (empty=end)"
+        }
     };
-    rule("T-6", format!("{empty} The game ends when every counter is captured."), "seed text only");
+    rule(
+        "T-6",
+        format!("{empty} The game ends when every counter is captured."),
+        "seed text only",
+    );
     let when = if r.repetition == 2 {
         "for the second time (the first repetition)".to_string()
     } else {
         format!("for the {}th time", r.repetition)
     };
     let split = match r.cycle {
-        CycleSplit::Equal => "each player adds half of the counters left on the board (cycle=equal)",
+        CycleSplit::Equal => {
+            "each player adds half of the counters left on the board (cycle=equal)"
+        }
         CycleSplit::OwnSide => "each player adds the counters in his own pits (cycle=own-side)",
     };
     rule(

@@ -1,0 +1,21 @@
+//! Qasab's computer players, the exact Tihbat solver, and game simulation.
+//!
+//! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
+//! * [`random`]: the uniform random player.
+//! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
+//! * [`driver`]: playing a game between agents, with chance from a seed.
+//! * [`simulate`]: many games on all cores, with statistics.
+//! * [`bench`]: playout speed.
+//! * [`rng`]: the pinned generator and seed derivation.
+
+pub mod agent;
+pub mod bench;
+pub mod driver;
+pub mod random;
+pub mod rng;
+pub mod simulate;
+pub mod solver;
+pub mod tihbat;
+
+pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
+pub use solver::{SolveError, Solver};

@@ -1,0 +1,310 @@
+//! Many games in parallel, and their statistics.
+//!
+//! Game `g` (0-based) of a simulation with seed `S` is played with the game seed
+//! `derive_seed(S, g)`. Each seat's agent gets `derive_seed(base, g)`, where `base` is the
+//! spec's `seed=` if given and otherwise `derive_seed(S, 1 + seat)`. Games are independent and
+//! collected in order, so the results do not depend on the number of threads.
+
+use std::time::Instant;
+
+use qasab_core::{EndReason, GameState, Player, Ruleset, Turn};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::agent::{AgentError, Playable, PreparedAgent};
+use crate::driver::{ChanceSource, play_out};
+use crate::rng::derive_seed;
+
+/// The result of one simulated game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    /// The winner, `None` for a draw or a truncated game without a winner.
+    pub winner: Option<Player>,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Final scores in seat order.
+    pub scores: [u32; 2],
+    /// Turns played.
+    pub turns: u32,
+    /// Actions applied (moves and chance outcomes).
+    pub actions: u32,
+}
+
+/// Plays `games` games between two agent specs (seat order) on `threads` threads (0 = all
+/// cores), calling `tick` after each game.
+///
+/// # Errors
+/// [`AgentError`] if a spec is invalid for the ruleset.
+pub fn simulate<S: Playable>(
+    rules: &S::Ruleset,
+    specs: [&str; 2],
+    games: u64,
+    seed: u64,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<GameSummary>, AgentError> {
+    let agents = [
+        PreparedAgent::<S>::new(specs[0], rules)?,
+        PreparedAgent::<S>::new(specs[1], rules)?,
+    ];
+    let bases: Vec<u64> = Player::ALL
+        .iter()
+        .zip(&agents)
+        .map(|(p, a)| a.seed.unwrap_or(derive_seed(seed, 1 + p.index() as u64)))
+        .collect();
+    let run = || {
+        (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let game_seed = derive_seed(seed, g);
+                let mut players = [
+                    agents[0].make(derive_seed(bases[0], g)),
+                    agents[1].make(derive_seed(bases[1], g)),
+                ];
+                let mut chance = ChanceSource::new(game_seed);
+                let end = play_out(rules.initial_state(), &mut players, &mut chance, |_, _| {});
+                tick();
+                summarize(&end)
+            })
+            .collect::<Vec<_>>()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    Ok(pool.install(run))
+}
+
+/// The summary of a finished game.
+///
+/// # Panics
+/// If the game is not over.
+pub fn summarize<S: GameState>(end: &S) -> GameSummary {
+    let Turn::Over(o) = end.turn() else {
+        panic!("summarize: the game is not over")
+    };
+    GameSummary {
+        winner: o.winner,
+        reason: o.reason,
+        scores: o.scores.into_array(),
+        turns: end.turns(),
+        actions: end.actions(),
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    /// Successes.
+    pub count: u64,
+    /// The proportion.
+    pub rate: f64,
+    /// The 95% interval `[lo, hi]`.
+    pub ci95: [f64; 2],
+}
+
+impl Rate {
+    /// `count` of `n`, with the Wilson interval (z = 1.96).
+    pub fn new(count: u64, n: u64) -> Rate {
+        if n == 0 {
+            return Rate {
+                count,
+                rate: 0.0,
+                ci95: [0.0, 1.0],
+            };
+        }
+        let (k, n) = (count as f64, n as f64);
+        let p = k / n;
+        let z = 1.959_963_984_540_054_f64;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate {
+            count,
+            rate: p,
+            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+        }
+    }
+}
+
+/// Summary statistics of a numeric sample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Distribution {
+    /// Mean.
+    pub mean: f64,
+    /// Standard deviation.
+    pub sd: f64,
+    /// Minimum.
+    pub min: u32,
+    /// 10th percentile.
+    pub p10: u32,
+    /// Median.
+    pub median: u32,
+    /// 90th percentile.
+    pub p90: u32,
+    /// Maximum.
+    pub max: u32,
+}
+
+impl Distribution {
+    /// Statistics of `values` (nearest-rank percentiles).
+    pub fn of(values: &[u32]) -> Distribution {
+        if values.is_empty() {
+            return Distribution {
+                mean: 0.0,
+                sd: 0.0,
+                min: 0,
+                p10: 0,
+                median: 0,
+                p90: 0,
+                max: 0,
+            };
+        }
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let n = v.len() as f64;
+        let mean = v.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
+        let var = v
+            .iter()
+            .map(|&x| (f64::from(x) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let pct = |q: f64| v[(((q * n).ceil() as usize).max(1) - 1).min(v.len() - 1)];
+        Distribution {
+            mean,
+            sd: var.sqrt(),
+            min: v[0],
+            p10: pct(0.1),
+            median: pct(0.5),
+            p90: pct(0.9),
+            max: v[v.len() - 1],
+        }
+    }
+}
+
+/// Aggregate results of a simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimulationReport {
+    /// The canonical ruleset string.
+    pub ruleset: String,
+    /// Games played.
+    pub games: u64,
+    /// The player specs, in seat order.
+    pub players: [String; 2],
+    /// The seed.
+    pub seed: u64,
+    /// Wins per seat.
+    pub wins: [u64; 2],
+    /// Drawn games (not truncated).
+    pub draws: u64,
+    /// Games stopped by a safety limit.
+    pub truncated: u64,
+    /// Win rate per seat with its 95% interval.
+    pub win_rates: [Rate; 2],
+    /// Draw rate with its 95% interval.
+    pub draw_rate: Rate,
+    /// Mean turns per game.
+    pub mean_turns: f64,
+    /// Mean actions per game.
+    pub mean_actions: f64,
+    /// Distribution of game length in turns.
+    pub turns: Distribution,
+    /// Mean final score per seat.
+    pub mean_scores: [f64; 2],
+    /// How many games ended for each reason.
+    pub end_reasons: Vec<(String, u64)>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl SimulationReport {
+    /// Aggregates game summaries.
+    pub fn new<R: Ruleset>(
+        rules: &R,
+        players: [String; 2],
+        seed: u64,
+        summaries: &[GameSummary],
+        seconds: f64,
+    ) -> SimulationReport {
+        let n = summaries.len() as u64;
+        let wins =
+            Player::ALL.map(|p| summaries.iter().filter(|s| s.winner == Some(p)).count() as u64);
+        let truncated = summaries
+            .iter()
+            .filter(|s| s.reason.is_truncation())
+            .count() as u64;
+        let draws = summaries
+            .iter()
+            .filter(|s| s.winner.is_none() && !s.reason.is_truncation())
+            .count() as u64;
+        let turns: Vec<u32> = summaries.iter().map(|s| s.turns).collect();
+        let mean = |f: &dyn Fn(&GameSummary) -> f64| {
+            if n == 0 {
+                0.0
+            } else {
+                summaries.iter().map(f).sum::<f64>() / n as f64
+            }
+        };
+        let end_reasons = EndReason::ALL
+            .iter()
+            .map(|r| {
+                (
+                    r.name().to_string(),
+                    summaries.iter().filter(|s| s.reason == *r).count() as u64,
+                )
+            })
+            .filter(|(_, c)| *c > 0)
+            .collect();
+        SimulationReport {
+            ruleset: rules.to_string(),
+            games: n,
+            players,
+            seed,
+            wins,
+            draws,
+            truncated,
+            win_rates: wins.map(|w| Rate::new(w, n)),
+            draw_rate: Rate::new(draws, n),
+            mean_turns: mean(&|s| f64::from(s.turns)),
+            mean_actions: mean(&|s| f64::from(s.actions)),
+            turns: Distribution::of(&turns),
+            mean_scores: [
+                mean(&|s| f64::from(s.scores[0])),
+                mean(&|s| f64::from(s.scores[1])),
+            ],
+            end_reasons,
+            seconds,
+        }
+    }
+}
+
+/// Times a closure.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_known_values() {
+        let r = Rate::new(50, 100);
+        assert!(
+            (r.ci95[0] - 0.4038).abs() < 1e-3 && (r.ci95[1] - 0.5962).abs() < 1e-3,
+            "{r:?}"
+        );
+        let r = Rate::new(0, 10);
+        assert_eq!(r.ci95[0], 0.0);
+        assert!((r.ci95[1] - 0.2775).abs() < 1e-3, "{r:?}");
+    }
+
+    #[test]
+    fn distribution_percentiles() {
+        let d = Distribution::of(&[5, 1, 4, 2, 3, 6, 7, 8, 9, 10]);
+        assert_eq!((d.min, d.p10, d.median, d.p90, d.max), (1, 1, 5, 9, 10));
+        assert!((d.mean - 5.5).abs() < 1e-12);
+    }
+}

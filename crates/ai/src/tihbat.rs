@@ -1,0 +1,80 @@
+//! Players for Tihbat: the common ones plus the exact `solver`.
+
+use std::sync::Arc;
+
+use qasab_core::tihbat::{Move, Ruleset, State};
+
+use crate::agent::{
+    Agent, AgentError, AgentMaker, AgentSpec, Evaluation, Playable, ValueKind, common_maker,
+    unknown_agent,
+};
+use crate::rng::{GameRng, below, rng_from_seed};
+use crate::solver::Solver;
+
+/// Plays perfectly: a move of the best exact value given the game's history, chosen at random
+/// among equally good moves with its seed.
+pub struct SolverAgent {
+    solver: Arc<Solver>,
+    seed: u64,
+    rng: GameRng,
+}
+
+impl SolverAgent {
+    /// A solver player using an already solved ruleset.
+    pub fn new(solver: Arc<Solver>, seed: u64) -> Self {
+        SolverAgent {
+            solver,
+            seed,
+            rng: rng_from_seed(seed),
+        }
+    }
+}
+
+impl Agent<State> for SolverAgent {
+    fn spec(&self) -> String {
+        format!("solver(seed={})", self.seed)
+    }
+
+    fn choose(&mut self, state: &State) -> Move {
+        let (best, _) = self.solver.best_moves(state);
+        best[below(&mut self.rng, best.len())]
+    }
+
+    fn evaluate(&mut self, state: &State) -> Option<Evaluation<Move>> {
+        let mut moves: Vec<(Move, f64)> = self
+            .solver
+            .move_values(state)
+            .into_iter()
+            .map(|(m, v)| (m, f64::from(v)))
+            .collect();
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Some(Evaluation {
+            kind: ValueKind::ExactMargin,
+            moves,
+        })
+    }
+}
+
+impl Playable for State {
+    fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
+        if let Some(maker) = common_maker(spec)? {
+            return Ok(maker);
+        }
+        match spec.name.as_str() {
+            "solver" => {
+                spec.check_keys(&["seed"])?;
+                spec.seed()?;
+                let solver =
+                    Arc::new(Solver::new(*rules).map_err(|e| AgentError::NotAvailable {
+                        agent: spec.name.clone(),
+                        ruleset: rules.to_string(),
+                        why: e.to_string(),
+                    })?);
+                Ok(Arc::new(move |seed| {
+                    Box::new(SolverAgent::new(solver.clone(), seed)) as Box<dyn Agent<State>>
+                }))
+            }
+            _ => Err(unknown_agent(spec, rules)),
+        }
+    }
+}
