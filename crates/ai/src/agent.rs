@@ -211,6 +211,9 @@ pub trait Playable: GameState {
     /// [`AgentError`] for an unknown agent, a bad option, or an agent this game lacks.
     fn agent_maker(spec: &AgentSpec, rules: &Self::Ruleset)
     -> Result<AgentMaker<Self>, AgentError>;
+
+    /// The strongest player for this game, used as the default opponent and for hints.
+    fn strongest_agent() -> &'static str;
 }
 
 /// The maker of an agent every game has (`random`); `None` for other names.

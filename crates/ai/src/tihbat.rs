@@ -56,6 +56,10 @@ impl Agent<State> for SolverAgent {
 }
 
 impl Playable for State {
+    fn strongest_agent() -> &'static str {
+        "solver"
+    }
+
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
         if let Some(maker) = common_maker(spec)? {
             return Ok(maker);

@@ -14,7 +14,6 @@ pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
 /// Generic code is written over [`Ruleset`]; [`with_ruleset!`](crate::with_ruleset) dispatches
 /// once from this enum to it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum AnyRuleset {
     /// Tihbat.
     Tihbat(tihbat::Ruleset),
@@ -32,6 +31,11 @@ impl AnyRuleset {
     /// The preset name.
     pub fn name(&self) -> &'static str {
         crate::with_ruleset!(self, r => r.name())
+    }
+
+    /// One line saying what the game is.
+    pub fn title(&self) -> &'static str {
+        crate::with_ruleset!(self, r => r.title())
     }
 
     /// The options of this ruleset's game.

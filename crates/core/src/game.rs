@@ -273,7 +273,7 @@ pub enum ChanceError {
 /// * At `Turn::Chance`, [`chance_outcomes`](Self::chance_outcomes) lists distinct outcomes with
 ///   positive weights summing to the returned denominator.
 /// * At `Turn::Over(_)`, both lists are empty.
-pub trait GameState: Clone + fmt::Debug + Send + Sync + 'static {
+pub trait GameState: Clone + PartialEq + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// The ruleset type that creates these states.
     type Ruleset: Ruleset<State = Self>;
     /// A player's decision: self-describing, with `Display`/`FromStr` in the game's notation.
@@ -334,7 +334,8 @@ pub trait GameState: Clone + fmt::Debug + Send + Sync + 'static {
     /// A multi-line picture of the position for a terminal.
     fn render(&self) -> String;
 
-    /// Describes what `m` does in this state ("sows 7 from A; last counter in C").
+    /// Describes what `m` does in this state, without naming the mover
+    /// ("sows 7 from A, last counter in C").
     fn describe_move(&self, m: Self::Move) -> String;
 
     /// True if `m` is legal now.

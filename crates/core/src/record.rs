@@ -458,3 +458,130 @@ pub fn replay<S: GameState>(record: &Record) -> Result<Replay<S>, RecordError> {
 pub fn replay_text<S: GameState>(text: &str) -> Result<Replay<S>, RecordError> {
     replay(&Record::parse(text)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tihbat;
+
+    const GOOD: &str = "qasab-record 1\nruleset tihbat(seeds=1)\ninfo south human\nactions\n1 south A1\n2 north C1\nend draw 2 2 repetition\n";
+
+    fn replay_err(text: &str) -> RecordError {
+        replay_text::<tihbat::State>(text).unwrap_err()
+    }
+
+    #[test]
+    fn a_good_record_replays() {
+        let r = replay_text::<tihbat::State>(GOOD).unwrap();
+        assert_eq!(r.actions.len(), 2);
+        assert_eq!(
+            r.state.turn().outcome().unwrap().reason,
+            EndReason::Repetition
+        );
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_ignored() {
+        let text = format!(
+            "# a game\n\n{}",
+            GOOD.replace("actions\n", "actions\n\n# opening\n")
+        );
+        assert!(replay_text::<tihbat::State>(&text).is_ok());
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_problem() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("", 0, "empty"),
+            ("hello\n", 1, "not a qasab record"),
+            ("qasab-record 2\n", 1, "version 2 is not supported"),
+            ("qasab-record 1\nactions\n", 2, "ruleset line is missing"),
+            (
+                "qasab-record 1\nruleset tihbat(seeds=0)\nactions\nend unfinished\n",
+                2,
+                "from 1 to 60",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nruleset tihbat\n",
+                3,
+                "second ruleset",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 south A7\n",
+                4,
+                "truncated",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n2 south A7\nend unfinished\n",
+                4,
+                "out of sequence",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 north C7\nend unfinished\n",
+                4,
+                "south acts here",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 south A6\nend unfinished\n",
+                4,
+                "holds 7 counters, not 6",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 south a\nend unfinished\n",
+                4,
+                "written in full as 'A7'",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend draw 0 0 repetition\n",
+                5,
+                "is not over: north is to move",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\nend unfinished\nmore\n",
+                5,
+                "after the end line",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\nend sideways\n",
+                4,
+                "bad end line",
+            ),
+            (
+                "qasab-record 1\nruleset tihbat\nactions\n1 south\nend unfinished\n",
+                4,
+                "bad action line",
+            ),
+        ];
+        for &(text, line, what) in cases {
+            let e = replay_err(text);
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.to_string().contains(what), "{text:?}: {e}");
+        }
+        let after_end = GOOD.replace("end draw", "3 south A1\nend draw");
+        assert!(
+            replay_err(&after_end)
+                .to_string()
+                .contains("after the end of the game")
+        );
+        let wrong_end = GOOD.replace("end draw 2 2", "end south-wins 3 1");
+        assert!(
+            replay_err(&wrong_end)
+                .to_string()
+                .contains("ends 'draw 2 2 repetition'")
+        );
+    }
+
+    #[test]
+    fn written_records_read_back() {
+        let rules = tihbat::Ruleset::with_seeds(1);
+        let actions = [Action::Move(tihbat::Move::Sow {
+            pit: tihbat::Pit::A,
+            count: 1,
+        })];
+        let text = write_record::<tihbat::State>(&rules, &actions, &[("seed".into(), "3".into())]);
+        assert!(text.ends_with("end unfinished\n"), "{text}");
+        let r = Record::parse(&text).unwrap();
+        assert_eq!(r.info, vec![("seed".to_string(), "3".to_string())]);
+        assert_eq!(replay::<tihbat::State>(&r).unwrap().actions, actions);
+    }
+}

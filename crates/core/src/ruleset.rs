@@ -50,6 +50,9 @@ pub trait Ruleset:
     /// The preset's name (`tihbat`).
     fn name(&self) -> &'static str;
 
+    /// One line saying what the game is.
+    fn title(&self) -> &'static str;
+
     /// The options in documented (canonical) order.
     fn options() -> &'static [OptionDoc];
 

@@ -239,6 +239,10 @@ impl RulesetTrait for Ruleset {
         NAME
     }
 
+    fn title(&self) -> &'static str {
+        "Tihbat: a 2x2 mancala from Morocco; sowing starts in the emptied pit; even captures up to 8 on your own side"
+    }
+
     fn options() -> &'static [OptionDoc] {
         OPTIONS
     }

@@ -307,20 +307,19 @@ impl GameState for State {
 
     fn describe_move(&self, m: Move) -> String {
         match m {
-            Move::Pass => format!("{} passes", self.rules.seat_name(self.pos.to_move)),
+            Move::Pass => "passes: no counter can be sown".to_string(),
             Move::Sow { pit, count } => {
                 let s = sow(&self.rules, self.pos.pits, pit);
-                let mover = self.rules.seat_name(pit.owner());
                 let capture = if s.captured > 0 {
                     format!(", captures {}", s.captured)
                 } else {
                     String::new()
                 };
                 if count == 1 && s.last == pit {
-                    format!("{mover} puts the single counter of {pit} back (a null move)")
+                    format!("puts the single counter of {pit} back (a null move)")
                 } else {
                     format!(
-                        "{mover} sows {count} from {pit}, last counter in {}{capture}",
+                        "sows {count} from {pit}, last counter in {}{capture}",
                         s.last
                     )
                 }

@@ -1,0 +1,114 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Qasab: Tâb and Tihbat engine, players and tools.
+///
+/// A ruleset is written name(key=value,...), e.g. tihbat or tihbat(seeds=5,cycle=own-side).
+/// `qasab rules` lists every ruleset and option.
+#[derive(Parser, Debug)]
+#[command(name = "qasab", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the rules of a ruleset, or every ruleset with its options.
+    Rules {
+        /// A ruleset string; omit to list every ruleset.
+        ruleset: Option<String>,
+    },
+    /// Play a game in the terminal, against the computer or between two people.
+    Play(PlayArgs),
+    /// Play many games between two players on all cores and report statistics.
+    Simulate(SimulateArgs),
+    /// Replay and check a game record.
+    Replay {
+        /// The record file.
+        file: PathBuf,
+        /// Print only the result, not every move.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Solve Tihbat exactly: the value of the start and of every first move.
+    Solve(SolveArgs),
+    /// Measure random playouts per second and the solver's time.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The ruleset, e.g. tihbat or tihbat(seeds=5).
+    pub ruleset: String,
+    /// Player for South (tihbat): human, random, solver, or a spec like random(seed=3).
+    #[arg(long)]
+    pub south: Option<String>,
+    /// Player for North (tihbat).
+    #[arg(long)]
+    pub north: Option<String>,
+    /// Seed for the game's chance events and the players' choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the game record to this file (kept up to date after every move).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// The player that answers `hint` (default: the game's strongest player).
+    #[arg(long)]
+    pub hint: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// The ruleset.
+    pub ruleset: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// The two players in seat order, comma-separated: e.g. random,solver.
+    #[arg(long, default_value = "random,random")]
+    pub players: String,
+    /// Base seed; game g uses a seed derived from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// A tihbat ruleset.
+    #[arg(default_value = "tihbat")]
+    pub ruleset: String,
+    /// Solve seeds=A..B (inclusive) instead, and print a table.
+    #[arg(long, value_name = "A..B")]
+    pub sweep: Option<String>,
+    /// Analyse this position instead of the start, e.g. 2,9,9,8/0,0/north.
+    #[arg(long, conflicts_with = "sweep")]
+    pub position: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The ruleset to measure; omit to measure every ruleset's default.
+    pub ruleset: Option<String>,
+    /// Seconds of playouts per measurement.
+    #[arg(long, default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Seed of the playouts.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}

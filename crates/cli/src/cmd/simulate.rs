@@ -1,0 +1,149 @@
+//! `qasab simulate`.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::agent::{Playable, PreparedAgent};
+use qasab_ai::simulate::{SimulationReport, simulate, timed};
+use qasab_core::{Player, Ruleset, with_ruleset};
+use serde_json::json;
+
+use super::{parse_ruleset, split_specs};
+use crate::cli::SimulateArgs;
+
+pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
+    let any = parse_ruleset(&args.ruleset)?;
+    let specs = split_specs(&args.players);
+    let [a, b] = specs.as_slice() else {
+        bail!(
+            "--players needs two players separated by a comma, e.g. random,solver; got {}",
+            specs.len()
+        );
+    };
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], args))
+}
+
+fn sim<R: Ruleset>(rules: &R, specs: [&str; 2], args: &SimulateArgs) -> Result<ExitCode>
+where
+    R::State: Playable,
+{
+    // Check both specs before starting, so that a typo fails at once.
+    for (p, s) in Player::ALL.iter().zip(specs) {
+        PreparedAgent::<R::State>::new(s, rules)
+            .map_err(|e| anyhow::anyhow!("{} player: {e}", rules.seat_name(*p)))?;
+    }
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let (summaries, seconds) = timed(|| {
+        simulate::<R::State>(rules, specs, args.games, args.seed, args.threads, &|| {
+            bar.inc(1)
+        })
+    });
+    bar.finish_and_clear();
+    let summaries = summaries?;
+    let threads = if args.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.threads
+    };
+    let report = SimulationReport::new(
+        rules,
+        specs.map(String::from),
+        args.seed,
+        &summaries,
+        seconds,
+    );
+    if args.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["threads"] = json!(threads);
+        v["seats"] = json!(Player::ALL.map(|p| rules.seat_name(p)));
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print_report(
+            rules,
+            &report,
+            &summaries.iter().map(|s| s.turns).collect::<Vec<_>>(),
+            threads,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn print_report<R: Ruleset>(rules: &R, r: &SimulationReport, turns: &[u32], threads: usize) {
+    println!(
+        "{}: {} games, seed {}, {} threads, {:.2} s",
+        r.ruleset, r.games, r.seed, threads, r.seconds
+    );
+    for p in Player::ALL {
+        let i = p.index();
+        let w = &r.win_rates[i];
+        println!(
+            "  {:<6} {:<28} wins {:>6}  {:>6}  (95% CI {} - {})",
+            rules.seat_name(p),
+            r.players[i],
+            r.wins[i],
+            pct(w.rate),
+            pct(w.ci95[0]),
+            pct(w.ci95[1])
+        );
+    }
+    println!(
+        "  draws {} {} (95% CI {} - {}), truncated {}",
+        r.draws,
+        pct(r.draw_rate.rate),
+        pct(r.draw_rate.ci95[0]),
+        pct(r.draw_rate.ci95[1]),
+        r.truncated
+    );
+    let t = &r.turns;
+    println!(
+        "  length: mean {:.1} turns (sd {:.1}), {:.1} actions; min {}, p10 {}, median {}, p90 {}, max {}",
+        r.mean_turns, t.sd, r.mean_actions, t.min, t.p10, t.median, t.p90, t.max
+    );
+    println!(
+        "  mean final score: {} {:.2}, {} {:.2}",
+        rules.seat_name(Player::One),
+        r.mean_scores[0],
+        rules.seat_name(Player::Two),
+        r.mean_scores[1]
+    );
+    let reasons: Vec<String> = r
+        .end_reasons
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("  ended by: {}", reasons.join(", "));
+    print_histogram(turns, t.min, t.max);
+}
+
+/// A ten-bin histogram of game lengths.
+fn print_histogram(values: &[u32], min: u32, max: u32) {
+    if values.is_empty() {
+        return;
+    }
+    let bins = 10u32.min(max - min + 1);
+    let width = (max - min + 1).div_ceil(bins);
+    let mut counts = vec![0usize; bins as usize];
+    for &v in values {
+        counts[((v - min) / width) as usize] += 1;
+    }
+    let top = *counts.iter().max().unwrap_or(&1);
+    println!("  turns histogram:");
+    for (i, c) in counts.iter().enumerate() {
+        let lo = min + i as u32 * width;
+        let bar = "#".repeat((c * 40).div_ceil(top.max(1)));
+        println!("    {:>5}-{:<5} {:>7} {bar}", lo, lo + width - 1, c);
+    }
+}
