@@ -1,0 +1,441 @@
+//! The `qasab` binary, run as a user would: every command, with good and bad input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn qasab(args: &[&str], stdin: &str) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qasab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run qasab");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = qasab(args, "");
+    assert_eq!(o.code, 0, "qasab {args:?} failed: {}", o.stderr);
+    o.stdout
+}
+
+fn fails(args: &[&str], message: &str) {
+    let o = qasab(args, "");
+    assert_eq!(
+        o.code, 1,
+        "qasab {args:?} should fail; stdout: {}",
+        o.stdout
+    );
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(message),
+        "qasab {args:?}: expected '{message}' in: {}",
+        o.stderr
+    );
+    assert_eq!(o.stderr.lines().count(), 1, "one line: {}", o.stderr);
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn rules_lists_every_ruleset_and_option() {
+    let out = ok(&["rules"]);
+    for word in [
+        "tihbat",
+        "seeds",
+        "chain",
+        "origin",
+        "singleton",
+        "empty",
+        "repetition",
+        "cycle",
+        "first",
+        "own-side",
+    ] {
+        assert!(out.contains(word), "missing {word}");
+    }
+}
+
+#[test]
+fn rules_of_one_ruleset_show_values_and_sources() {
+    let out = ok(&["rules", "tihbat(seeds=5, chain=own-side)"]);
+    assert!(out.contains("Ruleset: tihbat(seeds=5,chain=own-side)"));
+    for id in [
+        "T-1",
+        "T-2",
+        "T-3",
+        "T-4",
+        "T-5",
+        "T-6",
+        "T-7",
+        "T-8",
+        "Mancala World",
+    ] {
+        assert!(out.contains(id), "missing {id}");
+    }
+    assert!(out.contains("5 counters in each pit"));
+    assert!(out.contains("chain       = own-side   (changed)"));
+}
+
+#[test]
+fn bad_rulesets_are_explained() {
+    fails(
+        &["rules", "tihbet"],
+        "unknown ruleset 'tihbet'; valid rulesets: tihbat",
+    );
+    fails(&["rules", "tihbat(seed=3)"], "valid options: seeds, chain");
+    fails(
+        &["rules", "tihbat(cycle=half)"],
+        "expected equal | own-side",
+    );
+    fails(&["rules", "tihbat(seeds=5"], "missing ')'");
+    fails(&["play", "tihbat(seeds=99)"], "from 1 to 60");
+}
+
+#[test]
+fn play_accepts_moves_and_commands_and_explains_bad_input() {
+    let o = qasab(
+        &["play", "tihbat(seeds=3)", "--seed", "5"],
+        "help\nhint\nx\nC\nA7\na\nundo\nundo\nquit\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let s = &o.stdout;
+    assert!(
+        s.contains("south: human") && s.contains("north: solver"),
+        "{s}"
+    );
+    assert!(s.contains("hint   every legal move"), "help: {s}");
+    assert!(
+        s.contains("Hint from solver")
+            && s.contains("A3")
+            && s.contains("+6  sows 3 from A, last counter in C  best"),
+        "hint: {s}"
+    );
+    assert!(
+        s.contains("'x' is not a move: expected a pit letter"),
+        "{s}"
+    );
+    assert!(
+        s.contains("C is not legal here: pit C belongs to north"),
+        "{s}"
+    );
+    assert!(
+        s.contains("A7 is not legal here: pit A holds 3 counters, not 7"),
+        "{s}"
+    );
+    assert!(s.contains("north plays"), "{s}");
+    assert!(s.contains("Took back A3, "), "{s}");
+    assert!(s.contains("Nothing to undo."), "{s}");
+    assert!(s.contains("Game stopped."), "{s}");
+}
+
+#[test]
+fn end_of_input_stops_cleanly_and_keeps_the_record() {
+    let path = temp("eof.qrec");
+    let o = qasab(
+        &[
+            "play",
+            "tihbat",
+            "--north",
+            "random",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "b\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("Input ended; the game is left unfinished.")
+    );
+    let record = std::fs::read_to_string(&path).unwrap();
+    assert!(record.contains("1 south B7\n2 north "), "{record}");
+    assert!(record.ends_with("end unfinished\n"));
+    let replayed = ok(&["replay", path.to_str().unwrap()]);
+    assert!(
+        replayed.contains("Record valid: 2 actions, game unfinished."),
+        "{replayed}"
+    );
+}
+
+#[test]
+fn computer_games_play_to_the_end_and_replay() {
+    let path = temp("full.qrec");
+    let out = ok(&[
+        "play",
+        "tihbat",
+        "--south",
+        "random",
+        "--north",
+        "solver",
+        "--seed",
+        "3",
+        "--record",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Game over: north wins"), "{out}");
+    let replayed = ok(&["replay", path.to_str().unwrap()]);
+    assert!(
+        replayed.contains("Record valid:") && replayed.contains("game complete."),
+        "{replayed}"
+    );
+    assert!(replayed.contains("1. south "), "{replayed}");
+    let quiet = ok(&["replay", "--quiet", path.to_str().unwrap()]);
+    assert_eq!(quiet.lines().count(), 1);
+    // The same seed gives the same game.
+    let again = temp("again.qrec");
+    ok(&[
+        "play",
+        "tihbat",
+        "--south",
+        "random",
+        "--north",
+        "solver",
+        "--seed",
+        "3",
+        "--record",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        std::fs::read_to_string(&again).unwrap()
+    );
+}
+
+#[test]
+fn two_people_can_share_the_terminal() {
+    let o = qasab(&["play", "tihbat(seeds=1)", "--north", "human"], "a\nc\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("north to move [C1 D1]>"), "{}", o.stdout);
+    assert!(o.stdout.contains("Game over: draw"), "{}", o.stdout);
+}
+
+#[test]
+fn play_rejects_bad_seats_and_players() {
+    fails(
+        &["play", "tihbat", "--south", "mcts"],
+        "unknown player 'mcts'; valid players: random, solver",
+    );
+    fails(
+        &["play", "tihbat", "--north", "random(speed=2)"],
+        "no option 'speed'",
+    );
+    fails(
+        &["play", "tihbat", "--hint", "oracle"],
+        "unknown player 'oracle'",
+    );
+}
+
+#[test]
+fn replay_rejects_corrupt_and_truncated_records() {
+    let good = "qasab-record 1\nruleset tihbat(seeds=1)\nactions\n1 south A1\n2 north C1\nend draw 2 2 repetition\n";
+    let cases = [
+        (
+            "truncated",
+            good.replace("end draw 2 2 repetition\n", ""),
+            "line 5: the record is truncated",
+        ),
+        (
+            "illegal",
+            good.replace("2 north C1", "2 north B1"),
+            "line 5: B1 is not legal here: pit B belongs to south",
+        ),
+        (
+            "actor",
+            good.replace("2 north", "2 south"),
+            "line 5: the action is attributed to 'south' but north acts here",
+        ),
+        (
+            "ruleset",
+            good.replace("tihbat(seeds=1)", "tihbat(seeds=x)"),
+            "line 2: tihbat option seeds=x",
+        ),
+        (
+            "end",
+            good.replace("draw 2 2", "north-wins 1 3"),
+            "line 6: the record says",
+        ),
+        ("junk", "hello\n".to_string(), "line 1: not a qasab record"),
+    ];
+    for (name, text, message) in cases {
+        let path = temp(&format!("{name}.qrec"));
+        std::fs::write(&path, text).unwrap();
+        fails(&["replay", path.to_str().unwrap()], message);
+    }
+    fails(
+        &["replay", "/nonexistent/record.qrec"],
+        "cannot read /nonexistent/record.qrec",
+    );
+}
+
+#[test]
+fn simulate_reports_and_is_independent_of_threads() {
+    let out = ok(&[
+        "simulate",
+        "tihbat(seeds=4)",
+        "--games",
+        "200",
+        "--players",
+        "random,solver",
+        "--seed",
+        "7",
+    ]);
+    assert!(
+        out.contains("wins") && out.contains("95% CI") && out.contains("turns histogram"),
+        "{out}"
+    );
+    let json = |threads: &str| -> serde_json::Value {
+        serde_json::from_str(&ok(&[
+            "simulate",
+            "tihbat",
+            "--games",
+            "300",
+            "--players",
+            "random(seed=1),random",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--json",
+        ]))
+        .unwrap()
+    };
+    let (a, b) = (json("1"), json("2"));
+    for key in [
+        "ruleset",
+        "games",
+        "players",
+        "wins",
+        "draws",
+        "truncated",
+        "mean_turns",
+        "mean_actions",
+        "seconds",
+    ] {
+        assert!(a.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(a["games"], 300);
+    assert_eq!(a["wins"].as_array().unwrap().len(), 2);
+    for key in [
+        "wins",
+        "draws",
+        "truncated",
+        "mean_turns",
+        "mean_actions",
+        "turns",
+        "mean_scores",
+    ] {
+        assert_eq!(a[key], b[key], "{key} differs between 1 and 2 threads");
+    }
+    let w = a["wins"][0].as_u64().unwrap()
+        + a["wins"][1].as_u64().unwrap()
+        + a["draws"].as_u64().unwrap();
+    assert_eq!(w, 300);
+    fails(
+        &["simulate", "tihbat", "--players", "random"],
+        "--players needs two players",
+    );
+    fails(
+        &["simulate", "tihbat", "--players", "random,bogus"],
+        "north player: unknown player 'bogus'",
+    );
+    fails(
+        &["simulate", "tihbat", "--games", "0"],
+        "--games must be at least 1",
+    );
+}
+
+#[test]
+fn solve_reports_values_as_text_and_json() {
+    let out = ok(&["solve"]);
+    assert!(out.contains("Value -2 for south"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "tihbat(seeds=3)", "--json"])).unwrap();
+    assert_eq!(v["ruleset"], "tihbat(seeds=3)");
+    assert_eq!(v["value"], 6);
+    assert_eq!(
+        v["moves"],
+        serde_json::json!([{"move": "A3", "value": 6}, {"move": "B3", "value": 0}])
+    );
+    assert!(v["states"].as_u64().unwrap() > 0 && v["seconds"].as_f64().is_some());
+    let sweep: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "--sweep", "1..4", "--json"])).unwrap();
+    let values: Vec<i64> = sweep
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values.len(), 4);
+    assert_eq!(values[2], 6);
+    let table = ok(&["solve", "tihbat(cycle=own-side)", "--sweep", "2..3"]);
+    assert!(
+        table.contains("seeds") && table.lines().count() == 4,
+        "{table}"
+    );
+    let at = ok(&["solve", "--position", "2,9,9,8/0,0/north"]);
+    assert!(
+        at.contains("for north (to move)") && at.contains("C9") && at.contains("D8"),
+        "{at}"
+    );
+    fails(&["solve", "--sweep", "3..1"], "--sweep takes A..B");
+    fails(
+        &["solve", "--position", "1,2,3/0,0/south"],
+        "bad tihbat position",
+    );
+    fails(
+        &["solve", "--position", "1,2,3,4/0,0/south"],
+        "holds 10 counters in all, the ruleset 28",
+    );
+}
+
+#[test]
+fn bench_prints_the_json_contract() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&[
+        "bench",
+        "tihbat(seeds=3)",
+        "--seconds",
+        "0.05",
+        "--json",
+    ]))
+    .unwrap();
+    let r = &v.as_array().unwrap()[0];
+    for key in [
+        "ruleset",
+        "playouts_per_second",
+        "playouts_per_second_all_threads",
+        "ns_per_action",
+        "mean_actions",
+        "solver_seconds",
+    ] {
+        assert!(r.get(key).is_some(), "missing {key}");
+    }
+    assert!(r["playouts_per_second"].as_f64().unwrap() > 0.0);
+    fails(
+        &["bench", "--seconds", "0"],
+        "--seconds must be between 0 and 600",
+    );
+}
