@@ -5,7 +5,7 @@
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
 //! * [`simulate`]: many games on all cores, with statistics.
-//! * [`bench`]: playout speed.
+//! * [`bench`](mod@bench): playout speed.
 //! * [`rng`]: the pinned generator and seed derivation.
 
 pub mod agent;

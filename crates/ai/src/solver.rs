@@ -399,10 +399,7 @@ fn solve_thresholds(level: &Level, effective: &dyn Fn(Edge) -> Edge) -> Vec<i32>
     let mut fill = pred_count.clone();
     // Exits bucketed by value, as (value, state).
     let mut exits: Vec<(i32, u32)> = Vec::new();
-    for x in 0..n {
-        if done[x] {
-            continue;
-        }
+    for (x, _) in done.iter().enumerate().filter(|(_, d)| !**d) {
         for &e in &level.edges[level.start[x] as usize..level.start[x + 1] as usize] {
             match effective(e) {
                 Edge::To(y) => {

@@ -18,10 +18,8 @@ use qasab_core::{ByPlayer, GameState, Player, Turn};
 fn search(s: &State, memo: &mut HashMap<u64, i32>) -> i32 {
     let fresh = s.history().len() == 1;
     let key = s.position().key();
-    if fresh {
-        if let Some(&v) = memo.get(&key) {
-            return v;
-        }
+    if let Some(&v) = memo.get(&key).filter(|_| fresh) {
+        return v;
     }
     let pos = s.position();
     let me = pos.to_move;

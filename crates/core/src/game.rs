@@ -212,6 +212,9 @@ pub enum Action<M, C> {
     Chance(C),
 }
 
+/// The action type of a game state.
+pub type ActionOf<S> = Action<<S as GameState>::Move, <S as GameState>::Chance>;
+
 impl<M: fmt::Display, C: fmt::Display> fmt::Display for Action<M, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -34,7 +34,8 @@ pub mod tihbat;
 
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
-    Action, ActionError, ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted,
+    Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, Outcome, Turn,
+    Weighted,
 };
 pub use player::{ByPlayer, Player};
 pub use ruleset::{OptionDoc, Ruleset, RulesetError};

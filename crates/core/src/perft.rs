@@ -15,7 +15,7 @@
 //!
 //! This is a test tool, not a fast counter.
 
-use crate::game::{Action, GameState, Turn};
+use crate::game::{GameState, Turn};
 
 /// Counts action sequences of length `depth` (see the module docs).
 ///
@@ -67,11 +67,7 @@ pub fn perft_weighted<S: GameState>(state: &S, depth: u32) -> (u64, u128) {
 /// The number of complete games from `state`, or `None` if some game is longer than
 /// `max_depth` actions.
 pub fn complete_games<S: GameState>(state: &S, max_depth: u32) -> Option<u64> {
-    fn go<S: GameState>(
-        s: &S,
-        left: u32,
-        buf: &mut Vec<Action<S::Move, S::Chance>>,
-    ) -> Option<u64> {
+    fn go<S: GameState>(s: &S, left: u32) -> Option<u64> {
         match s.turn() {
             Turn::Over(_) => Some(1),
             _ if left == 0 => None,
@@ -82,7 +78,7 @@ pub fn complete_games<S: GameState>(state: &S, max_depth: u32) -> Option<u64> {
                 for m in moves {
                     let mut next = s.clone();
                     next.play_unchecked(m);
-                    total += go(&next, left - 1, buf)?;
+                    total += go(&next, left - 1)?;
                 }
                 Some(total)
             }
@@ -93,11 +89,11 @@ pub fn complete_games<S: GameState>(state: &S, max_depth: u32) -> Option<u64> {
                 for o in outs {
                     let mut next = s.clone();
                     next.apply_chance_unchecked(o.outcome);
-                    total += go(&next, left - 1, buf)?;
+                    total += go(&next, left - 1)?;
                 }
                 Some(total)
             }
         }
     }
-    go(state, max_depth, &mut Vec::new())
+    go(state, max_depth)
 }

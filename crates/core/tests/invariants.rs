@@ -148,7 +148,7 @@ fn random_tihbat_game(rules: tihbat::Ruleset, rng: &mut Xoshiro256PlusPlus) -> u
         let after = s.position();
         let gained = after.captured[pos.to_move] - before;
         assert!(
-            gained % 2 == 0 && gained <= 16,
+            gained.is_multiple_of(2) && gained <= 16,
             "captures are even: {gained}"
         );
         assert_eq!(

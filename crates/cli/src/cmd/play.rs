@@ -10,7 +10,7 @@ use qasab_ai::agent::{Agent, Playable, PreparedAgent};
 use qasab_ai::driver::{ChanceSource, seat_seed};
 use qasab_ai::{Evaluation, ValueKind};
 use qasab_core::record::write_record;
-use qasab_core::{Action, GameState, Player, Ruleset, Turn, with_ruleset};
+use qasab_core::{Action, ActionOf, GameState, Player, Ruleset, Turn, with_ruleset};
 
 use super::parse_ruleset;
 use crate::cli::PlayArgs;
@@ -98,8 +98,7 @@ where
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut state = rules.initial_state();
-    let mut actions: Vec<Action<<R::State as GameState>::Move, <R::State as GameState>::Chance>> =
-        Vec::new();
+    let mut actions: Vec<ActionOf<R::State>> = Vec::new();
     let mut by_human: Vec<bool> = Vec::new();
     let mut chance = ChanceSource::new(args.seed);
     let mut chance_buf = Vec::new();
