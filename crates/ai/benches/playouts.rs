@@ -38,7 +38,7 @@ fn solver(c: &mut Criterion) {
     let solver = Solver::new(rules).unwrap();
     let start = rules.initial_state();
     c.bench_function("solver move values at the start (seeds=7)", |b| {
-        b.iter(|| solver.move_values(black_box(&start)))
+        b.iter(|| solver.move_values(black_box(&start)).unwrap())
     });
 }
 

@@ -32,6 +32,9 @@ pub trait Agent<S: GameState>: Send {
 pub enum ValueKind {
     /// The exact margin of future captures (mover's minus opponent's) under perfect play.
     ExactMargin,
+    /// The same margin taken from positions' values without their history, where the exact
+    /// value for this history could not be proven (Tihbat `cycle=own-side` only).
+    ApproximateMargin,
     /// An estimate of the mover's expected result in `[-1, 1]`.
     Estimate,
 }

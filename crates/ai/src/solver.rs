@@ -26,9 +26,19 @@
 //!   the optimal player could not prevent, which is only possible when the value is at most 0,
 //!   the worth of the repetition. The same argument holds for `repetition=N`.
 //! * `cycle=own-side`: a repetition gives each player the counters on his side, so its worth
-//!   depends on where the cycle closes. The level is solved by value iteration started from
-//!   that worth ("the game stops here"), iterated to a fixed point; the solver reports an error
-//!   if no fixed point is reached.
+//!   depends on where the cycle closes, and the value of a position can depend on the history
+//!   that led to it. The solver computes, for every state, the best result each player can be
+//!   sure of with a *positional* strategy (one that depends on the state only): with such a
+//!   strategy fixed, the game ends at an exit the opponent can reach, or by a repetition at a
+//!   state on a cycle of the remaining graph. Being sure of at least θ is therefore a co-Büchi
+//!   condition (keep every cycle away from states whose repetition is worth less than θ), decided
+//!   for each θ by the classical attractor iteration for Büchi games. Where South's guarantee
+//!   and North's meet, they are the exact value. If they fail to meet anywhere on a level the
+//!   solver reports [`SolveError::NotPositional`] rather than guess: with the other options at
+//!   their defaults this happens from `seeds=12` (the level with 48 counters) on.
+//!
+//!   The same computation on a `cycle=equal` level gives the threshold values above at every
+//!   state, which the tests check.
 //!
 //! Both are checked against an independent exhaustive search that replays every line of play
 //! with its explicit history (`tests/solver_vs_search.rs`), for every position with few
@@ -42,6 +52,7 @@
 //! terminal, which gives the exact value of every move given the game's real history.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use qasab_core::tihbat::{CycleSplit, EmptySide, Move, Position, Ruleset, State};
@@ -51,13 +62,20 @@ use thiserror::Error;
 /// A level the solver could not resolve.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SolveError {
-    /// Value iteration for `cycle=own-side` did not reach a fixed point.
-    #[error("{ruleset}: value iteration found no fixed point on the level with {total} counters")]
-    NoFixedPoint {
+    /// Under `cycle=own-side`, no solution of the one-move equations could be proven to be the
+    /// value of the game on a level: there the value depends on the history of the position.
+    #[error(
+        "{ruleset}: no exact solution: with {total} counters on the board the solver cannot prove \
+         the value of {unproven} positions (under cycle=own-side a value can depend on the history \
+         of the game, not only on the position)"
+    )]
+    NotPositional {
         /// The ruleset.
         ruleset: String,
         /// The level.
         total: u32,
+        /// States whose value could not be proven.
+        unproven: usize,
     },
 }
 
@@ -134,6 +152,8 @@ pub struct Solver {
     values: Vec<Vec<i16>>,
     states: u64,
     seconds: f64,
+    /// The last level graph built for [`Solver::move_values`].
+    cache: Mutex<Option<(u32, Arc<Level>)>>,
 }
 
 impl std::fmt::Debug for Solver {
@@ -174,6 +194,7 @@ impl Solver {
             values: vec![Vec::new(); max_total as usize + 1],
             states: 0,
             seconds: 0.0,
+            cache: Mutex::new(None),
         };
         for t in (max_total % 2..=max_total).step_by(2) {
             let level = s.build_level(t);
@@ -295,9 +316,10 @@ impl Solver {
         match self.rules.cycle {
             CycleSplit::Equal => Ok(solve_thresholds(level, &effective)),
             CycleSplit::OwnSide => {
-                solve_iteration(level, &effective).ok_or(SolveError::NoFixedPoint {
+                solve_own_side(level, &effective).map_err(|unproven| SolveError::NotPositional {
                     ruleset: self.rules.to_string(),
                     total: t,
+                    unproven,
                 })
             }
         }
@@ -305,9 +327,13 @@ impl Solver {
 
     /// The exact value of every legal move of `state`, given its history, in legal-move order.
     ///
+    /// # Errors
+    /// Under `cycle=own-side` only: [`SolveError::NotPositional`] if the values for this history
+    /// cannot be proven.
+    ///
     /// # Panics
-    /// If the state's ruleset is not the solver's, or its level was not solved.
-    pub fn move_values(&self, state: &State) -> Vec<(Move, i32)> {
+    /// If the state's ruleset is not the solver's.
+    pub fn move_values(&self, state: &State) -> Result<Vec<(Move, i32)>, SolveError> {
         assert_eq!(
             state.ruleset(),
             &self.rules,
@@ -318,8 +344,10 @@ impl Solver {
         let pos = state.position();
         let t = pos.on_board();
         let need = usize::from(self.rules.repetition) - 1;
-        let count = |key: u64| state.history().iter().filter(|&&k| k == key).count();
-        let mut level_cache: Option<Level> = None;
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        for &k in state.history() {
+            *seen.entry(k).or_default() += 1;
+        }
         let mut out = Vec::with_capacity(legal.len());
         for m in legal {
             let (next, captured) = pos.after(&self.rules, m);
@@ -327,45 +355,77 @@ impl Solver {
                 i32::from(captured) - self.fresh(next.pits, next.to_move)
             } else if let Some(v) = self.terminal_value(&next) {
                 -v
-            } else if count(next.key()) + 1 > need {
+            } else if seen.get(&next.key()).copied().unwrap_or(0) + 1 > need {
                 -self.repetition_value(&next)
             } else {
-                // Positions seen `repetition − 1` times (counting `next` itself once more)
-                // end the game when entered again.
-                let level = level_cache.get_or_insert_with(|| self.build_level(t));
-                let mut seen: HashMap<u64, usize> = HashMap::new();
-                for &k in state.history().iter().chain([next.key()].iter()) {
-                    *seen.entry(k).or_default() += 1;
-                }
+                // Positions seen `repetition − 1` times, counting `next` once more, end the
+                // game when they are entered again: solve the level with them made terminal.
+                let level = self.level(t);
                 let mut ends = vec![false; level.fixed.len()];
                 for (&k, &c) in &seen {
-                    if c >= need {
+                    if c + usize::from(k == next.key()) >= need {
                         let (pits, side) = Position::unpack_key(k);
                         ends[node(self.bin.rank(pits), side)] = true;
                     }
                 }
-                let values = self
-                    .solve_level(t, level, &|y| ends[y])
-                    .expect("a solved level has a fixed point");
+                if need <= 1 {
+                    ends[node(self.bin.rank(next.pits), next.to_move)] = true;
+                }
+                let values = self.solve_level(t, &level, &|y| ends[y])?;
                 -values[node(self.bin.rank(next.pits), next.to_move)]
             };
             out.push((m, v));
         }
-        out
+        Ok(out)
+    }
+
+    /// The values of the positions after each legal move as if their history were empty: exact
+    /// where [`Solver::move_values`] is, and otherwise the best tabulated guess.
+    pub fn fresh_move_values(&self, state: &State) -> Vec<(Move, i32)> {
+        let mut legal = Vec::new();
+        state.legal_moves(&mut legal);
+        let pos = state.position();
+        legal
+            .into_iter()
+            .map(|m| {
+                let (next, captured) = pos.after(&self.rules, m);
+                let v = match self.terminal_value(&next) {
+                    Some(v) => i32::from(captured) - v,
+                    None => i32::from(captured) - self.fresh(next.pits, next.to_move),
+                };
+                (m, v)
+            })
+            .collect()
     }
 
     /// The legal moves of `state` of the best value, and that value.
-    pub fn best_moves(&self, state: &State) -> (Vec<Move>, i32) {
-        let values = self.move_values(state);
+    ///
+    /// # Errors
+    /// As [`Solver::move_values`].
+    pub fn best_moves(&self, state: &State) -> Result<(Vec<Move>, i32), SolveError> {
+        let values = self.move_values(state)?;
         let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
-        (
+        Ok((
             values
                 .into_iter()
                 .filter(|&(_, v)| v == best)
                 .map(|(m, _)| m)
                 .collect(),
             best,
-        )
+        ))
+    }
+
+    /// The quiet-move graph of a level, built once and kept for the next call.
+    fn level(&self, t: u32) -> Arc<Level> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((ct, level)) = cache.as_ref() {
+            if *ct == t {
+                return level.clone();
+            }
+        }
+        let level = Arc::new(self.build_level(t));
+        *cache = Some((t, level.clone()));
+        level
     }
 }
 
@@ -461,43 +521,268 @@ fn solve_thresholds(level: &Level, effective: &dyn Fn(Edge) -> Edge) -> Vec<i32>
     value
 }
 
-/// Value iteration from "the game stops here" to a fixed point (`cycle=own-side`).
-fn solve_iteration(level: &Level, effective: &dyn Fn(Edge) -> Edge) -> Option<Vec<i32>> {
-    let n = level.fixed.len();
-    let mut cur: Vec<i32> = (0..n)
-        .map(|x| level.fixed[x].unwrap_or(level.rep[x]))
-        .collect();
-    let mut next = cur.clone();
+/// Solves a level under `cycle=own-side` by computing, for every state, the best result each
+/// player can guarantee with a positional strategy (see [`guarantees`]). Where the two
+/// guarantees meet, that is the exact value; the level is solved when they meet everywhere.
+/// Otherwise returns the number of states where they do not.
+fn solve_own_side(level: &Level, effective: &dyn Fn(Edge) -> Edge) -> Result<Vec<i32>, usize> {
     let edges: Vec<Edge> = level.edges.iter().map(|&e| effective(e)).collect();
-    let limit = 64 + 8 * n;
-    for _ in 0..limit {
-        let mut changed = false;
-        for x in 0..n {
-            if level.fixed[x].is_some() {
-                continue;
-            }
-            let mut best = i32::MIN;
-            for &e in &edges[level.start[x] as usize..level.start[x + 1] as usize] {
-                let v = match e {
-                    Edge::To(y) => -cur[y as usize],
-                    Edge::Exit(v) => v,
-                };
-                best = best.max(v);
-            }
-            changed |= best != cur[x];
-            next[x] = best;
-        }
-        std::mem::swap(&mut cur, &mut next);
-        if !changed {
-            return Some(cur);
+    let south = guarantees(level, &edges, Player::One);
+    let north = guarantees(level, &edges, Player::Two);
+    let n = level.fixed.len();
+    let mut values = vec![0; n];
+    let mut open = 0;
+    for x in 0..n {
+        if let Some(v) = level.fixed[x] {
+            values[x] = v;
+        } else if south[x] == -north[x] {
+            values[x] = if x % 2 == 0 { south[x] } else { north[x] };
+        } else {
+            open += 1;
         }
     }
-    None
+    if open == 0 { Ok(values) } else { Err(open) }
+}
+
+#[inline]
+fn edges_of<'a>(level: &Level, edges: &'a [Edge], x: usize) -> &'a [Edge] {
+    &edges[level.start[x] as usize..level.start[x + 1] as usize]
+}
+
+/// For every state, the highest result (in `me`'s perspective: `me`'s future captures minus
+/// the opponent's) that `me` can be sure of with a positional strategy, under the rule that the
+/// first repetition ends the game.
+///
+/// With a positional strategy fixed, a game ends at an exit the opponent can reach in the graph
+/// of the remaining moves, or by a repetition at a state on a cycle of that graph (the play went
+/// round it). So `me` is sure of at least θ exactly when he can keep every reachable exit at θ
+/// or more and every cycle away from states whose repetition is worth less than θ: a co-Büchi
+/// condition, which positional strategies decide. It is solved for each θ by the classical
+/// attractor iteration for Büchi games (the opponent wants to visit the bad states infinitely
+/// often, or to take a bad exit).
+fn guarantees(level: &Level, edges: &[Edge], me: Player) -> Vec<i32> {
+    let n = level.fixed.len();
+    let mine = |x: usize| (x % 2 == me.index()) as i32 * 2 - 1; // +1 if `me` moves at x
+    // Values in `me`'s perspective.
+    let exit_value = |x: usize, v: i32| v * mine(x);
+    let rep_value = |x: usize| level.rep[x] * mine(x);
+    let mut thetas: Vec<i32> = (0..n)
+        .filter(|&x| level.fixed[x].is_none())
+        .map(rep_value)
+        .collect();
+    for x in 0..n {
+        for &e in edges_of(level, edges, x) {
+            if let Edge::Exit(v) = e {
+                thetas.push(exit_value(x, v));
+            }
+        }
+    }
+    thetas.sort_unstable();
+    thetas.dedup();
+    let mut best = vec![i32::MIN; n];
+    let game = BuchiGame::new(level, edges);
+    for &theta in &thetas {
+        let wins = game.solve(
+            |x| x % 2 == me.index(),
+            |x, v| exit_value(x, v) >= theta,
+            |x| rep_value(x) >= theta,
+        );
+        let mut any = false;
+        for x in 0..n {
+            if wins[x] && level.fixed[x].is_none() {
+                best[x] = theta;
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    best
+}
+
+/// The quiet-move graph of a level as a two-player game with two sinks: WIN (an exit good for
+/// the protagonist) and LOSE (a bad one).
+struct BuchiGame<'a> {
+    level: &'a Level,
+    edges: &'a [Edge],
+    /// Predecessors through quiet moves, as a CSR.
+    pred_start: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl<'a> BuchiGame<'a> {
+    fn new(level: &'a Level, edges: &'a [Edge]) -> Self {
+        // Build the predecessor lists once; each threshold reuses them.
+        let n = level.fixed.len();
+        let mut pred_start = vec![0u32; n + 1];
+        for &e in edges {
+            if let Edge::To(y) = e {
+                pred_start[y as usize + 1] += 1;
+            }
+        }
+        for y in 0..n {
+            pred_start[y + 1] += pred_start[y];
+        }
+        let mut fill = pred_start.clone();
+        let mut preds = vec![0u32; pred_start[n] as usize];
+        for x in 0..n {
+            for &e in edges_of(level, edges, x) {
+                if let Edge::To(y) = e {
+                    preds[fill[y as usize] as usize] = x as u32;
+                    fill[y as usize] += 1;
+                }
+            }
+        }
+        BuchiGame {
+            level,
+            edges,
+            pred_start,
+            preds,
+        }
+    }
+
+    /// The states from which the protagonist (who moves where `mine` holds) wins: every play
+    /// either takes an exit for which `good_exit` holds, or is infinite and visits states
+    /// failing `good_state` only finitely often. Terminal states are not part of the game.
+    fn solve(
+        &self,
+        mine: impl Fn(usize) -> bool,
+        good_exit: impl Fn(usize, i32) -> bool,
+        good_state: impl Fn(usize) -> bool,
+    ) -> Vec<bool> {
+        let n = self.level.fixed.len();
+        let mut alive: Vec<bool> = (0..n).map(|x| self.level.fixed[x].is_none()).collect();
+        // Per state: how many exits are good / bad for the protagonist.
+        let mut good = vec![0u32; n];
+        let mut bad = vec![0u32; n];
+        for x in (0..n).filter(|&x| alive[x]) {
+            for &e in edges_of(self.level, self.edges, x) {
+                if let Edge::Exit(v) = e {
+                    if good_exit(x, v) {
+                        good[x] += 1
+                    } else {
+                        bad[x] += 1
+                    }
+                }
+            }
+        }
+        let mut lost = vec![false; n];
+        loop {
+            // R: where the opponent can force a bad state or a bad exit (LOSE).
+            let target: Vec<bool> = (0..n).map(|x| alive[x] && !good_state(x)).collect();
+            let r = self.attractor(&alive, &target, &|x| !mine(x), &bad, &good);
+            // The protagonist's trap: alive states outside R. He wins from all he can force
+            // into it (or into WIN).
+            let trap: Vec<bool> = (0..n).map(|x| alive[x] && !r[x]).collect();
+            let w = self.attractor(&alive, &trap, &mine, &good, &bad);
+            let mut removed = false;
+            for x in 0..n {
+                if w[x] {
+                    alive[x] = false;
+                    removed = true;
+                }
+            }
+            if !removed {
+                // The opponent wins from every state left: record them, done.
+                for x in 0..n {
+                    if alive[x] {
+                        lost[x] = true;
+                    }
+                }
+                break;
+            }
+        }
+        (0..n)
+            .map(|x| self.level.fixed[x].is_none() && !lost[x])
+            .collect()
+    }
+
+    /// The attractor, within the alive states, of `target` and of the attracting player's sink,
+    /// for the player who moves where `owner` holds: the states from which he can force the
+    /// play there. `sink_own[x]` counts the exits of `x` into his sink, `sink_other[x]` those
+    /// into the other. Quiet moves into removed states are ignored: the alive states form a
+    /// subgame in which only the opponent of the protagonist has such moves, and he would not
+    /// take them.
+    fn attractor(
+        &self,
+        alive: &[bool],
+        target: &[bool],
+        owner: &dyn Fn(usize) -> bool,
+        sink_own: &[u32],
+        sink_other: &[u32],
+    ) -> Vec<bool> {
+        let n = alive.len();
+        let mut attr = vec![false; n];
+        let mut count = vec![0u32; n];
+        let mut queue = Vec::new();
+        for x in (0..n).filter(|&x| alive[x]) {
+            // Moves that stay in the arena, plus exits to the attracting player's own sink
+            // (which count as reaching the target) and to the other sink (which do not).
+            let inside = edges_of(self.level, self.edges, x)
+                .iter()
+                .filter(|e| matches!(e, Edge::To(y) if alive[*y as usize]))
+                .count() as u32;
+            count[x] = inside + sink_other[x];
+            let reached = target[x]
+                || (owner(x) && sink_own[x] > 0)
+                || (!owner(x) && count[x] == 0 && sink_own[x] > 0);
+            if reached {
+                attr[x] = true;
+                queue.push(x);
+            }
+        }
+        while let Some(y) = queue.pop() {
+            for &p in &self.preds[self.pred_start[y] as usize..self.pred_start[y + 1] as usize] {
+                let p = p as usize;
+                if !alive[p] || attr[p] {
+                    continue;
+                }
+                if owner(p) {
+                    attr[p] = true;
+                    queue.push(p);
+                } else {
+                    count[p] -= 1;
+                    if count[p] == 0 {
+                        attr[p] = true;
+                        queue.push(p);
+                    }
+                }
+            }
+        }
+        attr
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threshold analysis for `cycle=equal` is exact by the argument in the module docs;
+    /// the positional guarantees used for `cycle=own-side` must meet at the same values.
+    #[test]
+    fn equal_split_values_are_the_positional_guarantees() {
+        for text in [
+            "tihbat",
+            "tihbat(seeds=5,repetition=3,singleton=forward)",
+            "tihbat(seeds=6,empty=end,chain=own-side)",
+        ] {
+            let rules: Ruleset = text.parse().unwrap();
+            let solver = Solver::new(rules).unwrap();
+            for t in (0..=rules.total()).step_by(2) {
+                let level = solver.build_level(t);
+                let values: Vec<i32> = solver.values[t as usize]
+                    .iter()
+                    .map(|&v| i32::from(v))
+                    .collect();
+                assert_eq!(
+                    solve_own_side(&level, &|e| e),
+                    Ok(values),
+                    "{text}, level {t}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn ranks_are_dense_and_ordered() {

@@ -30,28 +30,42 @@ impl SolverAgent {
     }
 }
 
+impl SolverAgent {
+    /// Exact move values, or the tabulated guess where they cannot be proven (only possible
+    /// under `cycle=own-side`).
+    fn values(&self, state: &State) -> (Vec<(Move, i32)>, ValueKind) {
+        match self.solver.move_values(state) {
+            Ok(v) => (v, ValueKind::ExactMargin),
+            Err(_) => (
+                self.solver.fresh_move_values(state),
+                ValueKind::ApproximateMargin,
+            ),
+        }
+    }
+}
+
 impl Agent<State> for SolverAgent {
     fn spec(&self) -> String {
         format!("solver(seed={})", self.seed)
     }
 
     fn choose(&mut self, state: &State) -> Move {
-        let (best, _) = self.solver.best_moves(state);
+        let (values, _) = self.values(state);
+        let best = values.iter().map(|&(_, v)| v).max().expect("a legal move");
+        let best: Vec<Move> = values
+            .into_iter()
+            .filter(|&(_, v)| v == best)
+            .map(|(m, _)| m)
+            .collect();
         best[below(&mut self.rng, best.len())]
     }
 
     fn evaluate(&mut self, state: &State) -> Option<Evaluation<Move>> {
-        let mut moves: Vec<(Move, f64)> = self
-            .solver
-            .move_values(state)
-            .into_iter()
-            .map(|(m, v)| (m, f64::from(v)))
-            .collect();
+        let (values, kind) = self.values(state);
+        let mut moves: Vec<(Move, f64)> =
+            values.into_iter().map(|(m, v)| (m, f64::from(v))).collect();
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Some(Evaluation {
-            kind: ValueKind::ExactMargin,
-            moves,
-        })
+        Some(Evaluation { kind, moves })
     }
 }
 

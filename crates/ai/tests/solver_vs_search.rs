@@ -171,7 +171,7 @@ fn compare_all_positions(max_total: u8, repetition_limit: u8) {
                         .map(|&m| (m, move_value(&s, m, &mut memo)))
                         .collect();
                     assert_eq!(
-                        solver.move_values(&s),
+                        solver.move_values(&s).unwrap(),
                         want,
                         "{name}: move values at {}",
                         s.position()
@@ -216,7 +216,7 @@ fn solver_move_values_match_search_along_random_games() {
                     .map(|&m| (m, move_value(&s, m, &mut memo)))
                     .collect();
                 assert_eq!(
-                    solver.move_values(&s),
+                    solver.move_values(&s).unwrap(),
                     want,
                     "{name}: at {} with history {:?}",
                     s.position(),
@@ -236,5 +236,54 @@ trait InitialForTest {
 impl InitialForTest for Ruleset {
     fn initial_state_for_test(&self) -> State {
         State::new(*self)
+    }
+}
+
+/// Under `cycle=own-side` the solver proves its values with a strategy certificate; with the
+/// default options this succeeds up to 11 counters a pit and fails, with an explanation, from 12.
+#[test]
+fn own_side_is_proven_up_to_eleven_seeds_and_refused_beyond() {
+    for seeds in 1..=11 {
+        let rules = Ruleset {
+            seeds,
+            cycle: CycleSplit::OwnSide,
+            ..Ruleset::default()
+        };
+        assert!(Solver::new(rules).is_ok(), "seeds={seeds}");
+    }
+    let rules = Ruleset {
+        seeds: 12,
+        cycle: CycleSplit::OwnSide,
+        ..Ruleset::default()
+    };
+    let e = Solver::new(rules).unwrap_err().to_string();
+    assert!(
+        e.contains("no exact solution") && e.contains("48 counters"),
+        "{e}"
+    );
+}
+
+/// Along random games, the history-dependent values stay provable under `cycle=own-side`.
+#[test]
+fn own_side_move_values_are_proven_along_random_games() {
+    for (seeds, games) in [(4, 100), (7, 10)] {
+        let rules = Ruleset {
+            seeds,
+            cycle: CycleSplit::OwnSide,
+            ..Ruleset::default()
+        };
+        let solver = Solver::new(rules).unwrap();
+        let mut rng = rng_from_seed(u64::from(seeds));
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut s = rules.initial_state_for_test();
+            while s.turn().player().is_some() {
+                solver.move_values(&s).unwrap_or_else(|e| {
+                    panic!("at {} with history {:?}: {e}", s.position(), s.history())
+                });
+                s.legal_moves(&mut moves);
+                s.play_unchecked(moves[below(&mut rng, moves.len())]);
+            }
+        }
     }
 }

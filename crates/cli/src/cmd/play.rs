@@ -248,6 +248,9 @@ fn print_hint<S: GameState>(state: &S, who: String, eval: Option<Evaluation<S::M
         ValueKind::ExactMargin => {
             "exact value: your future captures minus your opponent's, with perfect play"
         }
+        ValueKind::ApproximateMargin => {
+            "not proven for this history: your future captures minus your opponent's, as if the position were new"
+        }
         ValueKind::Estimate => "estimated result, from -1 (loss) to +1 (win)",
     };
     println!("  Hint from {who} ({meaning}):");
@@ -255,7 +258,7 @@ fn print_hint<S: GameState>(state: &S, who: String, eval: Option<Evaluation<S::M
     for (m, v) in &eval.moves {
         let tag = if Some(*v) == best { "  best" } else { "" };
         let value = match eval.kind {
-            ValueKind::ExactMargin => format!("{v:+}"),
+            ValueKind::ExactMargin | ValueKind::ApproximateMargin => format!("{v:+}"),
             ValueKind::Estimate => format!("{v:+.3}"),
         };
         println!(

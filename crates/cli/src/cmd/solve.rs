@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use qasab_ai::Solver;
 use qasab_core::tihbat::{MAX_SEEDS, Position, Ruleset, State};
 use qasab_core::{AnyRuleset, GameState, Ruleset as _};
@@ -131,11 +131,11 @@ fn solve_start(rules: Ruleset) -> Result<Report> {
 }
 
 fn solve_state(rules: Ruleset, state: &State) -> Result<Report> {
-    let solver = Solver::new(rules).with_context(|| format!("solving {rules}"))?;
+    let solver = Solver::new(rules)?;
     let pos = state.position();
     let moves: Vec<MoveValue> = if state.turn().player().is_some() {
         solver
-            .move_values(state)
+            .move_values(state)?
             .into_iter()
             .map(|(m, v)| MoveValue {
                 mv: m.to_string(),
