@@ -152,8 +152,8 @@ pub struct Solver {
     values: Vec<Vec<i16>>,
     states: u64,
     seconds: f64,
-    /// The last level graph built for [`Solver::move_values`].
-    cache: Mutex<Option<(u32, Arc<Level>)>>,
+    /// The level graphs last built for [`Solver::move_values`], most recent first.
+    cache: Mutex<Vec<(u32, Arc<Level>)>>,
 }
 
 impl std::fmt::Debug for Solver {
@@ -194,7 +194,7 @@ impl Solver {
             values: vec![Vec::new(); max_total as usize + 1],
             states: 0,
             seconds: 0.0,
-            cache: Mutex::new(None),
+            cache: Mutex::new(Vec::new()),
         };
         for t in (max_total % 2..=max_total).step_by(2) {
             let level = s.build_level(t);
@@ -359,8 +359,11 @@ impl Solver {
                 -self.repetition_value(&next)
             } else {
                 // Positions seen `repetition − 1` times, counting `next` once more, end the
-                // game when they are entered again: solve the level with them made terminal.
+                // game when they are entered again: solve the level with them made terminal,
+                // unless none of them (but `next`, on its first visit) can be reached.
                 let level = self.level(t);
+                let target = node(self.bin.rank(next.pits), next.to_move);
+                let next_count = seen.get(&next.key()).copied().unwrap_or(0) + 1;
                 let mut ends = vec![false; level.fixed.len()];
                 for (&k, &c) in &seen {
                     if c + usize::from(k == next.key()) >= need {
@@ -369,10 +372,14 @@ impl Solver {
                     }
                 }
                 if need <= 1 {
-                    ends[node(self.bin.rank(next.pits), next.to_move)] = true;
+                    ends[target] = true;
                 }
-                let values = self.solve_level(t, &level, &|y| ends[y])?;
-                -values[node(self.bin.rank(next.pits), next.to_move)]
+                if next_count == 1 && !reaches_any(&level, target, &ends) {
+                    -self.fresh(next.pits, next.to_move)
+                } else {
+                    let values = self.solve_level(t, &level, &|y| ends[y])?;
+                    -values[target]
+                }
             };
             out.push((m, v));
         }
@@ -415,18 +422,50 @@ impl Solver {
         ))
     }
 
-    /// The quiet-move graph of a level, built once and kept for the next call.
+    /// The quiet-move graph of a level, built once and kept for the next calls (the last
+    /// few levels).
     fn level(&self, t: u32) -> Arc<Level> {
+        const KEEP: usize = 4;
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((ct, level)) = cache.as_ref() {
-            if *ct == t {
-                return level.clone();
-            }
+        if let Some(i) = cache.iter().position(|(ct, _)| *ct == t) {
+            let entry = cache.remove(i);
+            let level = entry.1.clone();
+            cache.insert(0, entry);
+            return level;
         }
+        drop(cache);
         let level = Arc::new(self.build_level(t));
-        *cache = Some((t, level.clone()));
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(0, (t, level.clone()));
+        cache.truncate(KEEP);
         level
     }
+}
+
+/// Whether a state marked in `ends`, other than `from` itself, can be reached from `from` by
+/// quiet moves.
+fn reaches_any(level: &Level, from: usize, ends: &[bool]) -> bool {
+    let mut seen = vec![false; level.fixed.len()];
+    let mut stack = vec![from];
+    seen[from] = true;
+    while let Some(x) = stack.pop() {
+        for &e in &level.edges[level.start[x] as usize..level.start[x + 1] as usize] {
+            if let Edge::To(y) = e {
+                let y = y as usize;
+                if y == from {
+                    continue;
+                }
+                if ends[y] {
+                    return true;
+                }
+                if !seen[y] {
+                    seen[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Exact retrograde analysis of a level when every repetition is worth 0 (see the module docs).

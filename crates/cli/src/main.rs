@@ -4,6 +4,22 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// `println!` that returns write errors (a closed pipe) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
+/// `print!` that returns write errors instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod cli;
 mod cmd;
 

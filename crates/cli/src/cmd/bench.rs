@@ -37,19 +37,19 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
             v["solver_states"] = json!(solves[0].states());
         }
         if !args.json {
-            print_line(&v);
+            print_line(&v)?;
         }
         results.push(v);
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&Value::Array(results))?);
+        outln!("{}", serde_json::to_string_pretty(&Value::Array(results))?);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_line(v: &Value) {
-    println!("{}", v["ruleset"].as_str().unwrap_or("?"));
-    println!(
+fn print_line(v: &Value) -> Result<()> {
+    outln!("{}", v["ruleset"].as_str().unwrap_or("?"));
+    outln!(
         "  random playouts: {:.0}/s on one thread, {:.0}/s on {} threads; {:.1} ns per action, {:.1} actions per game",
         v["playouts_per_second"].as_f64().unwrap_or(0.0),
         v["playouts_per_second_all_threads"].as_f64().unwrap_or(0.0),
@@ -58,10 +58,11 @@ fn print_line(v: &Value) {
         v["mean_actions"].as_f64().unwrap_or(0.0),
     );
     if let Some(s) = v.get("solver_seconds").and_then(Value::as_f64) {
-        println!(
+        outln!(
             "  solver: {} states in {:.2} ms",
             v["solver_states"],
             s * 1000.0
         );
     }
+    Ok(())
 }

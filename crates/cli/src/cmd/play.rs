@@ -84,12 +84,12 @@ where
         .chain([("seed".to_string(), args.seed.to_string())])
         .collect();
 
-    println!("{rules}: {}", rules.title());
+    outln!("{rules}: {}", rules.title());
     for p in Player::ALL {
-        println!("  {}: {}", rules.seat_name(p), names(p));
+        outln!("  {}: {}", rules.seat_name(p), names(p));
     }
     if seats.iter().any(|s| matches!(s, Seat::Human)) {
-        println!(
+        outln!(
             "Type a move (e.g. {}), or hint, undo, help, quit.",
             example_move(&rules.initial_state())
         );
@@ -113,10 +113,10 @@ where
     loop {
         let (action, human) = match state.turn() {
             Turn::Over(_) => {
-                println!();
-                print!("{}", state.render());
+                outln!();
+                out!("{}", state.render());
                 if let Some(path) = &args.record {
-                    println!("Record written to {}", path.display());
+                    outln!("Record written to {}", path.display());
                 }
                 return Ok(ExitCode::SUCCESS);
             }
@@ -124,42 +124,42 @@ where
             Turn::Player(p) => match &mut seats[p.index()] {
                 Seat::Computer { agent } => (Action::Move(agent.choose(&state)), false),
                 Seat::Human => {
-                    println!();
+                    outln!();
                     if let Some(l) = &last {
-                        println!("Last move: {l}");
+                        outln!("Last move: {l}");
                     }
-                    print!("{}", state.render());
+                    out!("{}", state.render());
                     let mut moves = Vec::new();
                     let mut chosen = None;
                     while chosen.is_none() {
                         state.legal_moves(&mut moves);
                         let listed: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-                        print!("{} to move [{}]> ", rules.seat_name(p), listed.join(" "));
+                        out!("{} to move [{}]> ", rules.seat_name(p), listed.join(" "));
                         io::stdout().flush()?;
                         let mut line = String::new();
                         if input.read_line(&mut line)? == 0 {
-                            println!("\nInput ended; the game is left unfinished.");
+                            outln!("\nInput ended; the game is left unfinished.");
                             return stop(&args.record);
                         }
                         let line = line.trim();
                         match line.to_ascii_lowercase().as_str() {
                             "" => {}
                             "quit" | "exit" => {
-                                println!("Game stopped.");
+                                outln!("Game stopped.");
                                 return stop(&args.record);
                             }
-                            "help" | "?" => print_help(&state),
-                            "board" => print!("{}", state.render()),
+                            "help" | "?" => print_help(&state)?,
+                            "board" => out!("{}", state.render()),
                             "hint" => {
                                 if hint.is_none() {
                                     hint = Some(hint_prepared()?.make(args.seed));
                                 }
                                 let agent = hint.as_mut().expect("hint agent");
-                                print_hint(&state, agent.spec(), agent.evaluate(&state));
+                                print_hint(&state, agent.spec(), agent.evaluate(&state))?;
                             }
                             "undo" => {
                                 let Some(i) = by_human.iter().rposition(|&h| h) else {
-                                    println!("  Nothing to undo.");
+                                    outln!("  Nothing to undo.");
                                     continue;
                                 };
                                 let undone: Vec<String> =
@@ -171,16 +171,16 @@ where
                                     state.try_apply(*a).expect("replaying legal actions");
                                 }
                                 save(&actions)?;
-                                println!("  Took back {}.", undone.join(", "));
+                                outln!("  Took back {}.", undone.join(", "));
                                 last = None;
-                                print!("{}", state.render());
+                                out!("{}", state.render());
                                 if state.turn() != Turn::Player(p) {
                                     break;
                                 }
                             }
                             _ => match state.parse_move(line) {
                                 Ok(m) => chosen = Some(m),
-                                Err(e) => println!("  {e}"),
+                                Err(e) => outln!("  {e}"),
                             },
                         }
                     }
@@ -197,7 +197,7 @@ where
             Action::Chance(c) => format!("chance: {c}"),
         };
         if !human {
-            println!("{description}");
+            outln!("{description}");
         }
         last = Some(description);
         state
@@ -211,7 +211,7 @@ where
 
 fn stop(record: &Option<std::path::PathBuf>) -> Result<ExitCode> {
     if let Some(path) = record {
-        println!("Record written to {}", path.display());
+        outln!("Record written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -225,24 +225,29 @@ fn example_move<S: GameState>(state: &S) -> String {
         .unwrap_or_else(|| "pass".into())
 }
 
-fn print_help<S: GameState>(state: &S) {
-    println!(
+fn print_help<S: GameState>(state: &S) -> Result<()> {
+    outln!(
         "  Moves: the notation of the game, e.g. {}.",
         example_move(state)
     );
-    println!(
+    outln!(
         "    Tihbat: the pit letter, optionally with its count (a, A7), or pass when no pit can be sown."
     );
-    println!("  hint   every legal move with its value from the hint player");
-    println!("  undo   take back your last move (and the computer's replies)");
-    println!("  board  show the board again");
-    println!("  quit   stop the game (the record, if any, keeps the moves so far)");
+    outln!("  hint   every legal move with its value from the hint player");
+    outln!("  undo   take back your last move (and the computer's replies)");
+    outln!("  board  show the board again");
+    outln!("  quit   stop the game (the record, if any, keeps the moves so far)");
+    Ok(())
 }
 
-fn print_hint<S: GameState>(state: &S, who: String, eval: Option<Evaluation<S::Move>>) {
+fn print_hint<S: GameState>(
+    state: &S,
+    who: String,
+    eval: Option<Evaluation<S::Move>>,
+) -> Result<()> {
     let Some(eval) = eval else {
-        println!("  {who} does not evaluate moves; try --hint with a stronger player.");
-        return;
+        outln!("  {who} does not evaluate moves; try --hint with a stronger player.");
+        return Ok(());
     };
     let meaning = match eval.kind {
         ValueKind::ExactMargin => {
@@ -253,7 +258,7 @@ fn print_hint<S: GameState>(state: &S, who: String, eval: Option<Evaluation<S::M
         }
         ValueKind::Estimate => "estimated result, from -1 (loss) to +1 (win)",
     };
-    println!("  Hint from {who} ({meaning}):");
+    outln!("  Hint from {who} ({meaning}):");
     let best = eval.moves.first().map(|&(_, v)| v);
     for (m, v) in &eval.moves {
         let tag = if Some(*v) == best { "  best" } else { "" };
@@ -261,12 +266,13 @@ fn print_hint<S: GameState>(state: &S, who: String, eval: Option<Evaluation<S::M
             ValueKind::ExactMargin | ValueKind::ApproximateMargin => format!("{v:+}"),
             ValueKind::Estimate => format!("{v:+.3}"),
         };
-        println!(
+        outln!(
             "    {:<8} {value:>7}  {}{tag}",
             m.to_string(),
             state.describe_move(*m)
         );
     }
+    Ok(())
 }
 
 /// Writes the record next to its destination and renames it over it, so that a crash never

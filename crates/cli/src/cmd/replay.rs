@@ -22,28 +22,28 @@ pub fn run(file: &Path, quiet: bool) -> Result<ExitCode> {
 fn show<R: Ruleset>(rules: &R, record: &Record, quiet: bool) -> Result<ExitCode> {
     let replayed = replay::<R::State>(record)?;
     if !quiet {
-        println!("{rules}");
+        outln!("{rules}");
         for (k, v) in &record.info {
-            println!("  {k}: {v}");
+            outln!("  {k}: {v}");
         }
         let mut state = rules.initial_state();
         for (i, a) in replayed.actions.iter().enumerate() {
             let actor = actor_name(&state).unwrap_or("?");
             match a {
                 Action::Move(m) => {
-                    println!("{:>4}. {actor} {m}: {}", i + 1, state.describe_move(*m))
+                    outln!("{:>4}. {actor} {m}: {}", i + 1, state.describe_move(*m))
                 }
-                Action::Chance(c) => println!("{:>4}. chance {c}", i + 1),
+                Action::Chance(c) => outln!("{:>4}. chance {c}", i + 1),
             }
             state.try_apply(*a)?;
         }
-        print!("{}", state.render());
+        out!("{}", state.render());
     }
     let result = match replayed.state.turn().outcome() {
         Some(_) => "complete".to_string(),
         None => "unfinished".to_string(),
     };
-    println!(
+    outln!(
         "Record valid: {} actions, game {result}.",
         replayed.actions.len()
     );

@@ -32,7 +32,7 @@ pub fn run(ruleset: Option<&str>) -> Result<ExitCode> {
             );
         }
     }
-    print!("{out}");
+    out!("{out}");
     Ok(ExitCode::SUCCESS)
 }
 

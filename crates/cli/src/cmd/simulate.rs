@@ -65,14 +65,14 @@ where
         let mut v = serde_json::to_value(&report)?;
         v["threads"] = json!(threads);
         v["seats"] = json!(Player::ALL.map(|p| rules.seat_name(p)));
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_report(
             rules,
             &report,
             &summaries.iter().map(|s| s.turns).collect::<Vec<_>>(),
             threads,
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -81,15 +81,24 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn print_report<R: Ruleset>(rules: &R, r: &SimulationReport, turns: &[u32], threads: usize) {
-    println!(
+fn print_report<R: Ruleset>(
+    rules: &R,
+    r: &SimulationReport,
+    turns: &[u32],
+    threads: usize,
+) -> Result<()> {
+    outln!(
         "{}: {} games, seed {}, {} threads, {:.2} s",
-        r.ruleset, r.games, r.seed, threads, r.seconds
+        r.ruleset,
+        r.games,
+        r.seed,
+        threads,
+        r.seconds
     );
     for p in Player::ALL {
         let i = p.index();
         let w = &r.win_rates[i];
-        println!(
+        outln!(
             "  {:<6} {:<28} wins {:>6}  {:>6}  (95% CI {} - {})",
             rules.seat_name(p),
             r.players[i],
@@ -99,7 +108,7 @@ fn print_report<R: Ruleset>(rules: &R, r: &SimulationReport, turns: &[u32], thre
             pct(w.ci95[1])
         );
     }
-    println!(
+    outln!(
         "  draws {} {} (95% CI {} - {}), truncated {}",
         r.draws,
         pct(r.draw_rate.rate),
@@ -108,11 +117,18 @@ fn print_report<R: Ruleset>(rules: &R, r: &SimulationReport, turns: &[u32], thre
         r.truncated
     );
     let t = &r.turns;
-    println!(
+    outln!(
         "  length: mean {:.1} turns (sd {:.1}), {:.1} actions; min {}, p10 {}, median {}, p90 {}, max {}",
-        r.mean_turns, t.sd, r.mean_actions, t.min, t.p10, t.median, t.p90, t.max
+        r.mean_turns,
+        t.sd,
+        r.mean_actions,
+        t.min,
+        t.p10,
+        t.median,
+        t.p90,
+        t.max
     );
-    println!(
+    outln!(
         "  mean final score: {} {:.2}, {} {:.2}",
         rules.seat_name(Player::One),
         r.mean_scores[0],
@@ -124,14 +140,14 @@ fn print_report<R: Ruleset>(rules: &R, r: &SimulationReport, turns: &[u32], thre
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("  ended by: {}", reasons.join(", "));
-    print_histogram(turns, t.min, t.max);
+    outln!("  ended by: {}", reasons.join(", "));
+    print_histogram(turns, t.min, t.max)
 }
 
 /// A ten-bin histogram of game lengths.
-fn print_histogram(values: &[u32], min: u32, max: u32) {
+fn print_histogram(values: &[u32], min: u32, max: u32) -> Result<()> {
     if values.is_empty() {
-        return;
+        return Ok(());
     }
     let bins = 10u32.min(max - min + 1);
     let width = (max - min + 1).div_ceil(bins);
@@ -140,10 +156,11 @@ fn print_histogram(values: &[u32], min: u32, max: u32) {
         counts[((v - min) / width) as usize] += 1;
     }
     let top = *counts.iter().max().unwrap_or(&1);
-    println!("  turns histogram:");
+    outln!("  turns histogram:");
     for (i, c) in counts.iter().enumerate() {
         let lo = min + i as u32 * width;
         let bar = "#".repeat((c * 40).div_ceil(top.max(1)));
-        println!("    {:>5}-{:<5} {:>7} {bar}", lo, lo + width - 1, c);
+        outln!("    {:>5}-{:<5} {:>7} {bar}", lo, lo + width - 1, c);
     }
+    Ok(())
 }

@@ -46,14 +46,18 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             .map(|seeds| solve_start(Ruleset { seeds, ..rules }))
             .collect::<Result<_>>()?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&reports)?);
+            outln!("{}", serde_json::to_string_pretty(&reports)?);
         } else {
-            println!(
+            outln!(
                 "{:>5} {:>6}  {:<18} {:>9} {:>9}",
-                "seeds", "value", "best first moves", "states", "seconds"
+                "seeds",
+                "value",
+                "best first moves",
+                "states",
+                "seconds"
             );
             for (seeds, r) in (a..=b).zip(&reports) {
-                println!(
+                outln!(
                     "{seeds:>5} {:>+6}  {:<18} {:>9} {:>9.4}",
                     r.value,
                     r.best.join(" "),
@@ -61,7 +65,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                     r.seconds
                 );
             }
-            println!(
+            outln!(
                 "value: future captures of the first player minus the second's, with perfect play ({}).",
                 rules_without_seeds(&rules)
             );
@@ -77,15 +81,16 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{}  position {}", report.ruleset, report.position);
+        outln!("{}  position {}", report.ruleset, report.position);
         if report.moves.is_empty() {
-            println!("The game is over at this position.");
+            outln!("The game is over at this position.");
         } else {
-            println!(
+            outln!(
                 "Value {:+} for {} (to move): future captures of the side to move minus the opponent's, with perfect play.",
-                report.value, report.side_to_move
+                report.value,
+                report.side_to_move
             );
             for m in &report.moves {
                 let tag = if report.best.contains(&m.mv) {
@@ -93,12 +98,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 } else {
                     ""
                 };
-                println!("  {:<6} {:>+4}{tag}", m.mv, m.value);
+                outln!("  {:<6} {:>+4}{tag}", m.mv, m.value);
             }
         }
-        println!(
+        outln!(
             "{} states solved in {:.4} s.",
-            report.states, report.seconds
+            report.states,
+            report.seconds
         );
     }
     Ok(ExitCode::SUCCESS)
