@@ -16,11 +16,11 @@ pub fn run(file: &Path, quiet: bool) -> Result<ExitCode> {
         .ruleset
         .parse()
         .map_err(|e| at(&format!("line {}: {e}", record.ruleset_line)))?;
-    with_ruleset!(&any, r => show(r, &record, quiet).map_err(|e| at(&e)))
+    with_ruleset!(&any, r => show(r, file, &record, quiet))
 }
 
-fn show<R: Ruleset>(rules: &R, record: &Record, quiet: bool) -> Result<ExitCode> {
-    let replayed = replay::<R::State>(record)?;
+fn show<R: Ruleset>(rules: &R, file: &Path, record: &Record, quiet: bool) -> Result<ExitCode> {
+    let replayed = replay::<R::State>(record).map_err(|e| anyhow!("{}: {e}", file.display()))?;
     if !quiet {
         outln!("{rules}");
         for (k, v) in &record.info {
