@@ -176,3 +176,25 @@ fn random_agent_only_plays_legal_moves_and_covers_them() {
     assert_eq!(seen.len(), 2);
     let _ = Action::<tihbat::Move, std::convert::Infallible>::Move(*seen.iter().next().unwrap());
 }
+
+mod spec_properties {
+    use proptest::prelude::*;
+    use qasab_ai::AgentSpec;
+    use qasab_ai::agent::PreparedAgent;
+    use qasab_core::tihbat::{Ruleset, State};
+
+    proptest! {
+        #[test]
+        fn agent_specs_round_trip(name in "[a-z]{1,8}", seed in any::<u64>()) {
+            let text = format!("{name}(seed={seed})");
+            let spec = AgentSpec::parse(&text).unwrap();
+            prop_assert_eq!(spec.to_string(), text);
+            prop_assert_eq!(spec.seed().unwrap(), Some(seed));
+        }
+
+        #[test]
+        fn arbitrary_specs_never_panic(text in "\\PC{0,30}") {
+            let _ = PreparedAgent::<State>::new(&text, &Ruleset::with_seeds(2));
+        }
+    }
+}

@@ -364,7 +364,11 @@ fn simulate_reports_and_is_independent_of_threads() {
     );
     fails(
         &["simulate", "tihbat", "--games", "0"],
-        "--games must be at least 1",
+        "--games must be from 1 to 100000000",
+    );
+    fails(
+        &["simulate", "tihbat", "--games", "100000000000"],
+        "--games must be from 1 to 100000000",
     );
 }
 

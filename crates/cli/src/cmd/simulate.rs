@@ -12,6 +12,9 @@ use serde_json::json;
 use super::{parse_ruleset, split_specs};
 use crate::cli::SimulateArgs;
 
+/// The most games one command plays (each game's summary is kept for the statistics).
+const MAX_GAMES: u64 = 100_000_000;
+
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     let any = parse_ruleset(&args.ruleset)?;
     let specs = split_specs(&args.players);
@@ -21,8 +24,8 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
             specs.len()
         );
     };
-    if args.games == 0 {
-        bail!("--games must be at least 1");
+    if !(1..=MAX_GAMES).contains(&args.games) {
+        bail!("--games must be from 1 to {MAX_GAMES}");
     }
     with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], args))
 }
