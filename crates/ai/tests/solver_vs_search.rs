@@ -48,6 +48,13 @@ fn move_value(s: &State, m: Move, memo: &mut HashMap<u64, i32>) -> i32 {
     gained - search(&child, memo)
 }
 
+/// Every legal move of `s` with its value by the search.
+fn search_move_values(s: &State, memo: &mut HashMap<u64, i32>) -> Vec<(Move, i32)> {
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    moves.iter().map(|&m| (m, move_value(s, m, memo))).collect()
+}
+
 fn variants() -> Vec<(&'static str, Ruleset)> {
     let d = Ruleset::default();
     vec![
@@ -164,15 +171,9 @@ fn compare_all_positions(max_total: u8, repetition_limit: u8) {
                         "{name}: value of {}",
                         s.position()
                     );
-                    let mut moves = Vec::new();
-                    s.legal_moves(&mut moves);
-                    let want: Vec<(Move, i32)> = moves
-                        .iter()
-                        .map(|&m| (m, move_value(&s, m, &mut memo)))
-                        .collect();
                     assert_eq!(
                         solver.move_values(&s).unwrap(),
-                        want,
+                        search_move_values(&s, &mut memo),
                         "{name}: move values at {}",
                         s.position()
                     );
@@ -211,13 +212,9 @@ fn solver_move_values_match_search_along_random_games() {
             let mut s = rules.initial_state_for_test();
             while s.turn().player().is_some() {
                 s.legal_moves(&mut moves);
-                let want: Vec<(Move, i32)> = moves
-                    .iter()
-                    .map(|&m| (m, move_value(&s, m, &mut memo)))
-                    .collect();
                 assert_eq!(
                     solver.move_values(&s).unwrap(),
-                    want,
+                    search_move_values(&s, &mut memo),
                     "{name}: at {} with history {:?}",
                     s.position(),
                     s.history()

@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::game::{Action, ActionError, EndReason, GameState, Outcome, Turn};
+use crate::game::{Action, ActionError, EndReason, GameState, Turn};
 use crate::ruleset::{Ruleset, RulesetError};
 
 /// The first word of a record.
@@ -288,25 +288,38 @@ fn parse_end(rest: &str) -> Option<RecordedEnd> {
     }
 }
 
-/// The `end` line text for a state.
-fn end_text<S: GameState>(state: &S) -> String {
-    match state.turn() {
-        Turn::Over(o) => outcome_text(state.ruleset(), &o),
-        _ => "unfinished".to_string(),
+impl RecordedEnd {
+    /// The `end` line of a game in `state`.
+    pub fn of<S: GameState>(state: &S) -> RecordedEnd {
+        match state.turn() {
+            Turn::Over(o) => RecordedEnd::Finished {
+                winner: o.winner.map(|p| state.ruleset().seat_name(p).to_string()),
+                scores: o.scores.into_array(),
+                reason: o.reason,
+            },
+            _ => RecordedEnd::Unfinished,
+        }
     }
 }
 
-fn outcome_text<R: Ruleset>(rules: &R, o: &Outcome) -> String {
-    let result = match o.winner {
-        Some(p) => format!("{}-wins", rules.seat_name(p)),
-        None => "draw".into(),
-    };
-    format!(
-        "{result} {} {} {}",
-        o.scores.one,
-        o.scores.two,
-        o.reason.name()
-    )
+impl std::fmt::Display for RecordedEnd {
+    /// The text after `end`: `unfinished`, or `RESULT SCORE SCORE REASON`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordedEnd::Unfinished => f.write_str("unfinished"),
+            RecordedEnd::Finished {
+                winner,
+                scores,
+                reason,
+            } => {
+                match winner {
+                    Some(w) => write!(f, "{w}-wins")?,
+                    None => f.write_str("draw")?,
+                }
+                write!(f, " {} {} {}", scores[0], scores[1], reason.name())
+            }
+        }
+    }
 }
 
 /// The actor name at a turn: the seat name, or `chance`.
@@ -343,7 +356,7 @@ pub fn write_record<S: GameState>(
             .try_apply(*a)
             .expect("a recorded action must be legal");
     }
-    let _ = writeln!(out, "end {}", end_text(&state));
+    let _ = writeln!(out, "end {}", RecordedEnd::of(&state));
     out
 }
 
@@ -416,24 +429,9 @@ pub fn replay<S: GameState>(record: &Record) -> Result<Replay<S>, RecordError> {
             .map_err(|e: ActionError| err(ra.line, RecordErrorKind::Action(e.to_string())))?;
         actions.push(action);
     }
-    let actual = end_text(&state);
-    let recorded = match &record.end {
-        RecordedEnd::Unfinished => "unfinished".to_string(),
-        RecordedEnd::Finished {
-            winner,
-            scores,
-            reason,
-        } => format!(
-            "{} {} {} {}",
-            winner
-                .as_ref()
-                .map_or("draw".to_string(), |w| format!("{w}-wins")),
-            scores[0],
-            scores[1],
-            reason.name()
-        ),
-    };
-    if recorded != actual {
+    let actual = RecordedEnd::of(&state);
+    if record.end != actual {
+        let recorded = record.end.to_string();
         let actual = match state.turn() {
             Turn::Over(_) => format!("ends '{actual}'"),
             Turn::Chance => "is not over: a chance event is due".into(),
