@@ -62,13 +62,9 @@ use thiserror::Error;
 /// A level the solver could not resolve.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SolveError {
-    /// Under `cycle=own-side`, no solution of the one-move equations could be proven to be the
-    /// value of the game on a level: there the value depends on the history of the position.
-    #[error(
-        "{ruleset}: no exact solution: with {total} counters on the board the solver cannot prove \
-         the value of {unproven} positions (under cycle=own-side a value can depend on the history \
-         of the game, not only on the position)"
-    )]
+    /// Under `cycle=own-side`, the players' positional guarantees do not meet on some states
+    /// of a level, so their values cannot be proven (they can depend on the history).
+    #[error("{ruleset}: {}", self.detail())]
     NotPositional {
         /// The ruleset.
         ruleset: String,
@@ -77,6 +73,19 @@ pub enum SolveError {
         /// States whose value could not be proven.
         unproven: usize,
     },
+}
+
+impl SolveError {
+    /// The problem, without the ruleset.
+    pub fn detail(&self) -> String {
+        match self {
+            SolveError::NotPositional { total, unproven, .. } => format!(
+                "no exact solution: with {total} counters on the board the solver cannot prove the \
+                 value of {unproven} positions (under cycle=own-side a value can depend on the \
+                 history of the game, not only on the position)"
+            ),
+        }
+    }
 }
 
 /// Binomial tables for ranking boards.

@@ -86,7 +86,7 @@ impl Playable for State {
                     Arc::new(Solver::new(*rules).map_err(|e| AgentError::NotAvailable {
                         agent: spec.name.clone(),
                         ruleset: rules.to_string(),
-                        why: e.to_string(),
+                        why: e.detail(),
                     })?);
                 Ok(Arc::new(move |seed| {
                     Box::new(SolverAgent::new(solver.clone(), seed)) as Box<dyn Agent<State>>
