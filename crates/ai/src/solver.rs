@@ -79,7 +79,9 @@ impl SolveError {
     /// The problem, without the ruleset.
     pub fn detail(&self) -> String {
         match self {
-            SolveError::NotPositional { total, unproven, .. } => format!(
+            SolveError::NotPositional {
+                total, unproven, ..
+            } => format!(
                 "no exact solution: with {total} counters on the board the solver cannot prove the \
                  value of {unproven} positions (under cycle=own-side a value can depend on the \
                  history of the game, not only on the position)"

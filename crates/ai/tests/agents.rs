@@ -174,7 +174,7 @@ fn random_agent_only_plays_legal_moves_and_covers_them() {
         seen.insert(m);
     }
     assert_eq!(seen.len(), 2);
-    let _ = Action::<tihbat::Move, std::convert::Infallible>::Move(*seen.iter().next().unwrap());
+    let _ = Action::<tihbat::Move, qasab_core::NoChance>::Move(*seen.iter().next().unwrap());
 }
 
 mod spec_properties {

@@ -276,13 +276,35 @@ pub enum ChanceError {
 /// * At `Turn::Chance`, [`chance_outcomes`](Self::chance_outcomes) lists distinct outcomes with
 ///   positive weights summing to the returned denominator.
 /// * At `Turn::Over(_)`, both lists are empty.
-pub trait GameState: Clone + PartialEq + Eq + Hash + fmt::Debug + Send + Sync + 'static {
+pub trait GameState:
+    Clone + PartialEq + Eq + Hash + fmt::Debug + Serialize + Send + Sync + 'static
+{
     /// The ruleset type that creates these states.
     type Ruleset: Ruleset<State = Self>;
     /// A player's decision: self-describing, with `Display`/`FromStr` in the game's notation.
-    type Move: Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static;
-    /// A chance outcome, with `Display` in the game's notation.
-    type Chance: Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    type Move: Copy
+        + Eq
+        + Ord
+        + Hash
+        + fmt::Debug
+        + fmt::Display
+        + FromStr
+        + Serialize
+        + Send
+        + Sync
+        + 'static;
+    /// A chance outcome, with `Display` in the game's notation ([`NoChance`] for games without
+    /// chance).
+    type Chance: Copy
+        + Eq
+        + Ord
+        + Hash
+        + fmt::Debug
+        + fmt::Display
+        + Serialize
+        + Send
+        + Sync
+        + 'static;
 
     /// The ruleset this state is played under.
     fn ruleset(&self) -> &Self::Ruleset;
@@ -336,6 +358,10 @@ pub trait GameState: Clone + PartialEq + Eq + Hash + fmt::Debug + Send + Sync + 
 
     /// A multi-line picture of the position for a terminal.
     fn render(&self) -> String;
+
+    /// A one-line id holding the whole state (histories and pending throws included), which
+    /// [`Ruleset::state_from_id`] reads back to an equal state.
+    fn position_id(&self) -> String;
 
     /// Describes what `m` does in this state, without naming the mover
     /// ("sows 7 from A, last counter in C").
@@ -394,6 +420,28 @@ pub trait GameState: Clone + PartialEq + Eq + Hash + fmt::Debug + Send + Sync + 
             }
         }
     }
+}
+
+/// The chance outcome type of a game without chance events. It has no values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum NoChance {}
+
+impl fmt::Display for NoChance {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+/// A position id that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad {game} position id '{id}': {why}")]
+pub struct PositionIdError {
+    /// The game.
+    pub game: &'static str,
+    /// The id given.
+    pub id: String,
+    /// What is wrong.
+    pub why: String,
 }
 
 /// An action that could not be applied.

@@ -26,16 +26,18 @@
 
 pub mod any;
 pub mod game;
+pub mod grid;
 pub mod perft;
 pub mod player;
 pub mod record;
 pub mod ruleset;
+pub mod sticks;
 pub mod tihbat;
 
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
-    Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, Outcome, Turn,
-    Weighted,
+    Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, NoChance, Outcome,
+    PositionIdError, Turn, Weighted,
 };
 pub use player::{ByPlayer, Player};
 pub use ruleset::{OptionDoc, Ruleset, RulesetError};

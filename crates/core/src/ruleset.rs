@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::game::GameState;
+use crate::game::{GameState, PositionIdError};
 use crate::player::Player;
 
 /// Documentation of one ruleset option, used by `qasab rules`, error messages and the docs.
@@ -64,6 +64,13 @@ pub trait Ruleset:
 
     /// The initial state of a game under these rules.
     fn initial_state(&self) -> Self::State;
+
+    /// Reads a position id ([`GameState::position_id`]) into a state under these rules.
+    ///
+    /// # Errors
+    /// [`PositionIdError`] naming the problem, including a position these rules cannot reach
+    /// (wrong number of pieces, say).
+    fn state_from_id(&self, id: &str) -> Result<Self::State, PositionIdError>;
 
     /// The name of a seat ("south", "north"; "white", "black").
     fn seat_name(&self, p: Player) -> &'static str;

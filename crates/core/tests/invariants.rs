@@ -10,6 +10,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// The contract of `GameState`, checked at one state.
 fn check_model<S: GameState>(s: &S) {
     assert_eq!(&s.clone(), s, "a clone equals the original");
+    let id = s.position_id();
+    assert_eq!(
+        s.ruleset().state_from_id(&id).as_ref(),
+        Ok(s),
+        "the position id {id} round-trips"
+    );
     let mut moves = Vec::new();
     s.legal_moves(&mut moves);
     let mut outs = Vec::new();

@@ -42,7 +42,7 @@ fn random_game(
     rules: tihbat::Ruleset,
     mut seed: u64,
     max: usize,
-) -> Vec<Action<Move, std::convert::Infallible>> {
+) -> Vec<Action<Move, qasab_core::NoChance>> {
     let mut s = rules.initial_state();
     let mut moves = Vec::new();
     let mut actions = Vec::new();

@@ -97,6 +97,20 @@ pub enum Move {
     Pass,
 }
 
+impl serde::Serialize for Move {
+    /// `{"move": "A7", "pit": "A", "count": 7}`, or `{"move": "pass"}`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("move", &self.to_string())?;
+        if let Move::Sow { pit, count } = self {
+            map.serialize_entry("pit", &pit.to_string())?;
+            map.serialize_entry("count", count)?;
+        }
+        map.end()
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

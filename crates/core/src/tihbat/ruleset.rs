@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::game::PositionIdError;
 use crate::player::Player;
 use crate::ruleset::{
     OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
@@ -268,6 +269,10 @@ impl RulesetTrait for Ruleset {
 
     fn initial_state(&self) -> State {
         State::new(*self)
+    }
+
+    fn state_from_id(&self, id: &str) -> Result<State, PositionIdError> {
+        State::from_id(*self, id)
     }
 
     fn seat_name(&self, p: Player) -> &'static str {

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::game::{
-    ChanceError, EndReason, GameState, MoveError, Outcome, Turn, Weighted, describe_turn,
+    ChanceError, EndReason, GameState, MoveError, NoChance, Outcome, PositionIdError, Turn,
+    Weighted, describe_turn,
 };
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
@@ -16,6 +17,7 @@ use super::ruleset::{CycleSplit, EmptySide, Ruleset, Singleton};
 /// A Tihbat game in progress.
 ///
 /// Equality compares the ruleset, the position, the ply count and the repetition history.
+/// Serialises as `{"position": ID, "pits": [..], "captured": [..], "to_move": SIDE}`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     rules: Ruleset,
@@ -24,6 +26,19 @@ pub struct State {
     over: Option<Outcome>,
     /// Keys of the positions since the last capture, the current one last (T-7).
     history: Vec<u64>,
+}
+
+impl serde::Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("position", &self.position_id())?;
+        map.serialize_entry("pits", &self.pos.pits)?;
+        map.serialize_entry("captured", &self.pos.captured.into_array())?;
+        map.serialize_entry("to_move", self.rules.seat_name(self.pos.to_move))?;
+        map.serialize_entry("plies", &self.plies)?;
+        map.end()
+    }
 }
 
 /// A position that cannot start a game under a ruleset.
@@ -81,6 +96,92 @@ impl State {
         s.history.push(pos.key());
         s.over = s.ending_now(0);
         Ok(s)
+    }
+
+    /// Reads a position id: `pits/captures/side`, optionally followed by `/plies` and by
+    /// `/seen`, the positions since the last capture before the current one, oldest first, each
+    /// as `A.B.C.D` and `s` or `n` for the side to move (`7.7.7.7s,2.9.9.8n`).
+    ///
+    /// # Errors
+    /// [`PositionIdError`] for bad syntax, a position these rules cannot reach, or a history
+    /// that does not belong to the position (another number of counters on the board, or a
+    /// position already repeated to the end of the game).
+    pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
+        let err = |why: String| PositionIdError {
+            game: super::NAME,
+            id: id.to_string(),
+            why,
+        };
+        let parts: Vec<&str> = id.trim().split('/').collect();
+        if !(3..=5).contains(&parts.len()) {
+            return Err(err(
+                "expected pits/captures/side[/plies[/seen]], e.g. 7,7,7,7/0,0/south".into(),
+            ));
+        }
+        let pos: Position = parts[..3]
+            .join("/")
+            .parse()
+            .map_err(|e: super::ParsePositionError| err(e.to_string()))?;
+        let mut state = State::from_position(rules, pos).map_err(|e| err(e.to_string()))?;
+        if let Some(p) = parts.get(3) {
+            state.plies = p
+                .trim()
+                .parse()
+                .map_err(|_| err(format!("plies '{p}' is not a number")))?;
+        }
+        if let Some(seen) = parts.get(4).filter(|s| !s.trim().is_empty()) {
+            let mut keys = Vec::new();
+            for entry in seen.split(',') {
+                let entry = entry.trim();
+                let (pits, side) = match entry.strip_suffix('s') {
+                    Some(p) => (p, Player::One),
+                    None => match entry.strip_suffix('n') {
+                        Some(p) => (p, Player::Two),
+                        None => {
+                            return Err(err(format!("seen position '{entry}' must end in s or n")));
+                        }
+                    },
+                };
+                let v: Vec<u8> = pits
+                    .split('.')
+                    .map(|x| x.parse::<u8>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| err(format!("bad seen position '{entry}'")))?;
+                let [a, b, c, d] = v.as_slice() else {
+                    return Err(err(format!("seen position '{entry}' needs four pits")));
+                };
+                let p = Position {
+                    pits: [*a, *b, *c, *d],
+                    captured: pos.captured,
+                    to_move: side,
+                };
+                if p.on_board() != pos.on_board() {
+                    return Err(err(format!(
+                        "seen position '{entry}' has another number of counters on the board"
+                    )));
+                }
+                keys.push(p.key());
+            }
+            keys.push(pos.key());
+            for (i, &k) in keys.iter().enumerate() {
+                if keys[..i].iter().filter(|&&j| j == k).count() + 1
+                    >= usize::from(rules.repetition)
+                    && i + 1 < keys.len()
+                {
+                    return Err(err(
+                        "a seen position repeats often enough to have ended the game".into(),
+                    ));
+                }
+            }
+            state.history = keys;
+            let before = state.history.len() - 1;
+            let seen_before = state.history[..before]
+                .iter()
+                .filter(|&&k| k == pos.key())
+                .count();
+            state.over = state.ending_now(seen_before);
+        }
+        Ok(state)
     }
 
     /// The current position.
@@ -166,7 +267,7 @@ impl State {
 impl GameState for State {
     type Ruleset = Ruleset;
     type Move = Move;
-    type Chance = std::convert::Infallible;
+    type Chance = NoChance;
 
     fn ruleset(&self) -> &Ruleset {
         &self.rules
@@ -303,6 +404,21 @@ impl GameState for State {
             let _ = writeln!(s, "{}", describe_outcome(&self.rules, &o));
         }
         s
+    }
+
+    fn position_id(&self) -> String {
+        let mut id = format!("{}/{}", self.pos, self.plies);
+        let earlier = &self.history[..self.history.len() - 1];
+        if !earlier.is_empty() {
+            id.push('/');
+            for (i, &k) in earlier.iter().enumerate() {
+                let (p, side) = Position::unpack_key(k);
+                let side = if side == Player::One { 's' } else { 'n' };
+                let sep = if i == 0 { "" } else { "," };
+                let _ = write!(id, "{sep}{}.{}.{}.{}{side}", p[0], p[1], p[2], p[3]);
+            }
+        }
+        id
     }
 
     fn describe_move(&self, m: Move) -> String {
