@@ -32,6 +32,7 @@ pub mod player;
 pub mod record;
 pub mod ruleset;
 pub mod sticks;
+pub mod tab;
 pub mod tihbat;
 
 pub use any::{AnyRuleset, RULESET_NAMES};

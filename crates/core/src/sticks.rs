@@ -232,6 +232,8 @@ impl FromStr for StickOdds {
                 frac.parse::<u64>().map_err(|_| err("bad decimal"))?,
                 10u64.pow(frac.len() as u32),
             )
+        } else if let Ok(n) = t.parse::<u64>() {
+            (n, 1)
         } else {
             return Err(err(
                 "expected a fraction a/b or a decimal, e.g. 9/16 or 0.55",

@@ -1,0 +1,545 @@
+//! The [`GameState`] implementation: turns, decisions, notation in context, the board picture.
+
+use std::fmt::Write as _;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::game::{ChanceError, GameState, MoveError, Turn, Weighted, describe_turn};
+use crate::grid::Square;
+use crate::player::{ByPlayer, Player};
+use crate::ruleset::Ruleset as _;
+use crate::sticks::Throw;
+
+use super::moves::{FORM, Move, NO_PIECE, Play};
+use super::rules::Ruleset;
+use super::state::{MAXP, OFF, Phase, State, with_scratch};
+
+impl State {
+    /// The piece numbers of a mask, for messages ("3" or "2, 5").
+    fn numbers(mask: u32) -> String {
+        (0..32)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Stick statistics of the game so far.
+    pub fn stats(&self) -> super::state::Stats {
+        self.stats
+    }
+
+    /// The square of every piece of `p`, in piece-number order (`None` once off the board).
+    pub fn piece_squares(&self, p: Player) -> Vec<Option<Square>> {
+        (0..usize::from(self.rules.piece_count()))
+            .map(|i| {
+                let sq = self.pieces[p.index()][i].sq;
+                (sq != OFF).then_some(Square(sq))
+            })
+            .collect()
+    }
+
+    /// Pieces on the board, per side.
+    pub fn pieces_on_board(&self) -> ByPlayer<u32> {
+        ByPlayer::new(u32::from(self.alive[0]), u32::from(self.alive[1]))
+    }
+
+    /// Pieces removed by stack reductions, per side.
+    pub fn removed(&self) -> ByPlayer<u32> {
+        ByPlayer::new(u32::from(self.removed[0]), u32::from(self.removed[1]))
+    }
+
+    /// Banked tâbs, per side.
+    pub fn banked(&self) -> ByPlayer<u32> {
+        ByPlayer::new(u32::from(self.bank[0]), u32::from(self.bank[1]))
+    }
+
+    /// Throws waiting to be played, in value order.
+    pub fn pending(&self) -> Vec<Throw> {
+        Throw::ALL
+            .into_iter()
+            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending[t.index()])))
+            .collect()
+    }
+
+    /// Why a typed play is not legal, for the one-line message.
+    fn why_not(&self, p: Player, play: &Play, legal: &[Move]) -> String {
+        let grid = self.grid();
+        let Some(from) = play.from.square(grid) else {
+            return format!("{} is not on the 4x{} board", play.from, self.rules.columns);
+        };
+        let name = grid.name(from);
+        let seat = self.rules.seat_name(p);
+        if self.owner(from.0) != Some(p) {
+            return format!("there is no {seat} piece on {name}");
+        }
+        let t = play.throw;
+        if self.pending[t.index()] == 0 && !(t.is_tab() && self.bank[p.index()] > 0) {
+            let pending = self.pending();
+            return if pending.is_empty() {
+                "no throw is pending".into()
+            } else {
+                format!(
+                    "no {t} is pending (pending: {})",
+                    pending
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            };
+        }
+        let mask = self.mask(from.0);
+        let unconverted = (0..MAXP)
+            .filter(|&i| mask & (1 << i) != 0)
+            .any(|i| !self.pieces[p.index()][i].converted());
+        if unconverted && !t.is_tab() {
+            return format!(
+                "the piece on {name} is not converted yet: only a tab (1) can move it (L-9c)"
+            );
+        }
+        let same: Vec<String> = legal
+            .iter()
+            .filter(
+                |m| matches!(m, Move::Play(q) if q.throw == t && q.from.square(grid) == Some(from)),
+            )
+            .map(|m| m.to_string())
+            .take(6)
+            .collect();
+        if same.is_empty() {
+            format!(
+                "the {t} cannot move the unit on {name}: it is blocked, frozen, or must be used elsewhere"
+            )
+        } else {
+            format!("with {t} the unit on {name} can play {}", same.join(" or "))
+        }
+    }
+}
+
+impl GameState for State {
+    type Ruleset = Ruleset;
+    type Move = Move;
+    type Chance = Throw;
+
+    fn ruleset(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::Opening { .. } | Phase::Throwing { .. } => Turn::Chance,
+            Phase::Moving { player } => Turn::Player(player),
+            Phase::Over => Turn::Over(self.over.expect("an ended game has an outcome")),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if let Phase::Moving { player } = self.phase {
+            with_scratch(|_, cands| self.decisions(player, out, cands));
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<Weighted<Throw>>) -> u32 {
+        out.clear();
+        match self.phase {
+            Phase::Opening { .. } | Phase::Throwing { .. } => {
+                let (weights, total) = self.rules.odds.weights();
+                out.extend(weights);
+                total
+            }
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        self.apply_move(m);
+    }
+
+    #[inline]
+    fn apply_chance_unchecked(&mut self, c: Throw) {
+        self.apply_throw(c);
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let Phase::Moving { player: p } = self.phase else {
+            return Err(MoveError::NotPlayersTurn(describe_turn(self.turn())));
+        };
+        let text = text.trim();
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let syntax = || MoveError::Syntax {
+            text: text.to_string(),
+            expected: FORM.into(),
+        };
+        // A play may be typed without its throw ("K-N") when only one throw fits.
+        let (m, throw_given) = if !text.contains(':') && text.contains('-') {
+            (
+                format!("1:{text}").parse::<Move>().map_err(|_| syntax())?,
+                false,
+            )
+        } else {
+            (text.parse::<Move>().map_err(|_| syntax())?, true)
+        };
+        let Move::Play(typed) = m else {
+            return if legal.contains(&m) {
+                Ok(m)
+            } else {
+                Err(illegal(match m {
+                    Move::Bank => "no tab can be banked now (L-8: only once every piece is converted, and `end` banks the last one)".into(),
+                    Move::Decline(t) => format!("the {t} cannot be declined now (L-7)"),
+                    _ => "the move phase cannot end while a throw must still be played (L-7)".into(),
+                }))
+            };
+        };
+        let same_square =
+            |a: super::moves::Spot, b: super::moves::Spot| a.row == b.row && a.col == b.col;
+        let matches = |q: &Play| {
+            (!throw_given || q.throw == typed.throw)
+                && same_square(q.from, typed.from)
+                && match (q.to, typed.to) {
+                    (Some(a), Some(b)) => same_square(a, b),
+                    (None, None) => true,
+                    _ => false,
+                }
+                && (typed.pieces == 0 || q.pieces == typed.pieces)
+                && (typed.survivor == NO_PIECE || q.survivor == typed.survivor)
+                && (!typed.dissolve || q.dissolve)
+        };
+        let exact: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Play(q) if matches(q) && q.pieces == typed.pieces && q.survivor == typed.survivor && q.dissolve == typed.dissolve))
+            .collect();
+        if exact.len() == 1 {
+            return Ok(exact[0]);
+        }
+        let loose: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Play(q) if matches(q)))
+            .collect();
+        match loose.len() {
+            1 => Ok(loose[0]),
+            0 => Err(illegal(self.why_not(p, &typed, &legal))),
+            _ => Err(illegal(format!(
+                "it is ambiguous: say which of {}",
+                loose
+                    .iter()
+                    .take(8)
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+
+    fn parse_chance(&self, text: &str) -> Result<Throw, ChanceError> {
+        if !matches!(self.phase, Phase::Opening { .. } | Phase::Throwing { .. }) {
+            return Err(ChanceError::NotChanceTurn(describe_turn(self.turn())));
+        }
+        text.parse::<Throw>().map_err(|e| ChanceError::Syntax {
+            text: text.trim().to_string(),
+            expected: e.to_string(),
+        })
+    }
+
+    fn scores(&self) -> ByPlayer<u32> {
+        ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]))
+    }
+
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    fn actions(&self) -> u32 {
+        self.actions
+    }
+
+    fn render(&self) -> String {
+        let grid = self.grid();
+        let n = self.rules.columns;
+        let mut s = String::new();
+        for row in (0..4u8).rev() {
+            let label = match row {
+                3 => "  black home",
+                0 => "  white home",
+                _ => "",
+            };
+            let _ = write!(s, "     ");
+            for c in 0..n {
+                let _ = write!(s, "{:<5}", grid.name(grid.at(row, c)));
+            }
+            let _ = writeln!(s, "{label}");
+            let _ = write!(s, "  {}  ", row + 1);
+            for c in 0..n {
+                let _ = write!(s, "{:<5}", self.cell(grid.at(row, c)));
+            }
+            let _ = writeln!(s);
+        }
+        let _ = writeln!(
+            s,
+            "  (W/B: converted piece; w/b: not yet converted; a number: a stack; ': has been in the enemy row; ~: dissolved)"
+        );
+        for p in Player::ALL {
+            let i = p.index();
+            let _ = writeln!(
+                s,
+                "  {:<5}  on board {:>2} ({} unconverted)  captured {:>2}  lost to reductions {}  banked tabs {}",
+                self.rules.seat_name(p),
+                self.alive[i],
+                self.unconverted[i],
+                self.captured[i],
+                self.removed[i],
+                self.bank[i]
+            );
+        }
+        let pending: Vec<String> = self
+            .pending()
+            .iter()
+            .map(|t| format!("{t} ({})", t.name()))
+            .collect();
+        let status = match self.phase {
+            Phase::Opening { thrower } => format!(
+                "opening: {} throws; the first tab starts the game",
+                self.rules.seat_name(thrower)
+            ),
+            Phase::Throwing { player } => format!(
+                "turn {}: {} throws",
+                self.turns,
+                self.rules.seat_name(player)
+            ),
+            Phase::Moving { player } => format!(
+                "turn {}: {} to move",
+                self.turns,
+                self.rules.seat_name(player)
+            ),
+            Phase::Over => match self.over {
+                Some(o) => {
+                    let result = match o.winner {
+                        Some(w) => format!("{} wins", self.rules.seat_name(w)),
+                        None => "no winner".into(),
+                    };
+                    let truncated = if o.is_truncated() { ", truncated" } else { "" };
+                    format!(
+                        "game over: {result} ({}{truncated}); captures white {} - black {}",
+                        o.reason.describe(),
+                        o.scores.one,
+                        o.scores.two
+                    )
+                }
+                None => "game over".into(),
+            },
+        };
+        let _ = write!(s, "  {status}");
+        if !pending.is_empty() {
+            let _ = write!(s, "; pending throws: {}", pending.join(", "));
+        }
+        let _ = writeln!(s, "; turns without progress {}", self.no_progress);
+        s
+    }
+
+    fn position_id(&self) -> String {
+        super::id::write(self)
+    }
+
+    fn describe_move(&self, m: Move) -> String {
+        let Phase::Moving { player: p } = self.phase else {
+            return m.to_string();
+        };
+        match m {
+            Move::Bank => "banks a tab (L-8)".into(),
+            Move::Decline(t) => format!("leaves the {t} unplayed"),
+            Move::End => {
+                let tabs = usize::from(self.pending[Throw::TAB.index()]);
+                if tabs > 0 && self.may_bank(p) {
+                    format!(
+                        "ends the move phase and banks {tabs} tab{}",
+                        if tabs == 1 { "" } else { "s" }
+                    )
+                } else {
+                    "ends the move phase".into()
+                }
+            }
+            Move::Play(play) => {
+                let grid = self.grid();
+                let Some(from) = play.from.square(grid) else {
+                    return m.to_string();
+                };
+                let all = self.mask(from.0);
+                let group = if play.pieces == 0 { all } else { play.pieces };
+                let unit = match group.count_ones() {
+                    1 => "the piece".to_string(),
+                    k => format!("the stack of {k}"),
+                };
+                let unconverted = (0..MAXP)
+                    .filter(|&i| group & (1 << i) != 0)
+                    .any(|i| !self.pieces[p.index()][i].converted());
+                let mut text = match (play.to, unconverted, play.dissolve) {
+                    (None, true, _) => {
+                        format!("converts {unit} on {} where it stands", grid.name(from))
+                    }
+                    (None, false, _) => format!("dissolves the stack on {}", grid.name(from)),
+                    (Some(to), conv, dissolve) => {
+                        let to_sq = to.square(grid).unwrap_or(from);
+                        let mut t = String::new();
+                        if dissolve {
+                            let _ = write!(t, "dissolves the stack on {} and ", grid.name(from));
+                        }
+                        if conv {
+                            let _ = write!(
+                                t,
+                                "converts and moves {unit} from {} to {}",
+                                grid.name(from),
+                                grid.name(to_sq)
+                            );
+                        } else if play.pieces != 0 && group != all {
+                            let _ = write!(
+                                t,
+                                "moves piece{} {} of the stack on {} to {}",
+                                if group.count_ones() == 1 { "" } else { "s" },
+                                Self::numbers(group),
+                                grid.name(from),
+                                grid.name(to_sq)
+                            );
+                        } else {
+                            let _ = write!(
+                                t,
+                                "moves {unit} from {} to {}",
+                                grid.name(from),
+                                grid.name(to_sq)
+                            );
+                        }
+                        if let Some(o) = self.owner(to_sq.0).filter(|&o| o != p) {
+                            let k = self.mask(to_sq.0).count_ones();
+                            let _ = write!(
+                                t,
+                                ", captures {k} {} piece{}",
+                                self.rules.seat_name(o),
+                                if k == 1 { "" } else { "s" }
+                            );
+                        }
+                        if play.survivor != NO_PIECE {
+                            let _ = write!(
+                                t,
+                                ", is reduced to piece {} ({})",
+                                play.survivor + 1,
+                                self.piece_name(p, play.survivor)
+                            );
+                        }
+                        t
+                    }
+                };
+                let _ = write!(text, " with a {}", play.throw);
+                text
+            }
+        }
+    }
+}
+
+impl State {
+    /// The picture of one square: owner letter, stack size and marks.
+    fn cell(&self, sq: Square) -> String {
+        let Some(p) = self.owner(sq.0) else {
+            return ".".into();
+        };
+        let mask = self.mask(sq.0);
+        let pieces = &self.pieces[p.index()];
+        let members = (0..MAXP).filter(|&i| mask & (1 << i) != 0);
+        let converted = members.clone().all(|i| pieces[i].converted());
+        let entered = members.clone().any(|i| pieces[i].entered());
+        let mut c = String::new();
+        c.push(match (p, converted) {
+            (Player::One, true) => 'W',
+            (Player::One, false) => 'w',
+            (Player::Two, true) => 'B',
+            (Player::Two, false) => 'b',
+        });
+        let k = mask.count_ones();
+        if k > 1 {
+            let _ = write!(c, "{k}");
+        }
+        if entered {
+            c.push('\'');
+        }
+        if self.dissolved(sq.0) && k > 1 {
+            c.push('~');
+        }
+        c
+    }
+}
+
+impl Serialize for State {
+    /// The JSON form: the position id plus the position spelled out.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct PieceJson {
+            piece: u32,
+            start: String,
+            square: Option<String>,
+            converted: bool,
+            entered_enemy_row: bool,
+            rows_seen: Vec<u8>,
+            visited: Vec<String>,
+        }
+        let grid = self.grid();
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("position", &self.position_id())?;
+        let turn = match self.phase {
+            Phase::Opening { .. } => "opening",
+            Phase::Throwing { .. } => "chance",
+            Phase::Moving { .. } => "player",
+            Phase::Over => "over",
+        };
+        map.serialize_entry("phase", turn)?;
+        if let Phase::Opening { thrower: p }
+        | Phase::Throwing { player: p }
+        | Phase::Moving { player: p } = self.phase
+        {
+            map.serialize_entry("player", self.rules.seat_name(p))?;
+        }
+        map.serialize_entry("pending", &self.pending())?;
+        for p in Player::ALL {
+            let i = p.index();
+            let list: Vec<PieceJson> = (0..self.rules.piece_count())
+                .map(|k| {
+                    let piece = &self.pieces[i][usize::from(k)];
+                    PieceJson {
+                        piece: u32::from(k) + 1,
+                        start: self.piece_name(p, k),
+                        square: (piece.sq != OFF).then(|| grid.name(Square(piece.sq))),
+                        converted: piece.converted(),
+                        entered_enemy_row: piece.entered(),
+                        rows_seen: (0..4)
+                            .filter(|r| piece.rows() & (1 << r) != 0)
+                            .map(|r| r + 1)
+                            .collect(),
+                        visited: grid
+                            .squares()
+                            .filter(|s| piece.visited() & (1u128 << s.0) != 0)
+                            .map(|s| grid.name(s))
+                            .collect(),
+                    }
+                })
+                .collect();
+            map.serialize_entry(self.rules.seat_name(p), &list)?;
+        }
+        map.serialize_entry("banked", &self.bank)?;
+        map.serialize_entry("captured", &self.captured)?;
+        map.serialize_entry("removed", &self.removed)?;
+        map.serialize_entry("turns", &self.turns)?;
+        map.serialize_entry("turns_without_progress", &self.no_progress)?;
+        map.serialize_entry("actions", &self.actions)?;
+        if let Some(o) = self.over {
+            map.serialize_entry("outcome", &o)?;
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,36 @@
+//! The Tâb family: `tab` (Lane), `tab-hyde` (Hyde) and `tab-modern` (research §2–5, §9).
+//!
+//! # Turn structure
+//! * The opening (L-4, `opening=until-tab`): chance turns, one throw each, alternating, until a
+//!   tâb; that tâb is the first throw of the thrower's first turn.
+//! * A turn: chance turns (one per throw) until a 2 or 3, then the player's decisions, each
+//!   playing one pending throw on one unit (or banking a tâb, declining a throw, ending the
+//!   move phase, where allowed). With `throw_timing=interleaved`, each throw is played at once.
+//!   A move phase with nothing to decide is skipped.
+//! * Every single throw is a chance event with weights 1, 4, 6, 4, 1 of 16 (exact weights for
+//!   biased sticks, `p_white`).
+//!
+//! # State
+//! [`State`] is `Copy` (about 2 KB): per piece its square, whether it is converted, whether it
+//! has been in the enemy home row, the rows it has seen and (when a reduction rule reads them)
+//! the squares it has visited; per square the owner's pieces and whether the stack is
+//! dissolved; banked tâbs, pending throws, the phase and the counters. Playing a move does not
+//! allocate (move generation inside the rules reuses per-thread buffers).
+//!
+//! # Parameters
+//! See [`Ruleset`] and `qasab rules`; every option of the research's table is a key.
+
+mod game;
+pub(crate) mod id;
+mod moves;
+mod rules;
+mod state;
+mod text;
+mod track;
+
+pub use moves::{Move, ParseMoveError, Play, Spot};
+pub use rules::{
+    Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Preset, Reduction,
+    Ruleset, Split, Stacking, Survivor, ThrowUse, Timing, Track,
+};
+pub use state::{State, Stats};

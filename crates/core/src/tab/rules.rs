@@ -1,0 +1,758 @@
+//! Tâb rulesets: the three presets and every named rule option (research §9, project decisions).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::PositionIdError;
+use crate::player::Player;
+use crate::ruleset::{
+    OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
+    parse_int_in, write_canonical,
+};
+use crate::sticks::StickOdds;
+
+use super::State;
+
+/// The named presets of the Tâb family.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// Egyptian Tâb after Lane 1836 (research §3).
+    Lane,
+    /// at-Tâb wa-d-Dukk after Hyde 1694 (research §4).
+    Hyde,
+    /// The modern 4×10 rules page (research §5).
+    Modern,
+}
+
+impl Preset {
+    /// Every preset, in the order `qasab rules` lists them.
+    pub const ALL: [Preset; 3] = [Preset::Lane, Preset::Hyde, Preset::Modern];
+
+    /// The ruleset name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Lane => "tab",
+            Preset::Hyde => "tab-hyde",
+            Preset::Modern => "tab-modern",
+        }
+    }
+
+    /// The preset's ruleset, with every option at its default.
+    pub fn ruleset(self) -> Ruleset {
+        let lane = Ruleset {
+            preset: self,
+            columns: 9,
+            pieces: 0,
+            odds: StickOdds::FAIR,
+            opening: Opening::UntilTab,
+            timing: Timing::Accumulate,
+            throw_use: ThrowUse::CompulsoryWithExemptions,
+            bank: Bank::AfterAllConverted,
+            conversion: Conversion::OneStep,
+            tabs_reserved: true,
+            land_on_unconverted: false,
+            passing: Passing::Free,
+            track: Track::Loop,
+            enemy_entry: EnemyEntry::Once,
+            enemy_row: EnemyRow::Freeze,
+            stacking: Stacking::Anywhere,
+            split: Split::PeelOne,
+            reduction: Reduction::SquareVisited,
+            survivor: Survivor::Mover,
+            end: End::Elimination,
+            no_progress: 100,
+            turn_cap: 2000,
+            limit_result: LimitResult::Draw,
+        };
+        match self {
+            Preset::Lane => lane,
+            Preset::Hyde => Ruleset {
+                preset: self,
+                columns: 13,
+                opening: Opening::Normal,
+                throw_use: ThrowUse::Compulsory,
+                bank: Bank::None,
+                tabs_reserved: false,
+                passing: Passing::NoOwnInHomeRow,
+                track: Track::OneWay,
+                enemy_row: EnemyRow::LowestPriority,
+                stacking: Stacking::MiddleRows,
+                split: Split::Detach,
+                reduction: Reduction::Off,
+                end: End::MostCaptures,
+                limit_result: LimitResult::Captures,
+                ..lane
+            },
+            Preset::Modern => Ruleset {
+                preset: self,
+                columns: 10,
+                throw_use: ThrowUse::Optional,
+                bank: Bank::None,
+                enemy_row: EnemyRow::FreezeExit,
+                reduction: Reduction::PositionalRows,
+                ..lane
+            },
+        }
+    }
+
+    fn columns_ok(self, n: u8) -> bool {
+        match self {
+            Preset::Lane => (7..=29).contains(&n) && n % 2 == 1,
+            Preset::Hyde => matches!(n, 13 | 19 | 21 | 29),
+            Preset::Modern => (7..=29).contains(&n),
+        }
+    }
+
+    fn columns_expected(self) -> &'static str {
+        match self {
+            Preset::Lane => "an odd number from 7 to 29",
+            Preset::Hyde => "13, 19, 21 or 29",
+            Preset::Modern => "a number from 7 to 29",
+        }
+    }
+}
+
+macro_rules! choice_enum {
+    ($(#[$doc:meta])* $name:ident, $table:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+        const $table: &[(&str, $name)] = &[$(($text, $name::$variant)),+];
+    };
+}
+
+choice_enum!(
+    /// How the game starts (L-4, H-5).
+    Opening, OPENING {
+        /// Players throw one stick throw each, alternately, until one throws a tâb; that tâb
+        /// starts his first turn (Lane).
+        UntilTab = "until-tab",
+        /// Ordinary turns from the start, White first (Hyde).
+        Normal = "normal",
+    }
+);
+
+choice_enum!(
+    /// When throws are played (L-5, L-6).
+    Timing, TIMING {
+        /// Throw until a 2 or 3, then play the recorded throws in any order (Lane, Hyde, modern).
+        Accumulate = "accumulate",
+        /// Play each throw at once, then throw again after a 1, 4 or 6 (Ludii's model).
+        Interleaved = "interleaved",
+    }
+);
+
+choice_enum!(
+    /// Whether a usable throw must be played (L-7, H-4, M-5).
+    ThrowUse, THROW_USE {
+        /// Compulsory, except a tâb that may be banked and a throw whose only moves reduce a stack.
+        CompulsoryWithExemptions = "compulsory-with-exemptions",
+        /// Every throw may be left unplayed (modern page).
+        Optional = "optional",
+        /// Every usable throw must be played (Hyde).
+        Compulsory = "compulsory",
+    }
+);
+
+choice_enum!(
+    /// Saving tâbs for later turns (L-8).
+    Bank, BANK {
+        /// Once all of a player's pieces are converted, his unplayed tâbs are banked.
+        AfterAllConverted = "after-all-converted",
+        /// No banking.
+        None = "none",
+    }
+);
+
+choice_enum!(
+    /// What a conversion (unlocking) tâb does (L-9c, H-6).
+    Conversion, CONVERSION {
+        /// It moves the piece one step and converts it.
+        OneStep = "one-step",
+        /// It converts the piece where it stands.
+        InPlace = "in-place",
+    }
+);
+
+choice_enum!(
+    /// Which pieces block a move in the home rows (A13, H-7).
+    Passing, PASSING {
+        /// Pieces may pass any piece.
+        Free = "free",
+        /// A move may not pass or land on one's own piece while inside one's own home row (Hyde).
+        NoOwnInHomeRow = "no-own-in-home-row",
+        /// The same, in both home rows.
+        NoOwnInHomeRows = "no-own-in-home-rows",
+        /// No piece of either side may be passed inside one's own home row.
+        NoneInHomeRow = "none-in-home-row",
+    }
+);
+
+choice_enum!(
+    /// The track (L-2, H-8).
+    Track, TRACK {
+        /// Home row, then round the two middle rows for ever, with one detour through the
+        /// enemy home row (Lane).
+        Loop = "loop",
+        /// Home row, second row, third row, enemy home row, and the end (Hyde).
+        OneWay = "one-way",
+    }
+);
+
+choice_enum!(
+    /// When a piece may enter the enemy home row (L-10, A8).
+    EnemyEntry, ENEMY_ENTRY {
+        /// Once per piece (no member of the unit may have been there).
+        Once = "once",
+        /// Once per piece, and only while the enemy still has a piece in his home row (Ludii).
+        OnceWhileOccupied = "once-while-occupied",
+    }
+);
+
+choice_enum!(
+    /// Restrictions on pieces in the enemy home row (L-11, A7, H-12).
+    EnemyRow, ENEMY_ROW {
+        /// A unit there cannot move at all while its owner has a piece in his own home row.
+        Freeze = "freeze",
+        /// It may move within the row but not leave it while its owner's home row is occupied.
+        FreezeExit = "freeze-exit",
+        /// As freeze-exit, but it may also leave when the owner's home-row pieces stand on one
+        /// square.
+        FreezeExitUnlessOneStack = "freeze-exit-unless-one-stack",
+        /// A unit there may use a throw only if no unit outside the row can use it (Hyde).
+        LowestPriority = "lowest-priority",
+        /// It may move only when the opponent has no piece left in his own home row (Ludii's
+        /// at-Tâb).
+        OpponentHomeEmpty = "opponent-home-empty",
+        /// No restriction.
+        Free = "free",
+    }
+);
+
+choice_enum!(
+    /// Where own pieces may stack (L-13, H-9).
+    Stacking, STACKING {
+        /// Anywhere.
+        Anywhere = "anywhere",
+        /// Only in the two middle rows; landing on an own unit elsewhere is illegal (Hyde).
+        MiddleRows = "middle-rows",
+    }
+);
+
+choice_enum!(
+    /// Breaking up a stack (L-14, H-10).
+    Split, SPLIT {
+        /// A tâb moves one piece of the stack one step (Lane).
+        PeelOne = "peel-one",
+        /// A tâb dissolves the stack: its pieces stay and move one by one afterwards.
+        Dissolve = "dissolve",
+        /// A tâb dissolves the stack and moves one of its pieces one step.
+        DissolveMoveOne = "dissolve-move-one",
+        /// A throw v smaller than the stack detaches v pieces, which move v steps (Hyde).
+        Detach = "detach",
+        /// Only a throw of size − 1 detaches, that many pieces (Ludii's at-Tâb).
+        DetachRemainderOne = "detach-remainder-one",
+        /// Stacks never split.
+        Never = "never",
+    }
+);
+
+choice_enum!(
+    /// When a moving stack is reduced to one piece (L-15, M-9, project decision 1).
+    Reduction, REDUCTION {
+        /// It moves to a square where one of its pieces has stood or passed before.
+        SquareVisited = "square-visited",
+        /// It moves into another row that one of its pieces has been in before.
+        RowEntered = "row-entered",
+        /// It moves to a square where one of its pieces has come to rest before.
+        SquareLanded = "square-landed",
+        /// It goes from its owner's third row back to his second row, or leaves the enemy row.
+        PositionalRows = "positional-rows",
+        /// Never.
+        Off = "off",
+    }
+);
+
+choice_enum!(
+    /// Who survives a reduction (L-15, A11).
+    Survivor, SURVIVOR {
+        /// The mover chooses.
+        Mover = "mover",
+        /// The piece that has travelled furthest (most squares visited; lowest number on ties).
+        Oldest = "oldest",
+    }
+);
+
+choice_enum!(
+    /// How the game is won (L-17, H-13).
+    End, END {
+        /// By taking every enemy piece.
+        Elimination = "elimination",
+        /// By having captured more pieces when no capture is possible any more (Hyde).
+        MostCaptures = "most-captures",
+    }
+);
+
+choice_enum!(
+    /// The result of a game stopped by a safety limit (L-18). It is reported as truncated.
+    LimitResult, LIMIT_RESULT {
+        /// No winner.
+        Draw = "draw",
+        /// The player with more pieces on the board wins.
+        Material = "material",
+        /// The player who captured more wins.
+        Captures = "captures",
+    }
+);
+
+const BOOLS: &[(&str, bool)] = &[("true", true), ("false", false)];
+
+const OPTIONS: &[OptionDoc] = &[
+    OptionDoc {
+        key: "columns",
+        values: "tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29",
+        help: "columns of the 4xN board (and pieces per side)",
+        rules: "L-1, H-1, M-1",
+    },
+    OptionDoc {
+        key: "pieces",
+        values: "all | 1..=columns",
+        help: "pieces per side, on the first squares of each track (Lane: 'sometimes ... the first four')",
+        rules: "L-3, A15",
+    },
+    OptionDoc {
+        key: "p_white",
+        values: "a/b or decimal in (0,1)",
+        help: "chance that a stick falls white side up; weights stay exact",
+        rules: "S-1",
+    },
+    OptionDoc {
+        key: "opening",
+        values: "until-tab | normal",
+        help: "throw alternately until a tab, or ordinary turns from the start",
+        rules: "L-4, H-5, M-3",
+    },
+    OptionDoc {
+        key: "throw_timing",
+        values: "accumulate | interleaved",
+        help: "throw until a 2 or 3 then play in any order, or play each throw at once",
+        rules: "L-5, L-6, A5",
+    },
+    OptionDoc {
+        key: "throw_use",
+        values: "compulsory-with-exemptions | optional | compulsory",
+        help: "whether a usable throw must be played",
+        rules: "L-7, A3, H-4, M-5",
+    },
+    OptionDoc {
+        key: "tab_bank",
+        values: "after-all-converted | none",
+        help: "bank unplayed tabs once every piece is converted",
+        rules: "L-8, A4",
+    },
+    OptionDoc {
+        key: "conversion",
+        values: "one-step | in-place",
+        help: "a conversion tab moves the piece one step, or converts it where it stands",
+        rules: "L-9c, A1, H-6",
+    },
+    OptionDoc {
+        key: "tabs_reserved",
+        values: "true | false",
+        help: "while a piece is unconverted, every tab must convert one",
+        rules: "L-9c, A2, B9",
+    },
+    OptionDoc {
+        key: "land_on_unconverted",
+        values: "true | false",
+        help: "whether a move may end on one's own unconverted pieces",
+        rules: "L-9c, A1",
+    },
+    OptionDoc {
+        key: "passing",
+        values: "free | no-own-in-home-row | no-own-in-home-rows | none-in-home-row",
+        help: "which pieces block a move inside the home rows",
+        rules: "A13, H-7, B4",
+    },
+    OptionDoc {
+        key: "track",
+        values: "loop | one-way",
+        help: "circulate in the middle rows with one visit to the enemy row, or run once to the end",
+        rules: "L-2, L-12, H-8, B3",
+    },
+    OptionDoc {
+        key: "enemy_entry",
+        values: "once | once-while-occupied",
+        help: "each piece enters the enemy home row once; optionally only while the enemy has a piece there",
+        rules: "L-10, A8, A9",
+    },
+    OptionDoc {
+        key: "enemy_row",
+        values: "freeze | freeze-exit | freeze-exit-unless-one-stack | lowest-priority | opponent-home-empty | free",
+        help: "what a unit in the enemy home row may do while its own home row is occupied",
+        rules: "L-11, A7, H-12, B5, M-7",
+    },
+    OptionDoc {
+        key: "stacking",
+        values: "anywhere | middle-rows",
+        help: "where own pieces may land on each other",
+        rules: "L-13, H-9, B7",
+    },
+    OptionDoc {
+        key: "split",
+        values: "peel-one | dissolve | dissolve-move-one | detach | detach-remainder-one | never",
+        help: "how a stack is broken up",
+        rules: "L-14, A12, H-10, B1",
+    },
+    OptionDoc {
+        key: "reduction",
+        values: "square-visited | row-entered | square-landed | positional-rows | off",
+        help: "when a moving stack is reduced to one piece",
+        rules: "L-15, A10, M-9",
+    },
+    OptionDoc {
+        key: "survivor",
+        values: "mover | oldest",
+        help: "which piece survives a reduction",
+        rules: "L-15, A11",
+    },
+    OptionDoc {
+        key: "end",
+        values: "elimination | most-captures",
+        help: "win by taking every enemy piece, or by capturing more",
+        rules: "L-17, H-13, M-12",
+    },
+    OptionDoc {
+        key: "no_progress",
+        values: "0..=10000 (0 = off)",
+        help: "turns without a capture, conversion or reduction that stop the game (truncated)",
+        rules: "L-18",
+    },
+    OptionDoc {
+        key: "turn_cap",
+        values: "1..=65535",
+        help: "turns after which the game stops (truncated)",
+        rules: "L-18",
+    },
+    OptionDoc {
+        key: "limit_result",
+        values: "draw | material | captures",
+        help: "who wins a game stopped by a limit: nobody, more pieces, or more captures",
+        rules: "L-18",
+    },
+];
+
+/// A complete Tâb ruleset: a preset with every option.
+///
+/// Build one with [`Preset::ruleset`] or parse a string (`tab(columns=13,reduction=row-entered)`).
+/// Fields are public for reading; a ruleset parsed from a string is always valid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ruleset {
+    /// The preset whose defaults the other fields start from.
+    pub preset: Preset,
+    /// Columns of the board (L-1).
+    pub columns: u8,
+    /// Pieces per side; 0 means one per column (L-3).
+    pub pieces: u8,
+    /// Stick bias (S-1).
+    pub odds: StickOdds,
+    /// L-4.
+    pub opening: Opening,
+    /// L-5, L-6.
+    pub timing: Timing,
+    /// L-7.
+    pub throw_use: ThrowUse,
+    /// L-8.
+    pub bank: Bank,
+    /// L-9c.
+    pub conversion: Conversion,
+    /// L-9c.2: tâbs must convert while a piece is unconverted.
+    pub tabs_reserved: bool,
+    /// L-9c.3.
+    pub land_on_unconverted: bool,
+    /// A13, H-7.
+    pub passing: Passing,
+    /// L-2, H-8.
+    pub track: Track,
+    /// L-10.
+    pub enemy_entry: EnemyEntry,
+    /// L-11, H-12.
+    pub enemy_row: EnemyRow,
+    /// L-13, H-9.
+    pub stacking: Stacking,
+    /// L-14, H-10.
+    pub split: Split,
+    /// L-15.
+    pub reduction: Reduction,
+    /// L-15.
+    pub survivor: Survivor,
+    /// L-17, H-13.
+    pub end: End,
+    /// L-18: turns without progress; 0 = no limit.
+    pub no_progress: u16,
+    /// L-18: the turn cap.
+    pub turn_cap: u16,
+    /// L-18.
+    pub limit_result: LimitResult,
+}
+
+impl Default for Ruleset {
+    fn default() -> Self {
+        Preset::Lane.ruleset()
+    }
+}
+
+impl Ruleset {
+    /// Pieces per side.
+    pub fn piece_count(&self) -> u8 {
+        if self.pieces == 0 {
+            self.columns
+        } else {
+            self.pieces
+        }
+    }
+
+    /// Whether a rule reads each piece's visited squares.
+    pub(crate) fn tracks_squares(&self) -> bool {
+        matches!(
+            self.reduction,
+            Reduction::SquareVisited | Reduction::SquareLanded
+        )
+    }
+
+    /// Checks the combination of options.
+    ///
+    /// # Errors
+    /// [`RulesetError::Invalid`] saying why.
+    pub fn validate(&self) -> Result<(), RulesetError> {
+        let name = self.preset.name();
+        let invalid = |reason: String| {
+            Err(RulesetError::Invalid {
+                ruleset: name,
+                reason,
+            })
+        };
+        if !self.preset.columns_ok(self.columns) {
+            return invalid(format!(
+                "columns={} is not valid; {name} takes {}",
+                self.columns,
+                self.preset.columns_expected()
+            ));
+        }
+        if self.pieces > self.columns {
+            return invalid(format!(
+                "pieces={} is more than the {} squares of a home row",
+                self.pieces, self.columns
+            ));
+        }
+        if self.track == Track::OneWay {
+            if self.enemy_entry == EnemyEntry::OnceWhileOccupied {
+                return invalid("enemy_entry=once-while-occupied needs track=loop: on a one-way track the enemy row is the end of the track and cannot be closed".into());
+            }
+            if matches!(
+                self.enemy_row,
+                EnemyRow::FreezeExit | EnemyRow::FreezeExitUnlessOneStack
+            ) {
+                return invalid("enemy_row=freeze-exit needs track=loop: a one-way track never leaves the enemy row".into());
+            }
+            if self.reduction == Reduction::PositionalRows {
+                return invalid("reduction=positional-rows needs track=loop: it reduces stacks that go round the loop or leave the enemy row".into());
+            }
+        }
+        if self.turn_cap == 0 {
+            return invalid("turn_cap must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
+        let name = self.preset.name();
+        match key {
+            "columns" => self.columns = parse_int_in(name, "columns", value, 3, 29)? as u8,
+            "pieces" => {
+                self.pieces = if value == "all" {
+                    0
+                } else {
+                    parse_int_in(name, "pieces", value, 1, 29).map_err(|_| {
+                        RulesetError::BadValue {
+                            ruleset: name,
+                            key: "pieces",
+                            value: value.to_string(),
+                            expected: "all or a number from 1 to the number of columns".into(),
+                        }
+                    })? as u8
+                }
+            }
+            "p_white" => {
+                self.odds = value.parse().map_err(|e: crate::sticks::ParseOddsError| {
+                    RulesetError::BadValue {
+                        ruleset: name,
+                        key: "p_white",
+                        value: value.to_string(),
+                        expected: e.to_string(),
+                    }
+                })?
+            }
+            "opening" => self.opening = parse_choice(name, "opening", value, OPENING)?,
+            "throw_timing" => self.timing = parse_choice(name, "throw_timing", value, TIMING)?,
+            "throw_use" => self.throw_use = parse_choice(name, "throw_use", value, THROW_USE)?,
+            "tab_bank" => self.bank = parse_choice(name, "tab_bank", value, BANK)?,
+            "conversion" => self.conversion = parse_choice(name, "conversion", value, CONVERSION)?,
+            "tabs_reserved" => {
+                self.tabs_reserved = parse_choice(name, "tabs_reserved", value, BOOLS)?
+            }
+            "land_on_unconverted" => {
+                self.land_on_unconverted = parse_choice(name, "land_on_unconverted", value, BOOLS)?
+            }
+            "passing" => self.passing = parse_choice(name, "passing", value, PASSING)?,
+            "track" => self.track = parse_choice(name, "track", value, TRACK)?,
+            "enemy_entry" => {
+                self.enemy_entry = parse_choice(name, "enemy_entry", value, ENEMY_ENTRY)?
+            }
+            "enemy_row" => self.enemy_row = parse_choice(name, "enemy_row", value, ENEMY_ROW)?,
+            "stacking" => self.stacking = parse_choice(name, "stacking", value, STACKING)?,
+            "split" => self.split = parse_choice(name, "split", value, SPLIT)?,
+            "reduction" => self.reduction = parse_choice(name, "reduction", value, REDUCTION)?,
+            "survivor" => self.survivor = parse_choice(name, "survivor", value, SURVIVOR)?,
+            "end" => self.end = parse_choice(name, "end", value, END)?,
+            "no_progress" => {
+                self.no_progress = parse_int_in(name, "no_progress", value, 0, 10_000)? as u16
+            }
+            "turn_cap" => self.turn_cap = parse_int_in(name, "turn_cap", value, 1, 65_535)? as u16,
+            "limit_result" => {
+                self.limit_result = parse_choice(name, "limit_result", value, LIMIT_RESULT)?
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl RulesetTrait for Ruleset {
+    type State = State;
+
+    fn name(&self) -> &'static str {
+        self.preset.name()
+    }
+
+    fn title(&self) -> &'static str {
+        match self.preset {
+            Preset::Lane => "Tab: the Egyptian stick-dice running-fight game as Lane saw it (1836)",
+            Preset::Hyde => "at-Tab wa-d-Dukk: the game as Hyde described it (1694)",
+            Preset::Modern => "Tab on a 4x10 board, after the modern rules page",
+        }
+    }
+
+    fn options() -> &'static [OptionDoc] {
+        OPTIONS
+    }
+
+    fn option_value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "columns" => self.columns.to_string(),
+            "pieces" if self.pieces == 0 => "all".into(),
+            "pieces" => self.pieces.to_string(),
+            "p_white" => self.odds.to_string(),
+            "opening" => choice_name(self.opening, OPENING).into(),
+            "throw_timing" => choice_name(self.timing, TIMING).into(),
+            "throw_use" => choice_name(self.throw_use, THROW_USE).into(),
+            "tab_bank" => choice_name(self.bank, BANK).into(),
+            "conversion" => choice_name(self.conversion, CONVERSION).into(),
+            "tabs_reserved" => self.tabs_reserved.to_string(),
+            "land_on_unconverted" => self.land_on_unconverted.to_string(),
+            "passing" => choice_name(self.passing, PASSING).into(),
+            "track" => choice_name(self.track, TRACK).into(),
+            "enemy_entry" => choice_name(self.enemy_entry, ENEMY_ENTRY).into(),
+            "enemy_row" => choice_name(self.enemy_row, ENEMY_ROW).into(),
+            "stacking" => choice_name(self.stacking, STACKING).into(),
+            "split" => choice_name(self.split, SPLIT).into(),
+            "reduction" => choice_name(self.reduction, REDUCTION).into(),
+            "survivor" => choice_name(self.survivor, SURVIVOR).into(),
+            "end" => choice_name(self.end, END).into(),
+            "no_progress" => self.no_progress.to_string(),
+            "turn_cap" => self.turn_cap.to_string(),
+            "limit_result" => choice_name(self.limit_result, LIMIT_RESULT).into(),
+            _ => return None,
+        })
+    }
+
+    fn default_value(&self, key: &str) -> Option<String> {
+        self.preset.ruleset().option_value(key)
+    }
+
+    fn initial_state(&self) -> State {
+        State::new(*self)
+    }
+
+    fn state_from_id(&self, id: &str) -> Result<State, PositionIdError> {
+        State::from_id(*self, id)
+    }
+
+    fn seat_name(&self, p: Player) -> &'static str {
+        match p {
+            Player::One => "white",
+            Player::Two => "black",
+        }
+    }
+
+    fn rules_text(&self) -> String {
+        super::text::rules_text(self)
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_canonical(self, f)
+    }
+}
+
+impl FromStr for Ruleset {
+    type Err = RulesetError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parsed = RulesetString::parse(s)?;
+        let Some(preset) = Preset::ALL.into_iter().find(|p| p.name() == parsed.name) else {
+            return Err(RulesetError::UnknownName {
+                name: parsed.name.to_string(),
+                valid: Preset::ALL.iter().map(|p| p.name()).collect(),
+            });
+        };
+        let r = parsed.apply(preset.ruleset(), Ruleset::set)?;
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_print_as_their_names_and_round_trip() {
+        for p in Preset::ALL {
+            let r = p.ruleset();
+            assert_eq!(r.to_string(), p.name());
+            assert_eq!(p.name().parse::<Ruleset>(), Ok(r));
+            r.validate().unwrap();
+        }
+        let r: Ruleset = "tab(reduction=row-entered, columns=13)".parse().unwrap();
+        assert_eq!(r.to_string(), "tab(columns=13,reduction=row-entered)");
+        let r: Ruleset = "tab(p_white=0.5625)".parse().unwrap();
+        assert_eq!(r.to_string(), "tab(p_white=9/16)");
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let e = |s: &str| s.parse::<Ruleset>().unwrap_err().to_string();
+        assert!(e("tab(columns=8)").contains("an odd number from 7 to 29"));
+        assert!(e("tab-hyde(columns=15)").contains("13, 19, 21 or 29"));
+        assert!(e("tab(split=halve)").contains("peel-one | dissolve"));
+        assert!(e("tab(pieces=12)").contains("more than the 9 squares"));
+        assert!(e("tab-hyde(enemy_entry=once-while-occupied)").contains("needs track=loop"));
+        assert!(e("tab(p_white=1)").contains("strictly between 0 and 1"));
+        assert!(e("tab(colour=red)").contains("valid options: columns, pieces"));
+        assert!(e("tabb").contains("valid rulesets: tab, tab-hyde, tab-modern"));
+    }
+}

@@ -1,0 +1,1191 @@
+//! The Tâb state and its rules: throws, moves, captures, stacks, the end (research §3–5).
+
+use crate::game::{EndReason, Outcome, PositionIdError};
+use crate::grid::{Grid, MAX_SQUARES, Square};
+use crate::player::{ByPlayer, Player};
+use crate::sticks::Throw;
+
+use super::moves::{Move, NO_PIECE, Play, Spot};
+use super::rules::{
+    Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
+    Split, Stacking, Survivor, ThrowUse, Timing,
+};
+use super::track::{NONE, Table, table};
+
+/// Most pieces a side can have.
+pub(crate) const MAXP: usize = 29;
+/// The square of a piece no longer on the board.
+pub(crate) const OFF: u8 = 0xFF;
+
+pub(crate) const CONVERTED: u8 = 1;
+pub(crate) const ENTERED: u8 = 2;
+pub(crate) const ROWS_SHIFT: u8 = 4;
+
+const OWNER_BLACK: u32 = 1 << 31;
+const DISSOLVED: u32 = 1 << 30;
+const PIECE_BITS: u32 = (1 << MAXP) - 1;
+
+/// One piece and its history (§3.10).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Piece {
+    /// Squares stood on or passed (`square-landed`: squares come to rest on), low and high
+    /// 64 bits. Kept only when a reduction rule reads it.
+    pub lo: u64,
+    pub hi: u64,
+    /// The square, or [`OFF`].
+    pub sq: u8,
+    /// [`CONVERTED`], [`ENTERED`] (has been in the enemy home row), and the rows seen in bits
+    /// 4–7.
+    pub flags: u8,
+}
+
+impl Piece {
+    #[inline]
+    pub(crate) fn visited(&self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
+    }
+
+    #[inline]
+    fn set_visited(&mut self, v: u128) {
+        self.lo = v as u64;
+        self.hi = (v >> 64) as u64;
+    }
+
+    #[inline]
+    pub(crate) fn converted(&self) -> bool {
+        self.flags & CONVERTED != 0
+    }
+
+    #[inline]
+    pub(crate) fn entered(&self) -> bool {
+        self.flags & ENTERED != 0
+    }
+
+    #[inline]
+    pub(crate) fn rows(&self) -> u8 {
+        self.flags >> ROWS_SHIFT
+    }
+}
+
+/// Where the game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Phase {
+    /// L-4: players throw alternately until a tâb; `thrower` throws next.
+    Opening { thrower: Player },
+    /// The player throws (again).
+    Throwing { player: Player },
+    /// The player plays his throws.
+    Moving { player: Player },
+    /// The game is over.
+    Over,
+}
+
+/// Counters kept for statistics.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct Stats {
+    /// Stick throws after the opening.
+    pub throws: u32,
+    /// Turns in which a tâb was thrown.
+    pub tab_turns: u32,
+    /// Pieces converted.
+    pub conversions: u32,
+    /// Stacks reduced.
+    pub reductions: u32,
+    /// Tâbs put in the bank.
+    pub banked: u32,
+    /// The current turn has had a tâb.
+    pub(crate) turn_tab: bool,
+    /// The current turn has had a capture, conversion or reduction.
+    pub(crate) turn_progress: bool,
+}
+
+/// A Tâb game in progress (`tab`, `tab-hyde`, `tab-modern`).
+///
+/// Compact and `Copy` (about 2 KB, no heap). Equality compares everything, histories included.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub(crate) rules: Ruleset,
+    pub(crate) pieces: [[Piece; MAXP]; 2],
+    /// Per square: bit 31 set for Black's pieces, bit 30 for a dissolved stack, bits 0–28 the
+    /// owner's pieces there.
+    pub(crate) board: [u32; MAX_SQUARES],
+    pub(crate) phase: Phase,
+    /// Pending throws, counted by [`Throw::index`].
+    pub(crate) pending: [u8; 5],
+    /// Interleaved timing: the throw being played gives another throw.
+    pub(crate) extra: bool,
+    pub(crate) bank: [u16; 2],
+    pub(crate) captured: [u16; 2],
+    pub(crate) removed: [u16; 2],
+    pub(crate) alive: [u8; 2],
+    pub(crate) unconverted: [u8; 2],
+    pub(crate) turns: u32,
+    pub(crate) no_progress: u16,
+    pub(crate) opening_throws: u16,
+    pub(crate) actions: u32,
+    pub(crate) stats: Stats,
+    pub(crate) over: Option<Outcome>,
+}
+
+/// The most throws the opening may take before the game is stopped (L-18).
+pub(crate) const OPENING_CAP: u16 = 1000;
+
+/// A candidate play with what move generation learned about it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Cand {
+    pub play: Play,
+    pub reduces: bool,
+    pub conversion: bool,
+    pub in_enemy_row: bool,
+}
+
+/// A path of a move: destination, squares passed over, and whether it took the enemy branch.
+#[derive(Copy, Clone, Debug)]
+struct Path {
+    dest: u8,
+    passed: u128,
+}
+
+thread_local! {
+    /// Buffers for move generation inside the rules, reused so that playing a move does not
+    /// allocate.
+    static SCRATCH: std::cell::RefCell<(Vec<Move>, Vec<Cand>)> =
+        std::cell::RefCell::new((Vec::with_capacity(128), Vec::with_capacity(128)));
+}
+
+/// Runs `f` with the thread's scratch buffers (or fresh ones if they are in use).
+pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Move>, &mut Vec<Cand>) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut bufs) => {
+            let (out, cands) = &mut *bufs;
+            f(out, cands)
+        }
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    })
+}
+
+#[inline]
+fn bit(sq: u8) -> u128 {
+    1u128 << sq
+}
+
+impl State {
+    /// The start of a game under `rules` (L-3, H-2, M-1).
+    pub fn new(rules: Ruleset) -> State {
+        let n = rules.piece_count();
+        let mut s = State {
+            rules,
+            pieces: [[Piece {
+                sq: OFF,
+                ..Piece::default()
+            }; MAXP]; 2],
+            board: [0; MAX_SQUARES],
+            phase: match rules.opening {
+                Opening::UntilTab => Phase::Opening {
+                    thrower: Player::One,
+                },
+                Opening::Normal => Phase::Throwing {
+                    player: Player::One,
+                },
+            },
+            pending: [0; 5],
+            extra: false,
+            bank: [0; 2],
+            captured: [0; 2],
+            removed: [0; 2],
+            alive: [n; 2],
+            unconverted: [n; 2],
+            turns: u32::from(rules.opening == Opening::Normal),
+            no_progress: 0,
+            opening_throws: 0,
+            actions: 0,
+            stats: Stats::default(),
+            over: None,
+        };
+        for p in Player::ALL {
+            let home = s.home_row(p);
+            for i in 0..n {
+                let sq = s.start_square(p, i);
+                let piece = &mut s.pieces[p.index()][i as usize];
+                piece.sq = sq;
+                piece.flags = (1 << home) << ROWS_SHIFT;
+                if rules.tracks_squares() {
+                    piece.set_visited(bit(sq));
+                }
+                s.board[sq as usize] |= (1 << i) | if p == Player::Two { OWNER_BLACK } else { 0 };
+            }
+        }
+        s
+    }
+
+    /// The board geometry.
+    #[inline]
+    pub fn grid(&self) -> Grid {
+        Grid::new(self.rules.columns)
+    }
+
+    /// The square where piece `i` of `p` starts: the `i`-th square of its track.
+    #[inline]
+    pub(crate) fn start_square(&self, p: Player, i: u8) -> u8 {
+        let sq = i;
+        if p == Player::One {
+            sq
+        } else {
+            self.grid().len() as u8 - 1 - sq
+        }
+    }
+
+    #[inline]
+    pub(crate) fn home_row(&self, p: Player) -> u8 {
+        if p == Player::One { 0 } else { 3 }
+    }
+
+    #[inline]
+    pub(crate) fn enemy_row(&self, p: Player) -> u8 {
+        3 - self.home_row(p)
+    }
+
+    #[inline]
+    fn row_of(&self, sq: u8) -> u8 {
+        sq / self.rules.columns
+    }
+
+    #[inline]
+    fn row_mask(&self, row: u8) -> u128 {
+        let n = self.rules.columns;
+        ((1u128 << n) - 1) << (row * n)
+    }
+
+    #[inline]
+    fn table(&self, p: Player) -> &'static Table {
+        table(self.rules.columns, self.rules.track, p)
+    }
+
+    /// The owner of the pieces on a square.
+    #[inline]
+    pub(crate) fn owner(&self, sq: u8) -> Option<Player> {
+        let c = self.board[sq as usize];
+        if c & PIECE_BITS == 0 {
+            None
+        } else if c & OWNER_BLACK != 0 {
+            Some(Player::Two)
+        } else {
+            Some(Player::One)
+        }
+    }
+
+    /// The mask of pieces on a square (of its owner).
+    #[inline]
+    pub(crate) fn mask(&self, sq: u8) -> u32 {
+        self.board[sq as usize] & PIECE_BITS
+    }
+
+    #[inline]
+    pub(crate) fn dissolved(&self, sq: u8) -> bool {
+        self.board[sq as usize] & DISSOLVED != 0
+    }
+
+    /// True if `p` has a piece in his own home row.
+    pub(crate) fn home_occupied(&self, p: Player) -> bool {
+        let row = self.home_row(p);
+        let n = self.rules.columns;
+        (0..n).any(|c| self.owner(row * n + c) == Some(p))
+    }
+
+    /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
+    fn home_on_one_square(&self, p: Player) -> bool {
+        let row = self.home_row(p);
+        let n = self.rules.columns;
+        (0..n)
+            .filter(|&c| self.owner(row * n + c) == Some(p))
+            .count()
+            <= 1
+    }
+
+    /// The piece signature that matters for the rules: pieces with equal signatures are
+    /// interchangeable, so a choice between them is offered once.
+    #[inline]
+    fn signature(&self, piece: &Piece) -> (u8, u128) {
+        let mut flags = piece.flags & (CONVERTED | ENTERED);
+        if self.rules.reduction == Reduction::RowEntered {
+            flags |= piece.flags & 0xF0;
+        }
+        (flags, piece.visited())
+    }
+
+    /// One representative per signature class among the pieces of `mask`.
+    fn class_reps(&self, p: Player, mask: u32) -> u32 {
+        let mut reps = 0u32;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let sig = self.signature(&self.pieces[p.index()][i as usize]);
+            let mut r = reps;
+            let mut dup = false;
+            while r != 0 {
+                let j = r.trailing_zeros();
+                r &= r - 1;
+                if self.signature(&self.pieces[p.index()][j as usize]) == sig {
+                    dup = true;
+                    break;
+                }
+            }
+            if !dup {
+                reps |= 1 << i;
+            }
+        }
+        reps
+    }
+
+    /// The distinct subsets of `mask` of size `k`, up to interchangeable pieces.
+    fn subsets(&self, p: Player, mask: u32, k: u32, out: &mut Vec<u32>) {
+        out.clear();
+        // Group the pieces into signature classes, then choose how many of each.
+        let mut classes: Vec<u32> = Vec::new();
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let sig = self.signature(&self.pieces[p.index()][i as usize]);
+            match classes.iter_mut().find(|c| {
+                self.signature(&self.pieces[p.index()][c.trailing_zeros() as usize]) == sig
+            }) {
+                Some(c) => *c |= 1 << i,
+                None => classes.push(1 << i),
+            }
+        }
+        fn rec(classes: &[u32], k: u32, acc: u32, out: &mut Vec<u32>) {
+            if k == 0 {
+                out.push(acc);
+                return;
+            }
+            let Some((&first, rest)) = classes.split_first() else {
+                return;
+            };
+            let size = first.count_ones();
+            for take in (0..=size.min(k)).rev() {
+                // The lowest-numbered `take` pieces of the class.
+                let mut chosen = 0u32;
+                let mut c = first;
+                for _ in 0..take {
+                    chosen |= c & c.wrapping_neg();
+                    c &= c - 1;
+                }
+                rec(rest, k - take, acc | chosen, out);
+            }
+        }
+        rec(&classes, k, 0, out);
+    }
+
+    /// The paths of `v` steps from `from` along `p`'s track; the enemy branch only if
+    /// `enemy_ok`. A move of at most 6 steps meets the branch square at most once, so there
+    /// are at most two paths.
+    #[inline]
+    fn paths(&self, p: Player, from: u8, v: u8, enemy_ok: bool) -> ([Path; 2], usize) {
+        let t = self.table(p);
+        let empty = Path {
+            dest: NONE,
+            passed: 0,
+        };
+        let mut cur = [
+            Path {
+                dest: from,
+                passed: 0,
+            },
+            empty,
+        ];
+        let mut n = 1;
+        for step in 0..v {
+            let mut next = [empty; 2];
+            let mut m = 0;
+            for path in &cur[..n] {
+                let passed = if step > 0 {
+                    path.passed | bit(path.dest)
+                } else {
+                    0
+                };
+                let [a, b] = t[path.dest as usize];
+                if a != NONE && m < 2 {
+                    next[m] = Path { dest: a, passed };
+                    m += 1;
+                }
+                if b != NONE && enemy_ok && m < 2 {
+                    next[m] = Path { dest: b, passed };
+                    m += 1;
+                }
+            }
+            cur = next;
+            n = m;
+            if n == 0 {
+                break;
+            }
+        }
+        (cur, n)
+    }
+
+    /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
+    fn may_enter(&self, p: Player, group: u32) -> bool {
+        let pieces = &self.pieces[p.index()];
+        let mut m = group;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if pieces[i].entered() {
+                return false;
+            }
+        }
+        self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p)
+    }
+
+    /// Whether a path is blocked by the passing rule (A13, H-7).
+    fn blocked(&self, p: Player, path: &Path) -> bool {
+        let own_home = self.row_mask(self.home_row(p));
+        let zone = match self.rules.passing {
+            Passing::Free => return false,
+            Passing::NoOwnInHomeRow | Passing::NoneInHomeRow => own_home,
+            Passing::NoOwnInHomeRows => own_home | self.row_mask(self.enemy_row(p)),
+        };
+        let mut squares = (path.passed | bit(path.dest)) & zone;
+        while squares != 0 {
+            let sq = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
+            match self.owner(sq) {
+                Some(o) if o == p => return true,
+                Some(_) if self.rules.passing == Passing::NoneInHomeRow && sq != path.dest => {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
+    fn may_land(&self, p: Player, dest: u8) -> bool {
+        if self.owner(dest) != Some(p) {
+            return true;
+        }
+        if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
+            return false;
+        }
+        if !self.rules.land_on_unconverted {
+            let mut m = self.mask(dest);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if !self.pieces[p.index()][i].converted() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
+    fn reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
+        if group.count_ones() < 2 {
+            return false;
+        }
+        let pieces = &self.pieces[p.index()];
+        let members = || {
+            let mut m = group;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    i
+                })
+            })
+        };
+        match self.rules.reduction {
+            Reduction::Off => false,
+            Reduction::SquareVisited | Reduction::SquareLanded => {
+                members().any(|i| pieces[i].visited() & bit(dest) != 0)
+            }
+            Reduction::RowEntered => {
+                let (rf, rd) = (self.row_of(from), self.row_of(dest));
+                rf != rd && members().any(|i| pieces[i].rows() & (1 << rd) != 0)
+            }
+            Reduction::PositionalRows => {
+                let (rf, rd) = (self.row_of(from), self.row_of(dest));
+                let (second, third) = if p == Player::One { (1, 2) } else { (2, 1) };
+                (rf == third && rd == second) || (rf == self.enemy_row(p) && rd != rf)
+            }
+        }
+    }
+
+    /// The survivor of a reduction under `survivor=oldest`: the member that started furthest
+    /// along the track (the highest piece number).
+    fn oldest(group: u32) -> u8 {
+        31 - group.leading_zeros() as u8
+    }
+
+    /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
+    #[allow(clippy::too_many_arguments)]
+    fn push_moves(
+        &self,
+        p: Player,
+        t: Throw,
+        from: u8,
+        group: u32,
+        whole: bool,
+        steps: u8,
+        dissolve: bool,
+        out: &mut Vec<Cand>,
+    ) {
+        let grid = self.grid();
+        let enemy_row = self.enemy_row(p);
+        let in_enemy_row = self.row_of(from) == enemy_row;
+        let enemy_ok = self.may_enter(p, group);
+        let (paths, n) = self.paths(p, from, steps, enemy_ok);
+        for path in &paths[..n] {
+            if self.blocked(p, path) || !self.may_land(p, path.dest) {
+                continue;
+            }
+            if in_enemy_row && self.row_of(path.dest) != enemy_row {
+                // Leaving the enemy row (L-11 options).
+                let home = self.home_occupied(p);
+                let stuck = match self.rules.enemy_row {
+                    EnemyRow::FreezeExit => home,
+                    EnemyRow::FreezeExitUnlessOneStack => home && !self.home_on_one_square(p),
+                    _ => false,
+                };
+                if stuck {
+                    continue;
+                }
+            }
+            let play = Play {
+                throw: t,
+                from: Spot::of(grid, Square(from)),
+                to: Some(Spot::of(grid, Square(path.dest))),
+                pieces: if whole { 0 } else { group },
+                dissolve,
+                survivor: NO_PIECE,
+            };
+            let cand = Cand {
+                play,
+                reduces: false,
+                conversion: false,
+                in_enemy_row,
+            };
+            if self.reduces(p, group, from, path.dest) {
+                if self.rules.survivor == Survivor::Mover {
+                    let mut reps = self.class_reps(p, group);
+                    while reps != 0 {
+                        let i = reps.trailing_zeros() as u8;
+                        reps &= reps - 1;
+                        out.push(Cand {
+                            play: Play {
+                                survivor: i,
+                                ..play
+                            },
+                            reduces: true,
+                            ..cand
+                        });
+                    }
+                } else {
+                    out.push(Cand {
+                        reduces: true,
+                        ..cand
+                    });
+                }
+            } else {
+                out.push(cand);
+            }
+        }
+    }
+
+    /// Every play of throw `t` by `p`, before the rules that compare throws and units
+    /// (reserved tâbs, lowest priority).
+    pub(crate) fn gen_plays(&self, p: Player, t: Throw, out: &mut Vec<Cand>) {
+        out.clear();
+        let grid = self.grid();
+        let v = t.value();
+        let pieces = &self.pieces[p.index()];
+        let enemy_row = self.enemy_row(p);
+        let mut done: u128 = 0;
+        let mut subsets = Vec::new();
+        for piece in pieces.iter().take(self.rules.piece_count() as usize) {
+            let from = piece.sq;
+            if from == OFF || done & bit(from) != 0 {
+                continue;
+            }
+            done |= bit(from);
+            let all = self.mask(from);
+            let dissolved = self.dissolved(from) && all.count_ones() > 1;
+            let in_enemy_row = self.row_of(from) == enemy_row;
+            if in_enemy_row {
+                // L-11, H-12 (lowest priority is applied by the caller).
+                let frozen = match self.rules.enemy_row {
+                    EnemyRow::Freeze => self.home_occupied(p),
+                    EnemyRow::OpponentHomeEmpty => self.home_occupied(!p),
+                    _ => false,
+                };
+                if frozen {
+                    continue;
+                }
+            }
+            // A dissolved square holds independent pieces: each is a unit (L-14); pieces with
+            // the same history are interchangeable.
+            let mut units = [0u32; MAXP];
+            let mut count = 0;
+            if dissolved {
+                let mut reps = self.class_reps(p, all);
+                while reps != 0 {
+                    units[count] = reps & reps.wrapping_neg();
+                    reps &= reps - 1;
+                    count += 1;
+                }
+            } else {
+                units[0] = all;
+                count = 1;
+            }
+            for &unit in &units[..count] {
+                let whole = !dissolved;
+                let size = unit.count_ones();
+                let has_unconverted = {
+                    let mut m = unit;
+                    let mut any = false;
+                    while m != 0 {
+                        let i = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        any |= !pieces[i].converted();
+                    }
+                    any
+                };
+                if has_unconverted {
+                    // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
+                    if t.is_tab() {
+                        match self.rules.conversion {
+                            Conversion::OneStep => {
+                                let before = out.len();
+                                self.push_moves(p, t, from, unit, whole, 1, false, out);
+                                for c in &mut out[before..] {
+                                    c.conversion = true;
+                                }
+                            }
+                            Conversion::InPlace => out.push(Cand {
+                                play: Play {
+                                    throw: t,
+                                    from: Spot::of(grid, Square(from)),
+                                    to: None,
+                                    pieces: if whole { 0 } else { unit },
+                                    dissolve: false,
+                                    survivor: NO_PIECE,
+                                },
+                                reduces: false,
+                                conversion: true,
+                                in_enemy_row,
+                            }),
+                        }
+                    }
+                    continue;
+                }
+                self.push_moves(p, t, from, unit, whole, v, false, out);
+                if size < 2 {
+                    continue;
+                }
+                // L-14, H-10: breaking up a stack.
+                match self.rules.split {
+                    Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
+                        let dissolve = self.rules.split == Split::DissolveMoveOne;
+                        let mut reps = self.class_reps(p, unit);
+                        while reps != 0 {
+                            let i = reps.trailing_zeros();
+                            reps &= reps - 1;
+                            self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out);
+                        }
+                    }
+                    Split::Dissolve if t.is_tab() => out.push(Cand {
+                        play: Play {
+                            throw: t,
+                            from: Spot::of(grid, Square(from)),
+                            to: None,
+                            pieces: 0,
+                            dissolve: true,
+                            survivor: NO_PIECE,
+                        },
+                        reduces: false,
+                        conversion: false,
+                        in_enemy_row,
+                    }),
+                    Split::Detach | Split::DetachRemainderOne => {
+                        let k = u32::from(v);
+                        let ok = if self.rules.split == Split::Detach {
+                            k < size
+                        } else {
+                            k + 1 == size
+                        };
+                        if ok {
+                            self.subsets(p, unit, k, &mut subsets);
+                            for &sub in &subsets {
+                                self.push_moves(p, t, from, sub, false, v, false, out);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Whether all of `p`'s pieces are converted and banking is on (L-8).
+    #[inline]
+    pub(crate) fn may_bank(&self, p: Player) -> bool {
+        self.rules.bank == Bank::AfterAllConverted && self.unconverted[p.index()] == 0
+    }
+
+    /// The legal plays of throw `t` by `p`, after reserved tâbs (L-9c.2) and lowest priority
+    /// (H-12).
+    pub(crate) fn plays(&self, p: Player, t: Throw, out: &mut Vec<Cand>) {
+        self.gen_plays(p, t, out);
+        if t.is_tab()
+            && self.rules.tabs_reserved
+            && self.unconverted[p.index()] > 0
+            && out.iter().any(|c| c.conversion)
+        {
+            out.retain(|c| c.conversion);
+        }
+        if self.rules.enemy_row == EnemyRow::LowestPriority && out.iter().any(|c| !c.in_enemy_row) {
+            out.retain(|c| !c.in_enemy_row);
+        }
+    }
+
+    /// The throws `p` can play now: pending ones, and a banked tâb.
+    fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
+        Throw::ALL.into_iter().filter(move |t| {
+            self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
+        })
+    }
+
+    /// Fills `out` with every decision of the move phase; returns whether there is any.
+    pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>, cands: &mut Vec<Cand>) -> bool {
+        out.clear();
+        let mut playable_pending = [false; 5];
+        let mut compulsory_pending = false;
+        let mut optional_pending = 0u32;
+        for t in self.available(p) {
+            self.plays(p, t, cands);
+            if cands.is_empty() {
+                continue;
+            }
+            out.extend(cands.iter().map(|c| Move::Play(c.play)));
+            let n = self.pending[t.index()];
+            if n == 0 {
+                continue; // a banked tâb: always optional
+            }
+            playable_pending[t.index()] = true;
+            let optional = match self.rules.throw_use {
+                ThrowUse::Optional => true,
+                ThrowUse::Compulsory => false,
+                ThrowUse::CompulsoryWithExemptions => {
+                    (t.is_tab() && self.may_bank(p)) || cands.iter().all(|c| c.reduces)
+                }
+            };
+            if optional {
+                optional_pending += u32::from(n);
+            } else {
+                compulsory_pending = true;
+            }
+        }
+        if out.is_empty() {
+            return false;
+        }
+        let playable_count: u32 = Throw::ALL
+            .iter()
+            .filter(|t| playable_pending[t.index()])
+            .map(|t| u32::from(self.pending[t.index()]))
+            .sum();
+        // Bank and decline single throws only while something else remains to be played;
+        // otherwise `end` does the same.
+        if playable_count >= 2 {
+            let tab = Throw::TAB.index();
+            if self.pending[tab] > 0 && self.may_bank(p) {
+                out.push(Move::Bank);
+            }
+            if self.rules.throw_use != ThrowUse::Compulsory {
+                for t in Throw::ALL {
+                    let i = t.index();
+                    if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
+                        continue;
+                    }
+                    let optional = match self.rules.throw_use {
+                        ThrowUse::Optional => true,
+                        _ => {
+                            self.plays(p, t, cands);
+                            cands.iter().all(|c| c.reduces)
+                        }
+                    };
+                    if optional {
+                        out.push(Move::Decline(t));
+                    }
+                }
+            }
+        }
+        if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
+            out.push(Move::End);
+        }
+        out.sort_unstable();
+        out.dedup();
+        true
+    }
+
+    // ----- applying actions -----
+
+    /// Applies a throw (a chance outcome).
+    pub(crate) fn apply_throw(&mut self, t: Throw) {
+        self.actions += 1;
+        match self.phase {
+            Phase::Opening { thrower } => {
+                self.opening_throws += 1;
+                if t.is_tab() {
+                    // L-4: the first tâb starts the thrower's first turn and counts in it.
+                    self.turns = 1;
+                    self.stats.throws += 1;
+                    self.stats.turn_tab = true;
+                    self.pending[t.index()] += 1;
+                    self.after_throw(thrower, t);
+                } else if self.opening_throws >= OPENING_CAP {
+                    self.finish_by_limit(EndReason::TurnCap);
+                } else {
+                    self.phase = Phase::Opening { thrower: !thrower };
+                }
+            }
+            Phase::Throwing { player } => {
+                self.stats.throws += 1;
+                self.stats.turn_tab |= t.is_tab();
+                self.pending[t.index()] += 1;
+                self.after_throw(player, t);
+            }
+            _ => unreachable!("a throw outside a chance turn"),
+        }
+    }
+
+    fn after_throw(&mut self, p: Player, t: Throw) {
+        match self.rules.timing {
+            // L-5: throw again after 1, 4, 6; then play.
+            Timing::Accumulate if t.throws_again() => self.phase = Phase::Throwing { player: p },
+            Timing::Accumulate => self.enter_moving(p),
+            Timing::Interleaved => {
+                self.extra = t.throws_again();
+                self.enter_moving(p);
+            }
+        }
+    }
+
+    fn enter_moving(&mut self, p: Player) {
+        self.phase = Phase::Moving { player: p };
+        if !self.has_decisions(p) {
+            self.finish_moving(p);
+        }
+    }
+
+    /// Whether `p` has a decision now, using reused buffers (no allocation once warm).
+    pub(crate) fn has_decisions(&self, p: Player) -> bool {
+        with_scratch(|out, cands| self.decisions(p, out, cands))
+    }
+
+    /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
+    fn finish_moving(&mut self, p: Player) {
+        let tab = Throw::TAB.index();
+        if self.pending[tab] > 0 && self.may_bank(p) {
+            let n = u16::from(self.pending[tab]);
+            self.bank[p.index()] += n;
+            self.stats.banked += u32::from(n);
+        }
+        self.pending = [0; 5];
+        if self.over.is_some() {
+            return;
+        }
+        if self.rules.timing == Timing::Interleaved && self.extra {
+            self.extra = false;
+            self.phase = Phase::Throwing { player: p };
+            return;
+        }
+        self.extra = false;
+        self.end_turn(p);
+    }
+
+    /// The end of `p`'s turn: the guards (L-18), a dead position (H-13), the next turn.
+    fn end_turn(&mut self, p: Player) {
+        if self.stats.turn_tab {
+            self.stats.tab_turns += 1;
+        }
+        if self.stats.turn_progress {
+            self.no_progress = 0;
+        } else {
+            self.no_progress += 1;
+        }
+        self.stats.turn_tab = false;
+        self.stats.turn_progress = false;
+        if self.rules.no_progress > 0 && self.no_progress >= self.rules.no_progress {
+            return self.finish_by_limit(EndReason::NoProgress);
+        }
+        if self.turns >= u32::from(self.rules.turn_cap) {
+            return self.finish_by_limit(EndReason::TurnCap);
+        }
+        if self.rules.end == End::MostCaptures && self.dead() {
+            return self.finish(EndReason::NoMoreCaptures);
+        }
+        self.turns += 1;
+        self.phase = Phase::Throwing { player: !p };
+    }
+
+    /// H-13 (c): no unit of either player can use any throw.
+    fn dead(&self) -> bool {
+        with_scratch(|_, cands| {
+            for p in Player::ALL {
+                for t in Throw::ALL {
+                    self.plays(p, t, cands);
+                    if !cands.is_empty() {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    }
+
+    fn finish(&mut self, reason: EndReason) {
+        self.pending = [0; 5];
+        self.extra = false;
+        let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
+        let winner = match reason {
+            EndReason::Elimination => Player::ALL.into_iter().find(|p| self.alive[p.index()] > 0),
+            _ => Outcome::by_score(scores, reason).winner,
+        };
+        self.over = Some(Outcome {
+            winner,
+            scores,
+            reason,
+        });
+        self.phase = Phase::Over;
+    }
+
+    fn finish_by_limit(&mut self, reason: EndReason) {
+        self.pending = [0; 5];
+        self.extra = false;
+        let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
+        let winner = match self.rules.limit_result {
+            LimitResult::Draw => None,
+            LimitResult::Material => {
+                Outcome::by_score(
+                    ByPlayer::new(u32::from(self.alive[0]), u32::from(self.alive[1])),
+                    reason,
+                )
+                .winner
+            }
+            LimitResult::Captures => Outcome::by_score(scores, reason).winner,
+        };
+        self.over = Some(Outcome {
+            winner,
+            scores,
+            reason,
+        });
+        self.phase = Phase::Over;
+    }
+
+    /// Applies a decision of the move phase (assumed legal).
+    pub(crate) fn apply_move(&mut self, m: Move) {
+        self.actions += 1;
+        let Phase::Moving { player: p } = self.phase else {
+            unreachable!("a move outside a move phase")
+        };
+        match m {
+            Move::Bank => {
+                self.pending[Throw::TAB.index()] -= 1;
+                self.bank[p.index()] += 1;
+                self.stats.banked += 1;
+            }
+            Move::Decline(t) => self.pending[t.index()] -= 1,
+            Move::End => return self.finish_moving(p),
+            Move::Play(play) => self.apply_play(p, play),
+        }
+        if self.over.is_some() {
+            self.pending = [0; 5];
+            return;
+        }
+        if !self.has_decisions(p) {
+            self.finish_moving(p);
+        }
+    }
+
+    fn apply_play(&mut self, p: Player, play: Play) {
+        let grid = self.grid();
+        let me = p.index();
+        let t = play.throw;
+        if self.pending[t.index()] > 0 {
+            self.pending[t.index()] -= 1;
+        } else {
+            self.bank[me] -= 1;
+        }
+        let from = play
+            .from
+            .square(grid)
+            .expect("a legal play is on the board")
+            .0;
+        let group = if play.pieces == 0 {
+            self.mask(from)
+        } else {
+            play.pieces
+        };
+        // L-9c: a tâb on an unconverted unit converts it.
+        let mut converting = false;
+        let mut m = group;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if !self.pieces[me][i].converted() {
+                converting = true;
+                self.pieces[me][i].flags |= CONVERTED;
+                self.unconverted[me] -= 1;
+                self.stats.conversions += 1;
+            }
+        }
+        if converting {
+            self.stats.turn_progress = true;
+        }
+        if play.dissolve {
+            self.board[from as usize] |= DISSOLVED;
+        }
+        let Some(to) = play.to else {
+            self.check_end(p);
+            return;
+        };
+        let dest = to.square(grid).expect("a legal play is on the board").0;
+        let steps = if converting { 1 } else { t.value() };
+        let (paths, n) = self.paths(p, from, steps, true);
+        let path = paths[..n]
+            .iter()
+            .find(|x| x.dest == dest)
+            .copied()
+            .expect("the play's path");
+        let reduces = self.reduces(p, group, from, dest);
+        // Leave the origin.
+        let rest = self.mask(from) & !group;
+        self.board[from as usize] = if rest == 0 {
+            0
+        } else {
+            let dissolved = if rest.count_ones() > 1 {
+                self.board[from as usize] & DISSOLVED
+            } else {
+                0
+            };
+            rest | dissolved | (self.board[from as usize] & OWNER_BLACK)
+        };
+        // L-16: capture everything on the destination.
+        if let Some(o) = self.owner(dest).filter(|&o| o != p) {
+            let mut m = self.mask(dest);
+            let n = m.count_ones();
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let piece = &mut self.pieces[o.index()][i];
+                if !piece.converted() {
+                    self.unconverted[o.index()] -= 1;
+                }
+                *piece = Piece {
+                    sq: OFF,
+                    ..Piece::default()
+                };
+            }
+            self.alive[o.index()] -= n as u8;
+            self.captured[me] += n as u16;
+            self.board[dest as usize] = 0;
+            self.stats.turn_progress = true;
+        }
+        // History of the moving pieces (§3.10).
+        let touched = path.passed | bit(dest);
+        let mut rows = 0u8;
+        for r in 0..4 {
+            if touched & self.row_mask(r) != 0 {
+                rows |= 1 << r;
+            }
+        }
+        let entered = touched & self.row_mask(self.enemy_row(p)) != 0;
+        let squares = match self.rules.reduction {
+            Reduction::SquareVisited => touched,
+            Reduction::SquareLanded => bit(dest),
+            _ => 0,
+        };
+        // L-15: reduce the moving stack to one piece.
+        let mut moving = group;
+        if reduces {
+            let keep = if self.rules.survivor == Survivor::Mover && play.survivor != NO_PIECE {
+                play.survivor
+            } else {
+                Self::oldest(group)
+            };
+            let lost = group & !(1 << keep);
+            let mut m = lost;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.pieces[me][i] = Piece {
+                    sq: OFF,
+                    ..Piece::default()
+                };
+            }
+            let k = lost.count_ones();
+            self.alive[me] -= k as u8;
+            self.removed[me] += k as u16;
+            self.stats.reductions += 1;
+            self.stats.turn_progress = true;
+            moving = 1 << keep;
+        }
+        let mut m = moving;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let piece = &mut self.pieces[me][i];
+            piece.sq = dest;
+            piece.flags |= rows << ROWS_SHIFT;
+            if entered {
+                piece.flags |= ENTERED;
+            }
+            if squares != 0 {
+                let v = piece.visited() | squares;
+                piece.set_visited(v);
+            }
+        }
+        // Arrive: merge with own pieces there (L-13).
+        let own = if self.owner(dest) == Some(p) {
+            self.mask(dest)
+        } else {
+            0
+        };
+        self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
+        self.check_end(p);
+    }
+
+    /// L-17, H-13 (a, b): the end after a move.
+    fn check_end(&mut self, p: Player) {
+        if self.alive[(!p).index()] == 0 || self.alive[p.index()] == 0 {
+            return self.finish(EndReason::Elimination);
+        }
+        if self.rules.end == End::MostCaptures {
+            let all_across = Player::ALL.into_iter().all(|q| {
+                let row = self.enemy_row(q);
+                self.pieces[q.index()]
+                    .iter()
+                    .all(|x| x.sq == OFF || self.row_of(x.sq) == row)
+            });
+            if all_across {
+                self.finish(EndReason::NoMoreCaptures);
+            }
+        }
+    }
+
+    // ----- reading -----
+
+    /// The piece number (1-based) and owner of a piece index, for messages.
+    pub(crate) fn piece_name(&self, p: Player, i: u8) -> String {
+        self.grid().name(Square(self.start_square(p, i)))
+    }
+
+    /// Reads a position id; see [`super::id`].
+    pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
+        super::id::parse(rules, id)
+    }
+}

@@ -1,0 +1,264 @@
+//! The invariant checker over thousands of seeded random games of every Tâb preset and every
+//! option value.
+
+use qasab_core::tab::{self, Preset};
+use qasab_core::{GameState, Player, Ruleset, Turn};
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Every option value of the research table, as `key=value` texts.
+const OPTION_VALUES: &[&str] = &[
+    "columns=7",
+    "columns=13",
+    "columns=19",
+    "columns=21",
+    "columns=29",
+    "pieces=4",
+    "pieces=1",
+    "p_white=9/16",
+    "p_white=0.3",
+    "opening=until-tab",
+    "opening=normal",
+    "throw_timing=accumulate",
+    "throw_timing=interleaved",
+    "throw_use=compulsory-with-exemptions",
+    "throw_use=optional",
+    "throw_use=compulsory",
+    "tab_bank=after-all-converted",
+    "tab_bank=none",
+    "conversion=one-step",
+    "conversion=in-place",
+    "tabs_reserved=true",
+    "tabs_reserved=false",
+    "land_on_unconverted=true",
+    "land_on_unconverted=false",
+    "passing=free",
+    "passing=no-own-in-home-row",
+    "passing=no-own-in-home-rows",
+    "passing=none-in-home-row",
+    "track=loop",
+    "track=one-way",
+    "enemy_entry=once",
+    "enemy_entry=once-while-occupied",
+    "enemy_row=freeze",
+    "enemy_row=freeze-exit",
+    "enemy_row=freeze-exit-unless-one-stack",
+    "enemy_row=lowest-priority",
+    "enemy_row=opponent-home-empty",
+    "enemy_row=free",
+    "stacking=anywhere",
+    "stacking=middle-rows",
+    "split=peel-one",
+    "split=dissolve",
+    "split=dissolve-move-one",
+    "split=detach",
+    "split=detach-remainder-one",
+    "split=never",
+    "reduction=square-visited",
+    "reduction=row-entered",
+    "reduction=square-landed",
+    "reduction=positional-rows",
+    "reduction=off",
+    "survivor=mover",
+    "survivor=oldest",
+    "end=elimination",
+    "end=most-captures",
+    "no_progress=0",
+    "no_progress=5",
+    "turn_cap=30",
+    "limit_result=draw",
+    "limit_result=material",
+    "limit_result=captures",
+];
+
+fn variants() -> Vec<tab::Ruleset> {
+    let mut out = Vec::new();
+    for preset in Preset::ALL {
+        out.push(preset.ruleset());
+        for opt in OPTION_VALUES {
+            if let Ok(r) = format!("{}({opt})", preset.name()).parse::<tab::Ruleset>() {
+                out.push(r);
+            }
+        }
+    }
+    // A few combinations that stress stacks and splitting.
+    for text in [
+        "tab(split=dissolve,reduction=row-entered,survivor=oldest)",
+        "tab(split=detach,throw_timing=interleaved,throw_use=optional)",
+        "tab(land_on_unconverted=true,conversion=in-place,tabs_reserved=false)",
+        "tab-modern(split=dissolve-move-one,reduction=square-landed)",
+        "tab-hyde(track=loop,reduction=square-visited,split=peel-one)",
+        "tab(columns=7,pieces=3,enemy_entry=once-while-occupied,enemy_row=freeze-exit-unless-one-stack)",
+    ] {
+        out.push(text.parse().unwrap());
+    }
+    out
+}
+
+struct Checker {
+    entries: [[u8; 29]; 2],
+    in_enemy: [[bool; 29]; 2],
+    left_home: [[bool; 29]; 2],
+}
+
+fn row_of(s: &tab::State, sq: qasab_core::grid::Square) -> u8 {
+    s.grid().row(sq)
+}
+
+/// The invariants at one state.
+fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
+    let rules = *s.ruleset();
+    let n = u32::from(rules.piece_count());
+    let on_board = s.pieces_on_board();
+    let removed = s.removed();
+    let captured = s.scores();
+    for p in Player::ALL {
+        assert_eq!(
+            on_board[p] + captured[!p] + removed[p],
+            n,
+            "pieces are conserved for {p}"
+        );
+    }
+    for p in Player::ALL {
+        let list = s.piece_squares(p);
+        let home = if p == Player::One { 0 } else { 3 };
+        let enemy = 3 - home;
+        for (i, sq) in list.into_iter().enumerate() {
+            let Some(sq) = sq else { continue };
+            let row = row_of(s, sq);
+            if row != home {
+                c.left_home[p.index()][i] = true;
+            } else {
+                assert!(
+                    !c.left_home[p.index()][i],
+                    "piece {} of {p} came back to its home row",
+                    i + 1
+                );
+            }
+            let now = row == enemy;
+            if now && !c.in_enemy[p.index()][i] {
+                c.entries[p.index()][i] += 1;
+                assert!(
+                    c.entries[p.index()][i] <= 1,
+                    "piece {} of {p} entered the enemy row twice",
+                    i + 1
+                );
+            }
+            c.in_enemy[p.index()][i] = now;
+        }
+    }
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let mut outs = Vec::new();
+    let denominator = s.chance_outcomes(&mut outs);
+    match s.turn() {
+        Turn::Over(o) => {
+            assert!(
+                moves.is_empty() && outs.is_empty(),
+                "terminal states have no actions"
+            );
+            assert_eq!(o.scores, s.scores());
+        }
+        Turn::Chance => {
+            assert!(moves.is_empty());
+            assert_eq!(outs.iter().map(|w| w.weight).sum::<u32>(), denominator);
+            let (_, total) = rules.odds.weights();
+            assert_eq!(denominator, total);
+            if rules.odds == qasab_core::sticks::StickOdds::FAIR {
+                assert_eq!(denominator, 16, "chance weights sum to 16");
+            }
+        }
+        Turn::Player(_) => {
+            assert!(!moves.is_empty(), "a player's turn has a decision");
+            assert!(
+                moves.windows(2).all(|w| w[0] < w[1]),
+                "sorted without duplicates"
+            );
+            if with_id {
+                for &m in &moves {
+                    assert_eq!(
+                        s.parse_move(&m.to_string()),
+                        Ok(m),
+                        "{m} reads back at {}",
+                        s.position_id()
+                    );
+                    assert_eq!(
+                        m.to_string().parse::<tab::Move>().map(|x| x.to_string()),
+                        Ok(m.to_string())
+                    );
+                }
+            }
+        }
+    }
+    if with_id {
+        let id = s.position_id();
+        assert_eq!(
+            rules.state_from_id(&id).as_ref(),
+            Ok(s),
+            "the position id {id} round-trips"
+        );
+    }
+}
+
+fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool) -> u32 {
+    let mut s = rules.initial_state();
+    let mut c = Checker {
+        entries: [[0; 29]; 2],
+        in_enemy: [[false; 29]; 2],
+        left_home: [[false; 29]; 2],
+    };
+    let mut moves = Vec::new();
+    let mut outs = Vec::new();
+    let bound = 400 * (u32::from(rules.turn_cap) + 1000);
+    loop {
+        check(&s, &mut c, with_id);
+        match s.turn() {
+            Turn::Over(_) => return s.actions(),
+            Turn::Chance => {
+                let total = s.chance_outcomes(&mut outs);
+                let mut x = (rng.next_u64() % u64::from(total)) as u32;
+                let mut pick = outs[0].outcome;
+                for w in &outs {
+                    if x < w.weight {
+                        pick = w.outcome;
+                        break;
+                    }
+                    x -= w.weight;
+                }
+                s.apply_chance_unchecked(pick);
+            }
+            Turn::Player(_) => {
+                s.legal_moves(&mut moves);
+                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                s.play_unchecked(m);
+            }
+        }
+        assert!(s.actions() < bound, "every game ends");
+    }
+}
+
+#[test]
+fn random_games_of_every_preset_and_option_keep_every_invariant() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(77);
+    let vs = variants();
+    assert!(vs.len() > 150, "{} variants", vs.len());
+    let mut games = 0;
+    for (k, rules) in vs.iter().enumerate() {
+        for g in 0..12 {
+            random_game(*rules, &mut rng, g < 2);
+            games += 1;
+        }
+        let _ = k;
+    }
+    assert!(games >= 1800);
+}
+
+#[test]
+fn many_games_of_each_preset() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(78);
+    for preset in Preset::ALL {
+        for _ in 0..300 {
+            random_game(preset.ruleset(), &mut rng, false);
+        }
+    }
+}
