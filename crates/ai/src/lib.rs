@@ -15,6 +15,7 @@ pub mod random;
 pub mod rng;
 pub mod simulate;
 pub mod solver;
+pub mod tab;
 pub mod tihbat;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};

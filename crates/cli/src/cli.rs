@@ -38,6 +38,54 @@ pub enum Command {
     Solve(SolveArgs),
     /// Measure random playouts per second and the solver's time.
     Bench(BenchArgs),
+    /// List the legal decisions, or the chance outcomes with their weights, at a position.
+    Moves(MovesArgs),
+    /// Apply actions to a position and print the position id that results.
+    Apply(ApplyArgs),
+    /// Count the game tree from a position (perft), to pin move generation.
+    Perft(PerftArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// The ruleset.
+    pub ruleset: String,
+    /// A position id (default: the start).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    /// The ruleset.
+    pub ruleset: String,
+    /// A position id (default: the start).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Actions in order: moves in the game's notation, throws as their value.
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub actions: Vec<String>,
+    /// Print the resulting state as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// The ruleset.
+    pub ruleset: String,
+    /// A position id (default: the start).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// The deepest depth to count (every depth from 1 is printed).
+    #[arg(long)]
+    pub depth: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -50,6 +98,12 @@ pub struct PlayArgs {
     /// Player for North (tihbat).
     #[arg(long)]
     pub north: Option<String>,
+    /// Player for White (the Tab family): human, random, or a spec.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Player for Black (the Tab family).
+    #[arg(long)]
+    pub black: Option<String>,
     /// Seed for the game's chance events and the players' choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -4,10 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::ruleset::{OptionDoc, Ruleset, RulesetError, RulesetString};
-use crate::tihbat;
+use crate::{tab, tihbat};
 
 /// The names of every ruleset, in the order `qasab rules` lists them.
-pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
+pub const RULESET_NAMES: &[&str] = &["tab", "tab-hyde", "tab-modern", tihbat::NAME];
 
 /// Any ruleset of any game.
 ///
@@ -15,6 +15,8 @@ pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
 /// once from this enum to it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AnyRuleset {
+    /// Tâb: `tab`, `tab-hyde`, `tab-modern`.
+    Tab(tab::Ruleset),
     /// Tihbat.
     Tihbat(tihbat::Ruleset),
 }
@@ -41,6 +43,7 @@ impl AnyRuleset {
     /// The options of this ruleset's game.
     pub fn options(&self) -> &'static [OptionDoc] {
         match self {
+            AnyRuleset::Tab(_) => tab::Ruleset::options(),
             AnyRuleset::Tihbat(_) => tihbat::Ruleset::options(),
         }
     }
@@ -74,6 +77,7 @@ impl FromStr for AnyRuleset {
         let parsed = RulesetString::parse(s)?;
         match parsed.name {
             tihbat::NAME => Ok(AnyRuleset::Tihbat(s.parse()?)),
+            "tab" | "tab-hyde" | "tab-modern" => Ok(AnyRuleset::Tab(s.parse()?)),
             other => Err(RulesetError::UnknownName {
                 name: other.to_string(),
                 valid: RULESET_NAMES.to_vec(),
@@ -88,6 +92,7 @@ impl FromStr for AnyRuleset {
 macro_rules! with_ruleset {
     ($any:expr, $r:ident => $body:expr) => {
         match $any {
+            $crate::AnyRuleset::Tab($r) => $body,
             $crate::AnyRuleset::Tihbat($r) => $body,
         }
     };

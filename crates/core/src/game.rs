@@ -367,6 +367,11 @@ pub trait GameState:
     /// ("sows 7 from A, last counter in C").
     fn describe_move(&self, m: Self::Move) -> String;
 
+    /// Describes a chance outcome in this state ("white throws 3 (telateh)").
+    fn describe_chance(&self, c: Self::Chance) -> String {
+        format!("chance: {c}")
+    }
+
     /// True if `m` is legal now.
     fn is_legal(&self, m: Self::Move) -> bool {
         let mut moves = Vec::new();

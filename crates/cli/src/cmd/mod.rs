@@ -8,6 +8,7 @@ use crate::cli::{Cli, Command};
 
 mod bench;
 mod play;
+mod position;
 mod replay;
 mod rules;
 mod simulate;
@@ -22,6 +23,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Moves(args) => position::moves(&args),
+        Command::Apply(args) => position::apply(&args),
+        Command::Perft(args) => position::perft(&args),
     }
 }
 

@@ -28,7 +28,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 
 /// The seat flags given on the command line, by seat name.
 fn seat_flags(args: &PlayArgs) -> Vec<(&'static str, &Option<String>)> {
-    vec![("south", &args.south), ("north", &args.north)]
+    vec![("south", &args.south), ("north", &args.north), ("white", &args.white), ("black", &args.black)]
 }
 
 fn play<R: Ruleset>(rules: &R, args: &PlayArgs) -> Result<ExitCode>
@@ -194,7 +194,7 @@ where
         let actor = qasab_core::record::actor_name(&state).unwrap_or("?");
         let description = match action {
             Action::Move(m) => format!("{actor} plays {m}: {}", state.describe_move(m)),
-            Action::Chance(c) => format!("chance: {c}"),
+            Action::Chance(c) => state.describe_chance(c),
         };
         if !human {
             outln!("{description}");
@@ -246,7 +246,13 @@ fn print_hint<S: GameState>(
     eval: Option<Evaluation<S::Move>>,
 ) -> Result<()> {
     let Some(eval) = eval else {
-        outln!("  {who} does not evaluate moves; try --hint with a stronger player.");
+        // The player has no values to offer: list the legal moves.
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        outln!("  Legal moves ({who} does not rank them):");
+        for m in moves {
+            outln!("    {:<12} {}", m.to_string(), state.describe_move(m));
+        }
         return Ok(());
     };
     let meaning = match eval.kind {

@@ -346,6 +346,21 @@ impl GameState for State {
         s
     }
 
+    fn describe_chance(&self, t: Throw) -> String {
+        let who = match self.phase {
+            Phase::Opening { thrower: p } | Phase::Throwing { player: p } => self.rules.seat_name(p),
+            _ => "nobody",
+        };
+        let again = if matches!(self.phase, Phase::Opening { .. }) {
+            if t.is_tab() { ", and begins" } else { "" }
+        } else if t.throws_again() {
+            ", and throws again"
+        } else {
+            ""
+        };
+        format!("{who} throws {t} ({}){again}", t.name())
+    }
+
     fn position_id(&self) -> String {
         super::id::write(self)
     }
