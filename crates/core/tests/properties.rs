@@ -150,3 +150,84 @@ proptest! {
         }
     }
 }
+
+mod tab_notation {
+    use proptest::prelude::*;
+    use qasab_core::tab::{self, Move, Play, Spot};
+    use qasab_core::{GameState, Ruleset};
+
+    fn arb_spot(lane: bool) -> impl Strategy<Value = Spot> {
+        let cols = if lane { 9u8 } else { 29 };
+        (0u8..4, 0u8..cols).prop_map(move |(row, col)| Spot { row, col, lane })
+    }
+
+    fn arb_play() -> impl Strategy<Value = Move> {
+        any::<bool>().prop_flat_map(|lane| {
+            (
+                prop::sample::select(vec![1u8, 2, 3, 4, 6]),
+                arb_spot(lane),
+                prop::option::of(arb_spot(lane)),
+                any::<u32>().prop_map(|m| m & ((1 << 29) - 1)),
+                any::<bool>(),
+                prop::option::of(0u8..29),
+            )
+                .prop_map(|(t, from, to, pieces, dissolve, survivor)| {
+                    Move::Play(Play {
+                        throw: qasab_core::sticks::Throw::from_value(t).unwrap(),
+                        from,
+                        to,
+                        pieces,
+                        dissolve,
+                        survivor: survivor.unwrap_or(0xFF),
+                    })
+                })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn tab_moves_round_trip(m in arb_play()) {
+            let text = m.to_string();
+            prop_assert_eq!(text.parse::<Move>(), Ok(m), "{}", text);
+        }
+
+        #[test]
+        fn tab_parsers_never_panic(s in "\\PC{0,60}") {
+            let _ = s.parse::<Move>();
+            let _ = s.parse::<tab::Ruleset>();
+            let r = tab::Ruleset::default();
+            let _ = r.state_from_id(&s);
+            let start = r.initial_state();
+            let _ = start.parse_move(&s);
+            let _ = start.parse_chance(&s);
+        }
+
+        #[test]
+        fn tab_id_like_text_never_panics(fields in prop::collection::vec("[a-zA-Z0-9.,:+x-]{0,12}", 10)) {
+            let id = fields.join("/");
+            for r in ["tab", "tab-hyde", "tab-modern"] {
+                let rules: tab::Ruleset = r.parse().unwrap();
+                let _ = rules.state_from_id(&id);
+            }
+        }
+
+        #[test]
+        fn tab_ruleset_strings_round_trip(
+            preset in prop::sample::select(vec!["tab", "tab-hyde", "tab-modern"]),
+            opts in prop::collection::vec(prop::sample::select(vec![
+                "reduction=row-entered", "split=dissolve", "throw_timing=interleaved", "p_white=9/16",
+                "tab_bank=none", "enemy_row=free", "pieces=5", "survivor=oldest", "turn_cap=500",
+                "conversion=in-place", "opening=normal", "throw_use=optional", "stacking=middle-rows",
+            ]), 0..5),
+        ) {
+            let mut keys = std::collections::HashSet::new();
+            let opts: Vec<&str> = opts.into_iter().filter(|o| keys.insert(o.split('=').next().unwrap())).collect();
+            let text = format!("{preset}({})", opts.join(","));
+            if let Ok(r) = text.parse::<tab::Ruleset>() {
+                let canonical = r.to_string();
+                prop_assert_eq!(canonical.parse::<tab::Ruleset>(), Ok(r));
+                let _ = r.initial_state().position_id();
+            }
+        }
+    }
+}

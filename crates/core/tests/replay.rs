@@ -15,21 +15,32 @@ fn transcript<R: Ruleset>(rules: &R, record: &Record) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "ruleset: {rules}");
     let mut state = rules.initial_state();
+    out.push_str(&state.render());
     let mut moves = Vec::new();
+    let mut outcomes = Vec::new();
     for (i, a) in replayed.actions.iter().enumerate() {
-        let _ = writeln!(out, "\n# state {i}");
-        out.push_str(&state.render());
+        let _ = writeln!(out, "\n# state {i}: {}", state.position_id());
         let _ = writeln!(out, "turn: {}", actor_name(&state).unwrap_or("over"));
         state.legal_moves(&mut moves);
-        let legal: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-        let _ = writeln!(out, "legal: {}", legal.join(" "));
+        if !moves.is_empty() {
+            let legal: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            let _ = writeln!(out, "legal: {}", legal.join(" "));
+        }
+        let total = state.chance_outcomes(&mut outcomes);
+        if total > 0 {
+            let list: Vec<String> = outcomes
+                .iter()
+                .map(|w| format!("{}:{}", w.outcome, w.weight))
+                .collect();
+            let _ = writeln!(out, "outcomes (of {total}): {}", list.join(" "));
+        }
         let _ = match a {
             Action::Move(m) => writeln!(out, "action: {m}  ({})", state.describe_move(*m)),
-            Action::Chance(c) => writeln!(out, "action: {c}"),
+            Action::Chance(c) => writeln!(out, "action: {c}  ({})", state.describe_chance(*c)),
         };
         state.try_apply(*a).unwrap();
     }
-    let _ = writeln!(out, "\n# final");
+    let _ = writeln!(out, "\n# final: {}", state.position_id());
     out.push_str(&state.render());
     if let Turn::Over(o) = state.turn() {
         let _ = writeln!(out, "outcome: {o:?}");

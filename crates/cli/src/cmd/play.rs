@@ -28,7 +28,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 
 /// The seat flags given on the command line, by seat name.
 fn seat_flags(args: &PlayArgs) -> Vec<(&'static str, &Option<String>)> {
-    vec![("south", &args.south), ("north", &args.north), ("white", &args.white), ("black", &args.black)]
+    vec![
+        ("south", &args.south),
+        ("north", &args.north),
+        ("white", &args.white),
+        ("black", &args.black),
+    ]
 }
 
 fn play<R: Ruleset>(rules: &R, args: &PlayArgs) -> Result<ExitCode>

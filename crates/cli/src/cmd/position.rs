@@ -46,9 +46,18 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
                 ),
             );
             if !args.json {
-                outln!("{}: chance; {} outcomes, weights of {total}:", rules, outcomes.len());
+                outln!(
+                    "{}: chance; {} outcomes, weights of {total}:",
+                    rules,
+                    outcomes.len()
+                );
                 for w in &outcomes {
-                    outln!("  {:<6} {:>6}/{total}  {}", w.outcome.to_string(), w.weight, state.describe_chance(w.outcome));
+                    outln!(
+                        "  {:<6} {:>6}/{total}  {}",
+                        w.outcome.to_string(),
+                        w.weight,
+                        state.describe_chance(w.outcome)
+                    );
                 }
             }
         }
@@ -74,7 +83,12 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
                 ),
             );
             if !args.json {
-                outln!("{}: {} to move; {} legal decisions:", rules, rules.seat_name(p), moves.len());
+                outln!(
+                    "{}: {} to move; {} legal decisions:",
+                    rules,
+                    rules.seat_name(p),
+                    moves.len()
+                );
                 for m in &moves {
                     outln!("  {:<14} {}", m.to_string(), state.describe_move(*m));
                 }
@@ -84,8 +98,15 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
             out.insert("turn".into(), json!("over"));
             out.insert("outcome".into(), serde_json::to_value(o)?);
             if !args.json {
-                let result = o.winner.map_or("no winner".to_string(), |w| format!("{} wins", rules.seat_name(w)));
-                outln!("{}: the game is over: {result} ({}{})", rules, o.reason.describe(), if o.is_truncated() { ", truncated" } else { "" });
+                let result = o.winner.map_or("no winner".to_string(), |w| {
+                    format!("{} wins", rules.seat_name(w))
+                });
+                outln!(
+                    "{}: the game is over: {result} ({}{})",
+                    rules,
+                    o.reason.describe(),
+                    if o.is_truncated() { ", truncated" } else { "" }
+                );
             }
         }
     }
@@ -106,7 +127,12 @@ fn apply_in<R: Ruleset>(rules: &R, args: &ApplyArgs) -> Result<ExitCode> {
         let n = i + 1;
         let fail = |e: &dyn std::fmt::Display| anyhow!("action {n} '{text}': {e}");
         match state.turn() {
-            Turn::Over(o) => return Err(fail(&format!("the game is already over ({})", o.reason.describe()))),
+            Turn::Over(o) => {
+                return Err(fail(&format!(
+                    "the game is already over ({})",
+                    o.reason.describe()
+                )));
+            }
             Turn::Chance => {
                 let c = state.parse_chance(text).map_err(|e| fail(&e))?;
                 state.apply_chance_unchecked(c);
@@ -152,7 +178,12 @@ fn perft_in<R: Ruleset>(rules: &R, args: &PerftArgs) -> Result<ExitCode> {
         rows.push(json!({"depth": d, "nodes": nodes, "weighted": weighted.to_string(), "seconds": seconds}));
     }
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&json!({"ruleset": rules.to_string(), "position": state.position_id(), "perft": rows}))?);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"ruleset": rules.to_string(), "position": state.position_id(), "perft": rows})
+            )?
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -348,7 +348,9 @@ impl GameState for State {
 
     fn describe_chance(&self, t: Throw) -> String {
         let who = match self.phase {
-            Phase::Opening { thrower: p } | Phase::Throwing { player: p } => self.rules.seat_name(p),
+            Phase::Opening { thrower: p } | Phase::Throwing { player: p } => {
+                self.rules.seat_name(p)
+            }
             _ => "nobody",
         };
         let again = if matches!(self.phase, Phase::Opening { .. }) {

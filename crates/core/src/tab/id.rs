@@ -370,6 +370,14 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
         }
     }
     let _ = MAXP;
+    if let Phase::Moving { player } = s.phase {
+        if !s.has_decisions(player) {
+            return Err(err(
+                "no decision is possible in this move phase (the turn would already have passed)"
+                    .into(),
+            ));
+        }
+    }
     Ok(s)
 }
 

@@ -1,0 +1,843 @@
+//! One named test for each rule of research §2–5 (S-1, L-1 … L-18, H-1 … H-13, M-1 … M-12),
+//! each built from a literal position id.
+
+use qasab_core::grid::Grid;
+use qasab_core::tab::{self, Preset};
+use qasab_core::{EndReason, GameState, Player, Ruleset, Turn};
+
+/// A state from the parts of a position id; counters start at turn 1 and captures are implied
+/// by the pieces marked `x`. Under a square-tracking reduction a piece with marks but no `v`
+/// gets its start and current squares as its history.
+fn st(rules: &str, phase: &str, pending: &str, white: &str, black: &str) -> tab::State {
+    let r: tab::Ruleset = rules.parse().unwrap();
+    let grid = Grid::new(r.columns);
+    let fill = |tokens: &str, p: Player| -> String {
+        tokens
+            .split(',')
+            .enumerate()
+            .map(|(i, t)| {
+                let t = t.trim();
+                if r.reduction == tab::Reduction::SquareVisited
+                    || r.reduction == tab::Reduction::SquareLanded
+                {
+                    if let Some((sq, marks)) = t.split_once('.') {
+                        if !marks.contains('v') {
+                            let start = if p == Player::One {
+                                i
+                            } else {
+                                grid.len() - 1 - i
+                            };
+                            let cur = grid.parse(sq).unwrap().0 as usize;
+                            let v = (1u128 << start) | (1u128 << cur);
+                            return format!("{t}v{v:x}");
+                        }
+                    }
+                }
+                t.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let xw = white.split(',').filter(|t| t.trim() == "x").count();
+    let xb = black.split(',').filter(|t| t.trim() == "x").count();
+    let id = format!(
+        "{phase}/{pending}/{}/{}/0.0/{xb}.{xw}/0.0/1.0.0.0/0.0.0.0.0.0.0/-",
+        fill(white, Player::One),
+        fill(black, Player::Two)
+    );
+    r.state_from_id(&id).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn moves(s: &tab::State) -> Vec<String> {
+    let mut v = Vec::new();
+    s.legal_moves(&mut v);
+    v.iter().map(|m| m.to_string()).collect()
+}
+
+fn play(s: &mut tab::State, m: &str) {
+    let mv = s
+        .parse_move(m)
+        .unwrap_or_else(|e| panic!("{m}: {e}\nlegal: {:?}", moves(s)));
+    s.play_unchecked(mv);
+}
+
+fn throw(s: &mut tab::State, v: &str) {
+    let t = s.parse_chance(v).unwrap();
+    s.apply_chance_unchecked(t);
+}
+
+fn at(s: &tab::State, p: Player) -> Vec<String> {
+    let g = s.grid();
+    s.piece_squares(p)
+        .into_iter()
+        .map(|x| x.map_or("x".to_string(), |sq| g.name(sq)))
+        .collect()
+}
+
+const START_W: &str = "A,B,C,D,E,F,G,H,I";
+const START_B: &str = "a,b,c,d,e,f,g,h,i";
+
+// ----- S: the sticks -----
+
+#[test]
+fn s1_sticks_count_whites_and_one_four_six_throw_again() {
+    let mut s = st("tab(opening=normal)", "throw:w", "-", START_W, START_B);
+    let mut outs = Vec::new();
+    assert_eq!(s.chance_outcomes(&mut outs), 16);
+    let w: Vec<(String, u32)> = outs
+        .iter()
+        .map(|o| (o.outcome.to_string(), o.weight))
+        .collect();
+    assert_eq!(
+        w,
+        [
+            ("1".into(), 4),
+            ("2".into(), 6),
+            ("3".into(), 4),
+            ("4".into(), 1),
+            ("6".into(), 1)
+        ]
+    );
+    for again in ["4", "6", "1"] {
+        throw(&mut s, again);
+        assert_eq!(
+            s.turn(),
+            Turn::Chance,
+            "after a {again} the player throws again"
+        );
+    }
+    throw(&mut s, "2");
+    assert_eq!(
+        s.turn(),
+        Turn::Player(Player::One),
+        "after a 2 the player moves"
+    );
+    assert_eq!(
+        s.pending().iter().map(|t| t.value()).collect::<Vec<_>>(),
+        [1, 2, 4, 6]
+    );
+}
+
+// ----- L: Lane's Tab -----
+
+#[test]
+fn l1_board_is_four_rows_of_an_odd_number_of_columns() {
+    for n in (7..=29).step_by(2) {
+        let r: tab::Ruleset = format!("tab(columns={n})").parse().unwrap();
+        assert_eq!(r.initial_state().grid().len(), 4 * n);
+    }
+    assert!("tab(columns=8)".parse::<tab::Ruleset>().is_err());
+    assert!("tab(columns=31)".parse::<tab::Ruleset>().is_err());
+    assert_eq!(Preset::Lane.ruleset().columns, 9);
+}
+
+#[test]
+fn l2_track_turns_at_s_to_the_loop_or_the_enemy_row() {
+    // A converted White piece on r with a 2: back to K (the loop) or into a (the enemy row).
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.c123", START_B);
+    assert_eq!(moves(&s), ["2:r-K", "2:r-a"]);
+    // Black's mirror image: from R with 2, to k or to A.
+    let s = st("tab", "move:b", "2", START_W, "x,x,x,x,x,x,x,x,R.c234");
+    assert_eq!(moves(&s), ["2:R-A", "2:R-k"]);
+}
+
+#[test]
+fn l3_every_piece_starts_unconverted_on_its_home_row() {
+    let s = tab::Ruleset::default().initial_state();
+    assert_eq!(at(&s, Player::One), START_W.split(',').collect::<Vec<_>>());
+    assert_eq!(at(&s, Player::Two), START_B.split(',').collect::<Vec<_>>());
+    let partial: tab::Ruleset = "tab(pieces=4)".parse().unwrap();
+    assert_eq!(
+        at(&partial.initial_state(), Player::One),
+        ["A", "B", "C", "D"]
+    );
+    assert!(s.render().contains("w    w    w"));
+}
+
+#[test]
+fn l4_opening_alternates_single_throws_until_a_tab() {
+    let mut s = tab::Ruleset::default().initial_state();
+    throw(&mut s, "4");
+    assert!(
+        s.position_id().starts_with("open:b"),
+        "a 4 gives no extra throw in the opening"
+    );
+    throw(&mut s, "6");
+    assert!(s.position_id().starts_with("open:w"));
+    throw(&mut s, "1");
+    assert!(
+        s.position_id().starts_with("throw:w/1/"),
+        "the tab is White's first throw: {}",
+        s.position_id()
+    );
+    throw(&mut s, "3");
+    assert_eq!(moves(&s), ["1:I-K"]);
+}
+
+#[test]
+fn l5_a_turn_throws_until_a_two_or_three_then_moves() {
+    let mut s = st("tab", "throw:w", "-", "x,x,x,x,x,x,x,K.c12,L.c12", START_B);
+    throw(&mut s, "6");
+    throw(&mut s, "4");
+    assert_eq!(s.turn(), Turn::Chance);
+    throw(&mut s, "3");
+    assert_eq!(s.turn(), Turn::Player(Player::One));
+}
+
+#[test]
+fn l6_throws_are_played_one_at_a_time_in_any_order() {
+    let mut s = st(
+        "tab(reduction=off)",
+        "move:w",
+        "23",
+        "x,x,x,x,x,x,x,x,K.c12",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["2:K-M", "3:K-N"]);
+    play(&mut s, "3:K-N");
+    assert_eq!(
+        moves(&s),
+        ["2:N-P"],
+        "the same unit may take the other throw too"
+    );
+    play(&mut s, "2:N-P");
+    assert_eq!(
+        s.turn(),
+        Turn::Chance,
+        "with every throw played the turn passes"
+    );
+}
+
+#[test]
+fn l7_usable_throws_must_be_played_unless_they_only_reduce() {
+    // A single converted piece: the 2 must be played, so there is no `end`.
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    assert_eq!(moves(&s), ["2:K-M"]);
+    // A stack whose only move reduces it may decline: `end`.
+    let s = st(
+        "tab",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,L.c12vfe00,L.c12vfe00",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["2:L-N=8", "end"]);
+    // Under throw_use=optional, any throw may be left.
+    let s = st(
+        "tab-modern(columns=9)",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,K.c12",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["2:K-M", "end"]);
+}
+
+#[test]
+fn l8_tabs_are_banked_once_every_piece_is_converted() {
+    let mut s = st("tab", "move:w", "12", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    assert_eq!(moves(&s), ["1:K-L", "2:K-M", "bank"]);
+    play(&mut s, "bank");
+    // A banked tab can be played in any move phase.
+    assert_eq!(moves(&s), ["1:K-L", "2:K-M"]);
+    play(&mut s, "2:K-M");
+    assert_eq!(s.banked()[Player::One], 1);
+    assert_eq!(moves(&s), ["1:M-N", "end"]);
+    // An unplayed tab is banked at the end of the move phase.
+    let mut s = st("tab", "move:w", "1", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    assert_eq!(moves(&s), ["1:K-L", "end"]);
+    play(&mut s, "end");
+    assert_eq!(s.banked()[Player::One], 1);
+    // Not while a piece is unconverted.
+    let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,K.c12", START_B);
+    assert!(!moves(&s).contains(&"bank".to_string()));
+    assert!(!moves(&s).contains(&"end".to_string()));
+}
+
+#[test]
+fn l9c_a_tab_converts_one_piece_one_step_and_may_not_land_on_unconverted_pieces() {
+    let s = tab::Ruleset::default().initial_state();
+    let s = {
+        let mut s = s;
+        throw(&mut s, "1");
+        throw(&mut s, "2");
+        s
+    };
+    // Only I can convert: H would land on I's unconverted piece; the 2 moves nothing yet.
+    assert_eq!(moves(&s), ["1:I-K"]);
+    // While a piece is unconverted, a tab must convert if it can (tabs_reserved).
+    let s = st("tab", "move:w", "1", "A,B,C,D,E,F,G,H,K.c12", START_B);
+    assert_eq!(moves(&s), ["1:H-I"]);
+    let s = st(
+        "tab(tabs_reserved=false)",
+        "move:w",
+        "1",
+        "A,B,C,D,E,F,G,H,K.c12",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["1:H-I", "1:K-L"]);
+    // In place: the tab converts without moving.
+    let s = st("tab(conversion=in-place)", "move:w", "1", START_W, START_B);
+    assert!(moves(&s).contains(&"1:I".to_string()));
+}
+
+#[test]
+fn l10_each_piece_enters_the_enemy_row_once() {
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.ce1234", START_B);
+    assert_eq!(
+        moves(&s),
+        ["2:r-K"],
+        "a piece that has been in the enemy row goes round the loop"
+    );
+    let s = st(
+        "tab(enemy_entry=once-while-occupied)",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,r.c123",
+        "x,x,x,x,x,x,x,x,n.c234",
+    );
+    assert_eq!(
+        moves(&s),
+        ["2:r-K"],
+        "Ludii's condition: the enemy home row is empty"
+    );
+}
+
+#[test]
+fn l11_a_piece_in_the_enemy_row_is_frozen_while_its_home_row_is_occupied() {
+    let black = "a,b,x,d,e,f,g,h,i";
+    let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,c.ce1234", black);
+    assert_eq!(moves(&s), ["1:A-B"], "the piece on c is frozen");
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,c.ce1234", black);
+    assert_eq!(moves(&s), ["2:c-e"]);
+    let black = "a,b,c,d,e,f,g,x,i";
+    let s = st(
+        "tab(enemy_row=freeze-exit)",
+        "move:w",
+        "12",
+        "A.c1,x,x,x,x,x,x,x,h.ce1234",
+        black,
+    );
+    assert_eq!(
+        moves(&s),
+        ["1:A-B", "1:h-i", "2:A-C", "bank"],
+        "the piece on h may move along the row but not leave it"
+    );
+    let s = st(
+        "tab(enemy_row=freeze-exit)",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,h.ce1234",
+        black,
+    );
+    assert_eq!(moves(&s), ["2:h-k"]);
+}
+
+#[test]
+fn l12_the_enemy_row_is_left_into_the_third_row() {
+    let mut s = st(
+        "tab",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,i.ce1234",
+        "x,x,x,x,x,x,x,x,S.c234",
+    );
+    assert_eq!(moves(&s), ["2:i-l"]);
+    play(&mut s, "2:i-l");
+    assert_eq!(at(&s, Player::One)[8], "l");
+}
+
+#[test]
+fn l13_a_piece_landing_on_its_own_pieces_stacks_with_them() {
+    let mut s = st(
+        "tab(reduction=off)",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,K.c12,M.c12",
+        START_B,
+    );
+    play(&mut s, "2:K-M");
+    assert_eq!(at(&s, Player::One)[7..], ["M", "M"]);
+    assert!(s.render().contains("W2"));
+}
+
+#[test]
+fn l14_a_tab_peels_one_piece_off_a_stack() {
+    let s = st(
+        "tab(reduction=off)",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,M.c12,M.c12",
+        START_B,
+    );
+    // The whole stack or one piece; the two pieces have the same history, so one peel move.
+    assert_eq!(moves(&s), ["1:M-N", "1:M-N^8", "end"]);
+    let s = st(
+        "tab(reduction=off)",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,M.c12,M.ce1234",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["1:M-N", "1:M-N^8", "1:M-N^9", "end"]);
+    let mut s = st(
+        "tab(reduction=off,split=dissolve)",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,M.c12,M.c12",
+        START_B,
+    );
+    play(&mut s, "1:M*");
+    assert!(s.position_id().ends_with("/M"), "{}", s.position_id());
+}
+
+#[test]
+fn l15_a_stack_moving_to_a_square_one_of_its_pieces_visited_is_reduced() {
+    // Piece 9 went K..S and k..s and round to K, L; piece 8 only came from H to L (by K).
+    let grid = Grid::new(9);
+    let vis = |names: &[&str]| {
+        names
+            .iter()
+            .fold(0u128, |m, n| m | 1u128 << grid.parse(n).unwrap().0)
+    };
+    let v9 = vis(&[
+        "I", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "k", "l", "m", "n", "o", "p", "q", "r",
+        "s",
+    ]);
+    let v8 = vis(&["H", "I", "K", "L"]);
+    let white = format!("x,x,x,x,x,x,x,L.c12v{v8:x},L.c123v{v9:x}");
+    let mut s = st("tab", "move:w", "2", &white, START_B);
+    // N was visited by piece 9: the stack is reduced, and the mover picks the survivor.
+    assert_eq!(moves(&s), ["2:L-N=8", "2:L-N=9", "end"]);
+    play(&mut s, "2:L-N=9");
+    assert_eq!(at(&s, Player::One)[7..], ["x", "N"]);
+    assert_eq!(s.removed()[Player::One], 1);
+    // Under reduction=row-entered the same move stays in row 2: no reduction.
+    let s = st(
+        "tab(reduction=row-entered)",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,L.c12,L.c123",
+        START_B,
+    );
+    assert_eq!(moves(&s), ["2:L-N"]);
+}
+
+#[test]
+fn l16_landing_on_enemy_pieces_captures_all_of_them() {
+    let mut s = st(
+        "tab",
+        "move:w",
+        "3",
+        "x,x,x,x,x,x,x,x,K.c12",
+        "x,x,x,x,x,x,N.c234,N.c234,N.c234",
+    );
+    play(&mut s, "3:K-N");
+    assert_eq!(s.scores()[Player::One], 3 + 6);
+    assert!(
+        matches!(s.turn(), Turn::Over(o) if o.reason == EndReason::Elimination && o.winner == Some(Player::One))
+    );
+}
+
+#[test]
+fn l17_taking_every_enemy_piece_wins_at_once() {
+    let mut s = st(
+        "tab",
+        "move:w",
+        "32",
+        "x,x,x,x,x,x,x,x,K.c12",
+        "x,x,x,x,x,x,x,x,N.c234",
+    );
+    play(&mut s, "3:K-N");
+    let o = s
+        .turn()
+        .outcome()
+        .expect("the game ends at once, with a throw still pending");
+    assert_eq!(o.winner, Some(Player::One));
+    let mut moves_after = Vec::new();
+    s.legal_moves(&mut moves_after);
+    assert!(moves_after.is_empty());
+}
+
+#[test]
+fn l18_safety_limits_end_the_game_as_truncated() {
+    let r: tab::Ruleset = "tab(no_progress=3,reduction=off)".parse().unwrap();
+    let id =
+        format!("move:w/2/x,x,x,x,x,x,x,x,K.c12/{START_B}/0.0/0.8/0.0/9.2.0.0/0.0.0.0.0.0.0/-");
+    let mut s = r.state_from_id(&id).unwrap();
+    play(&mut s, "2:K-M");
+    let o = s
+        .turn()
+        .outcome()
+        .expect("the third turn without progress stops the game");
+    assert_eq!(o.reason, EndReason::NoProgress);
+    assert!(o.is_truncated());
+    assert_eq!(o.winner, None);
+    let r: tab::Ruleset = "tab(turn_cap=9,limit_result=material,reduction=off)"
+        .parse()
+        .unwrap();
+    let mut s = r.state_from_id(&id).unwrap();
+    play(&mut s, "2:K-M");
+    let o = s.turn().outcome().unwrap();
+    assert_eq!(
+        (o.reason, o.winner),
+        (EndReason::TurnCap, Some(Player::Two))
+    );
+}
+
+// ----- H: at-Tâb wa-d-Dukk after Hyde -----
+
+const H13_W: &str = "a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1,m1";
+const H13_B: &str = "m4,l4,k4,j4,i4,h4,g4,f4,e4,d4,c4,b4,a4";
+
+#[test]
+fn h1_boards_of_13_19_21_or_29_columns() {
+    for n in [13, 19, 21, 29] {
+        let r: tab::Ruleset = format!("tab-hyde(columns={n})").parse().unwrap();
+        let s = r.initial_state();
+        assert_eq!(s.pieces_on_board(), qasab_core::ByPlayer::new(n, n));
+    }
+    assert!("tab-hyde(columns=15)".parse::<tab::Ruleset>().is_err());
+}
+
+#[test]
+fn h2_pieces_fill_the_outer_rows_locked() {
+    let s = Preset::Hyde.ruleset().initial_state();
+    assert_eq!(at(&s, Player::One).join(","), H13_W);
+    assert_eq!(at(&s, Player::Two).join(","), H13_B);
+    assert!(s.render().contains("w    w"));
+}
+
+#[test]
+fn h3_the_same_four_sticks() {
+    let s = Preset::Hyde.ruleset().initial_state();
+    let mut outs = Vec::new();
+    assert_eq!(s.chance_outcomes(&mut outs), 16);
+    assert_eq!(
+        outs.iter().map(|o| o.weight).collect::<Vec<_>>(),
+        [4, 6, 4, 1, 1]
+    );
+}
+
+#[test]
+fn h4_all_throws_first_then_every_usable_one_is_played() {
+    let mut s = Preset::Hyde.ruleset().initial_state();
+    throw(&mut s, "1");
+    throw(&mut s, "4");
+    throw(&mut s, "2");
+    assert_eq!(moves(&s), ["1:m1-m2"]);
+    play(&mut s, "1:m1-m2");
+    // No `end`: the 4 and the 2 must be played while they can be.
+    assert_eq!(moves(&s), ["2:m2-k2", "4:m2-i2"]);
+}
+
+#[test]
+fn h5_ordinary_turns_from_the_start_and_nothing_moves_before_a_one() {
+    let mut s = Preset::Hyde.ruleset().initial_state();
+    assert_eq!(s.turn(), Turn::Chance);
+    throw(&mut s, "2");
+    assert_eq!(
+        s.turn(),
+        Turn::Chance,
+        "White's 2 moves nothing, so Black throws"
+    );
+    assert!(s.position_id().starts_with("throw:b"));
+}
+
+#[test]
+fn h6_a_one_unlocks_a_piece_and_moves_it_one_step() {
+    let mut s = st("tab-hyde", "move:w", "1", H13_W, H13_B);
+    assert_eq!(moves(&s), ["1:m1-m2"]);
+    play(&mut s, "1:m1-m2");
+    assert!(s.render().contains('W'));
+}
+
+#[test]
+fn h7_pieces_may_not_pass_one_another_in_the_home_row() {
+    // l1 is unlocked but m1 (locked) stands in front: l1 cannot pass it inside the home row.
+    let w = "a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1.c1,m1";
+    let s = st("tab-hyde", "move:w", "12", w, H13_B);
+    assert_eq!(moves(&s), ["1:m1-m2"]);
+    let s = st("tab-hyde(passing=free)", "move:w", "12", w, H13_B);
+    assert_eq!(moves(&s), ["1:m1-m2", "2:l1-m2"]);
+}
+
+#[test]
+fn h8_the_one_way_track_ends_in_the_enemy_row() {
+    // b4 is one square from the end of White's track: a 3 cannot be played, a 1 can.
+    let s = st(
+        "tab-hyde",
+        "move:w",
+        "13",
+        "x,x,x,x,x,x,x,x,x,x,x,x,b4.ce1234",
+        "x,x,x,x,x,x,x,x,x,x,x,x,a2.c234",
+    );
+    assert_eq!(moves(&s), ["1:b4-a4"]);
+}
+
+#[test]
+fn h9_kings_form_only_in_the_middle_rows() {
+    let mut s = st(
+        "tab-hyde",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,x,x,k2.c12,m2.c12",
+        H13_B,
+    );
+    play(&mut s, "2:m2-k2");
+    assert!(s.render().contains("W2"), "a king of two on k2");
+    // Landing on an own piece in the enemy row is not allowed.
+    let s = st(
+        "tab-hyde",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,x,x,x,x,l4.ce1234,m4.ce1234",
+        "x,x,x,x,x,x,x,x,x,x,x,x,a2.c234",
+    );
+    assert!(
+        !moves(&s).contains(&"1:m4-l4".to_string()),
+        "{:?}",
+        moves(&s)
+    );
+}
+
+#[test]
+fn h10_a_throw_smaller_than_a_king_detaches_that_many_pieces() {
+    let s = st(
+        "tab-hyde",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,x,k2.c12,k2.c12,k2.c12",
+        H13_B,
+    );
+    // The whole king, or two of its (identical) pieces.
+    assert_eq!(moves(&s), ["2:k2-i2", "2:k2-i2^11,12"]);
+}
+
+#[test]
+fn h11_a_capture_removes_the_enemy_unit_and_scores_its_pieces() {
+    let mut s = st(
+        "tab-hyde",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,x,x,x,k2.c12",
+        "x,x,x,x,x,x,x,x,x,x,x,i2.c234,i2.c234",
+    );
+    play(&mut s, "2:k2-i2");
+    assert_eq!(s.scores()[Player::One], 11 + 2);
+}
+
+#[test]
+fn h12_a_piece_in_the_opponents_row_moves_only_if_no_other_piece_can() {
+    let s = st(
+        "tab-hyde",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,x,x,k2.c12,g4.ce1234",
+        H13_B.replace("g4", "x").as_str(),
+    );
+    assert_eq!(
+        moves(&s),
+        ["2:k2-i2"],
+        "the piece on g4 waits while k2 can use the 2"
+    );
+    let s = st(
+        "tab-hyde",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,x,x,x,g4.ce1234",
+        H13_B.replace("g4", "x").as_str(),
+    );
+    assert_eq!(moves(&s), ["2:g4-e4"]);
+}
+
+#[test]
+fn h13_the_game_ends_when_no_capture_is_possible_and_most_captures_wins() {
+    let mut s = st(
+        "tab-hyde",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,x,x,x,x,x,b4.ce1234",
+        "x,x,x,x,x,x,x,x,x,x,x,x,l1.ce1234",
+    );
+    let r = *s.ruleset();
+    let _ = r;
+    play(&mut s, "1:b4-a4");
+    let o = s
+        .turn()
+        .outcome()
+        .expect("every piece stands in its enemy's home row");
+    assert_eq!(o.reason, EndReason::NoMoreCaptures);
+    assert_eq!(o.winner, None, "12 captures each");
+}
+
+// ----- M: the modern 4x10 page -----
+
+#[test]
+fn m1_a_four_by_ten_board_with_ten_pieces_each() {
+    let s = Preset::Modern.ruleset().initial_state();
+    assert_eq!(s.grid().columns(), 10);
+    assert_eq!(s.pieces_on_board(), qasab_core::ByPlayer::new(10, 10));
+}
+
+#[test]
+fn m2_the_throws_of_four_dice_or_sticks() {
+    let s = Preset::Modern.ruleset().initial_state();
+    let mut outs = Vec::new();
+    assert_eq!(s.chance_outcomes(&mut outs), 16);
+}
+
+#[test]
+fn m3_the_first_player_to_throw_a_tab_begins() {
+    let mut s = Preset::Modern.ruleset().initial_state();
+    throw(&mut s, "3");
+    throw(&mut s, "1");
+    assert!(s.position_id().starts_with("throw:b/1/"));
+}
+
+#[test]
+fn m4_a_tab_must_activate_a_bead_while_any_is_inactive() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "1",
+        "a1,b1,c1,d1,e1,f1,g1,h1,i1,j2.c12",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["1:i1-j1", "end"]);
+}
+
+#[test]
+fn m5_a_player_may_choose_not_to_move() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "3",
+        "x,x,x,x,x,x,x,x,x,j2.c12",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["3:j2-g2", "end"]);
+}
+
+#[test]
+fn m6_beads_circle_the_middle_rows_or_enter_the_opponents_row() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,i3.c123",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["2:i3-j2", "2:i3-j4", "end"]);
+}
+
+#[test]
+fn m7_a_bead_leaves_the_opponents_row_only_when_its_own_row_is_empty() {
+    // j1 keeps White's row occupied: the bead on b4 may move along the row but not leave it.
+    let black = "x,x,x,x,x,x,x,x,x,e2.c234";
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,x,b4.ce1234,j1.c1",
+        black,
+    );
+    assert_eq!(moves(&s), ["1:j1-j2", "1:b4-a4", "end"]);
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,b4.ce1234,j1.c1",
+        black,
+    );
+    assert_eq!(moves(&s), ["2:j1-i2", "end"]);
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,b4.ce1234,j2.c12",
+        black,
+    );
+    assert_eq!(moves(&s), ["2:j2-h2", "2:b4-a3", "end"]);
+}
+
+#[test]
+fn m8_beads_stack_and_split_only_with_a_tab() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "1",
+        "x,x,x,x,x,x,x,x,g2.c12,g2.c12",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["1:g2-f2", "1:g2-f2^9", "end"]);
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,g2.c12,g2.c12",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["2:g2-e2", "end"]);
+}
+
+#[test]
+fn m9_a_stack_going_back_to_the_second_row_or_leaving_the_opponents_row_is_reduced() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,i3.c123,i3.c123",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["2:i3-j2=9", "2:i3-j4", "end"]);
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,b4.ce1234,b4.ce1234",
+        "x,x,x,x,x,x,x,x,x,g2.c234",
+    );
+    assert_eq!(moves(&s), ["2:b4-a3=9", "end"]);
+}
+
+#[test]
+fn m10_landing_on_a_stack_captures_it() {
+    let mut s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,j2.c12",
+        "x,x,x,x,x,x,x,x,h2.c234,h2.c234",
+    );
+    play(&mut s, "2:j2-h2");
+    assert_eq!(s.pieces_on_board()[Player::Two], 0);
+}
+
+#[test]
+fn m11_beads_never_return_to_their_row() {
+    let s = st(
+        "tab-modern",
+        "move:w",
+        "6",
+        "x,x,x,x,x,x,x,x,x,b2.c12",
+        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+    );
+    assert_eq!(moves(&s), ["6:b2-e3", "end"]);
+}
+
+#[test]
+fn m12_capturing_every_bead_wins() {
+    let mut s = st(
+        "tab-modern",
+        "move:w",
+        "2",
+        "x,x,x,x,x,x,x,x,x,j2.c12",
+        "x,x,x,x,x,x,x,x,x,h2.c234",
+    );
+    play(&mut s, "2:j2-h2");
+    assert_eq!(
+        s.turn().outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(Player::One), EndReason::Elimination))
+    );
+}
