@@ -27,7 +27,7 @@ use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
 use super::rules::{Reduction, Ruleset};
-use super::state::{CONVERTED, ENTERED, MAXP, OFF, Phase, Piece, ROWS_SHIFT, State, Stats};
+use super::state::{CONVERTED, ENTERED, OFF, Phase, Piece, ROWS_SHIFT, State, Stats};
 
 fn side(p: Player) -> char {
     if p == Player::One { 'w' } else { 'b' }
@@ -369,14 +369,13 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             return Err(err("a side has no piece left, so the game is over: write the phase as over:elimination:WINNER".into()));
         }
     }
-    let _ = MAXP;
-    if let Phase::Moving { player } = s.phase {
-        if !s.has_decisions(player) {
-            return Err(err(
-                "no decision is possible in this move phase (the turn would already have passed)"
-                    .into(),
-            ));
-        }
+    if let Phase::Moving { player } = s.phase
+        && !s.has_decisions(player)
+    {
+        return Err(err(
+            "no decision is possible in this move phase (the turn would already have passed)"
+                .into(),
+        ));
     }
     Ok(s)
 }
