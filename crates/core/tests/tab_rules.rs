@@ -17,23 +17,23 @@ fn st(rules: &str, phase: &str, pending: &str, white: &str, black: &str) -> tab:
             .enumerate()
             .map(|(i, t)| {
                 let t = t.trim();
-                if r.reduction == tab::Reduction::SquareVisited
-                    || r.reduction == tab::Reduction::SquareLanded
-                {
-                    if let Some((sq, marks)) = t.split_once('.') {
-                        if !marks.contains('v') {
-                            let start = if p == Player::One {
-                                i
-                            } else {
-                                grid.len() - 1 - i
-                            };
-                            let cur = grid.parse(sq).unwrap().0 as usize;
-                            let v = (1u128 << start) | (1u128 << cur);
-                            return format!("{t}v{v:x}");
-                        }
+                let tracks = matches!(
+                    r.reduction,
+                    tab::Reduction::SquareVisited | tab::Reduction::SquareLanded
+                );
+                match t.split_once('.') {
+                    Some((sq, marks)) if tracks && !marks.contains('v') => {
+                        let start = if p == Player::One {
+                            i
+                        } else {
+                            grid.len() - 1 - i
+                        };
+                        let cur = grid.parse(sq).unwrap().0 as usize;
+                        let v = (1u128 << start) | (1u128 << cur);
+                        format!("{t}v{v:x}")
                     }
+                    _ => t.to_string(),
                 }
-                t.to_string()
             })
             .collect::<Vec<_>>()
             .join(",")
