@@ -295,7 +295,7 @@ impl GameState for State {
                 "  {:<5}  on board {:>2} ({} unconverted)  captured {:>2}  lost to reductions {}  banked tabs {}",
                 self.rules.seat_name(p),
                 self.alive[i],
-                self.unconverted[i],
+                self.unconv[i].count_ones(),
                 self.captured[i],
                 self.removed[i],
                 self.bank[i]

@@ -298,7 +298,7 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             s.board[sq.0 as usize] |= (1 << k) | if p == Player::Two { 1 << 31 } else { 0 };
         }
         s.alive[p.index()] = alive;
-        s.unconverted[p.index()] = unconverted;
+        let _ = unconverted;
     }
     let pair = |i: usize, what: &str| {
         numbers::<2, u16>(f[i])
@@ -369,6 +369,7 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             return Err(err("a side has no piece left, so the game is over: write the phase as over:elimination:WINNER".into()));
         }
     }
+    s.derive_caches();
     if let Phase::Moving { player } = s.phase
         && !s.has_decisions(player)
     {

@@ -10,7 +10,7 @@ use super::rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
     Split, Stacking, Survivor, ThrowUse, Timing,
 };
-use super::track::{NONE, Table, table};
+use super::track::{NONE, Table, dests, table};
 
 /// Most pieces a side can have.
 pub(crate) const MAXP: usize = 29;
@@ -118,7 +118,12 @@ pub struct State {
     pub(crate) captured: [u16; 2],
     pub(crate) removed: [u16; 2],
     pub(crate) alive: [u8; 2],
-    pub(crate) unconverted: [u8; 2],
+    /// Bit `i` set if piece `i` is unconverted (derived from `pieces`, kept for speed).
+    pub(crate) unconv: [u32; 2],
+    /// Bit `i` set if piece `i` has been in the enemy home row (derived, for speed).
+    pub(crate) entered: [u32; 2],
+    /// The squares holding each side's pieces (derived from `board`, for speed).
+    pub(crate) occ: [u128; 2],
     pub(crate) turns: u32,
     pub(crate) no_progress: u16,
     pub(crate) opening_throws: u16,
@@ -126,6 +131,21 @@ pub struct State {
     pub(crate) stats: Stats,
     pub(crate) over: Option<Outcome>,
 }
+
+/// `ROW_OF[columns][square]`: the row of a square, without a division.
+static ROW_OF: [[u8; MAX_SQUARES]; 30] = {
+    let mut t = [[0u8; MAX_SQUARES]; 30];
+    let mut n = 1;
+    while n < 30 {
+        let mut sq = 0;
+        while sq < 4 * n && sq < MAX_SQUARES {
+            t[n][sq] = (sq / n) as u8;
+            sq += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 /// The most throws the opening may take before the game is stopped (L-18).
 pub(crate) const OPENING_CAP: u16 = 1000;
@@ -194,7 +214,9 @@ impl State {
             captured: [0; 2],
             removed: [0; 2],
             alive: [n; 2],
-            unconverted: [n; 2],
+            unconv: [0; 2],
+            entered: [0; 2],
+            occ: [0; 2],
             turns: u32::from(rules.opening == Opening::Normal),
             no_progress: 0,
             opening_throws: 0,
@@ -215,7 +237,68 @@ impl State {
                 s.board[sq as usize] |= (1 << i) | if p == Player::Two { OWNER_BLACK } else { 0 };
             }
         }
+        s.derive_caches();
         s
+    }
+
+    /// Recomputes the derived fields (`unconv`, `entered`, `occ`) from the pieces.
+    pub(crate) fn derive_caches(&mut self) {
+        for p in Player::ALL {
+            let (mut unconv, mut entered, mut occ) = (0u32, 0u32, 0u128);
+            for (i, piece) in self.pieces[p.index()].iter().enumerate().take(usize::from(self.rules.piece_count())) {
+                if piece.sq == OFF {
+                    continue;
+                }
+                occ |= bit(piece.sq);
+                if !piece.converted() {
+                    unconv |= 1 << i;
+                }
+                if piece.entered() {
+                    entered |= 1 << i;
+                }
+            }
+            self.unconv[p.index()] = unconv;
+            self.entered[p.index()] = entered;
+            self.occ[p.index()] = occ;
+        }
+    }
+
+    /// Checks that the board, the pieces and every derived field agree; used by tests.
+    #[doc(hidden)]
+    pub fn validity_check(&self) -> Result<(), String> {
+        let mut copy = *self;
+        copy.derive_caches();
+        if copy.unconv != self.unconv || copy.entered != self.entered || copy.occ != self.occ {
+            return Err(format!("derived fields differ: {:?} {:?} {:?} vs {:?} {:?} {:?}", self.unconv, self.entered, self.occ, copy.unconv, copy.entered, copy.occ));
+        }
+        for p in Player::ALL {
+            let mut alive = 0;
+            for (i, piece) in self.pieces[p.index()].iter().enumerate() {
+                if piece.sq == OFF {
+                    continue;
+                }
+                alive += 1;
+                if self.owner(piece.sq) != Some(p) || self.mask(piece.sq) & (1 << i) == 0 {
+                    return Err(format!("piece {} of {p} is not on its square", i + 1));
+                }
+            }
+            if alive != self.alive[p.index()] {
+                return Err(format!("{p} has {alive} pieces, counted {}", self.alive[p.index()]));
+            }
+        }
+        for sq in 0..self.grid().len() as u8 {
+            if let Some(p) = self.owner(sq) {
+                let mut m = self.mask(sq);
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if self.pieces[p.index()][i].sq != sq {
+                        return Err(format!("square {sq} lists piece {} of {p}, which is elsewhere", i + 1));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The board geometry.
@@ -247,7 +330,15 @@ impl State {
 
     #[inline]
     fn row_of(&self, sq: u8) -> u8 {
-        sq / self.rules.columns
+        ROW_OF[self.rules.columns as usize][sq as usize]
+    }
+
+    /// The spot of a square, without a division.
+    #[inline]
+    fn spot(&self, sq: u8) -> Spot {
+        let n = self.rules.columns;
+        let row = self.row_of(sq);
+        Spot { row, col: sq - row * n, lane: n == 9 }
     }
 
     #[inline]
@@ -380,62 +471,52 @@ impl State {
 
     /// The paths of `v` steps from `from` along `p`'s track; the enemy branch only if
     /// `enemy_ok`. A move of at most 6 steps meets the branch square at most once, so there
-    /// are at most two paths.
+    /// are at most two paths. The squares passed over are collected only if `want_passed`.
     #[inline]
-    fn paths(&self, p: Player, from: u8, v: u8, enemy_ok: bool) -> ([Path; 2], usize) {
+    fn paths(&self, p: Player, from: u8, v: u8, enemy_ok: bool, want_passed: bool) -> ([Path; 2], usize) {
         let t = self.table(p);
-        let empty = Path {
-            dest: NONE,
-            passed: 0,
-        };
-        let mut cur = [
-            Path {
-                dest: from,
-                passed: 0,
-            },
-            empty,
-        ];
-        let mut n = 1;
-        for step in 0..v {
-            let mut next = [empty; 2];
-            let mut m = 0;
-            for path in &cur[..n] {
-                let passed = if step > 0 {
-                    path.passed | bit(path.dest)
-                } else {
-                    0
-                };
-                let [a, b] = t[path.dest as usize];
-                if a != NONE && m < 2 {
-                    next[m] = Path { dest: a, passed };
-                    m += 1;
+        let mut out = [Path { dest: NONE, passed: 0 }; 2];
+        let mut n = 0;
+        let mut sq = from;
+        let mut passed = 0u128;
+        for i in 0..v {
+            if i > 0 && want_passed {
+                passed |= bit(sq);
+            }
+            let [a, b] = t[sq as usize];
+            if b != NONE && enemy_ok {
+                // The enemy branch: from `b`, the steps that remain.
+                let mut alt = b;
+                let mut alt_passed = passed;
+                let mut alive = true;
+                for _ in i + 1..v {
+                    if want_passed {
+                        alt_passed |= bit(alt);
+                    }
+                    alt = t[alt as usize][0];
+                    if alt == NONE {
+                        alive = false;
+                        break;
+                    }
                 }
-                if b != NONE && enemy_ok && m < 2 {
-                    next[m] = Path { dest: b, passed };
-                    m += 1;
+                if alive {
+                    out[n] = Path { dest: alt, passed: alt_passed };
+                    n += 1;
                 }
             }
-            cur = next;
-            n = m;
-            if n == 0 {
-                break;
+            if a == NONE {
+                return (out, n);
             }
+            sq = a;
         }
-        (cur, n)
+        out[n] = Path { dest: sq, passed };
+        (out, n + 1)
     }
 
     /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
+    #[inline]
     fn may_enter(&self, p: Player, group: u32) -> bool {
-        let pieces = &self.pieces[p.index()];
-        let mut m = group;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if pieces[i].entered() {
-                return false;
-            }
-        }
-        self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p)
+        group & self.entered[p.index()] == 0 && (self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p))
     }
 
     /// Whether a path is blocked by the passing rule (A13, H-7).
@@ -469,17 +550,7 @@ impl State {
         if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
             return false;
         }
-        if !self.rules.land_on_unconverted {
-            let mut m = self.mask(dest);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if !self.pieces[p.index()][i].converted() {
-                    return false;
-                }
-            }
-        }
-        true
+        self.rules.land_on_unconverted || self.mask(dest) & self.unconv[p.index()] == 0
     }
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
@@ -521,34 +592,47 @@ impl State {
         31 - group.leading_zeros() as u8
     }
 
+    /// The squares passed over by `steps` steps from `from`, through the enemy row at the
+    /// branch if `alt`.
+    fn passed_squares(&self, p: Player, from: u8, steps: u8, alt: bool) -> u128 {
+        let t = self.table(p);
+        let mut sq = from;
+        let mut passed = 0u128;
+        for i in 0..steps {
+            if i > 0 {
+                passed |= bit(sq);
+            }
+            let [a, b] = t[sq as usize];
+            sq = if alt && b != NONE { b } else { a };
+            if sq == NONE {
+                break;
+            }
+        }
+        passed
+    }
+
     /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
     #[allow(clippy::too_many_arguments)]
-    fn push_moves(
-        &self,
-        p: Player,
-        t: Throw,
-        from: u8,
-        group: u32,
-        whole: bool,
-        steps: u8,
-        dissolve: bool,
-        out: &mut Vec<Cand>,
-    ) {
-        let grid = self.grid();
+    #[inline]
+    fn push_moves(&self, p: Player, t: Throw, from: u8, group: u32, whole: bool, steps: u8, dissolve: bool, out: &mut Vec<Cand>) {
         let enemy_row = self.enemy_row(p);
         let in_enemy_row = self.row_of(from) == enemy_row;
-        let enemy_ok = self.may_enter(p, group);
-        let (paths, n) = self.paths(p, from, steps, enemy_ok);
-        for path in &paths[..n] {
-            if self.blocked(p, path) || !self.may_land(p, path.dest) {
+        let [main, alt] = dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
+        for (dest, is_alt) in [(main, false), (alt, true)] {
+            if dest == NONE || (is_alt && !self.may_enter(p, group)) || !self.may_land(p, dest) {
                 continue;
             }
-            if in_enemy_row && self.row_of(path.dest) != enemy_row {
+            if self.rules.passing != Passing::Free {
+                let path = Path { dest, passed: self.passed_squares(p, from, steps, is_alt) };
+                if self.blocked(p, &path) {
+                    continue;
+                }
+            }
+            if in_enemy_row && self.row_of(dest) != enemy_row {
                 // Leaving the enemy row (L-11 options).
-                let home = self.home_occupied(p);
                 let stuck = match self.rules.enemy_row {
-                    EnemyRow::FreezeExit => home,
-                    EnemyRow::FreezeExitUnlessOneStack => home && !self.home_on_one_square(p),
+                    EnemyRow::FreezeExit => self.home_occupied(p),
+                    EnemyRow::FreezeExitUnlessOneStack => self.home_occupied(p) && !self.home_on_one_square(p),
                     _ => false,
                 };
                 if stuck {
@@ -557,38 +641,23 @@ impl State {
             }
             let play = Play {
                 throw: t,
-                from: Spot::of(grid, Square(from)),
-                to: Some(Spot::of(grid, Square(path.dest))),
+                from: self.spot(from),
+                to: Some(self.spot(dest)),
                 pieces: if whole { 0 } else { group },
                 dissolve,
                 survivor: NO_PIECE,
             };
-            let cand = Cand {
-                play,
-                reduces: false,
-                conversion: false,
-                in_enemy_row,
-            };
-            if self.reduces(p, group, from, path.dest) {
+            let cand = Cand { play, reduces: false, conversion: false, in_enemy_row };
+            if group & (group - 1) != 0 && self.reduces(p, group, from, dest) {
                 if self.rules.survivor == Survivor::Mover {
                     let mut reps = self.class_reps(p, group);
                     while reps != 0 {
                         let i = reps.trailing_zeros() as u8;
                         reps &= reps - 1;
-                        out.push(Cand {
-                            play: Play {
-                                survivor: i,
-                                ..play
-                            },
-                            reduces: true,
-                            ..cand
-                        });
+                        out.push(Cand { play: Play { survivor: i, ..play }, reduces: true, ..cand });
                     }
                 } else {
-                    out.push(Cand {
-                        reduces: true,
-                        ..cand
-                    });
+                    out.push(Cand { reduces: true, ..cand });
                 }
             } else {
                 out.push(cand);
@@ -599,21 +668,23 @@ impl State {
     /// Every play of throw `t` by `p`, before the rules that compare throws and units
     /// (reserved tâbs, lowest priority).
     pub(crate) fn gen_plays(&self, p: Player, t: Throw, out: &mut Vec<Cand>) {
+        self.gen_plays_until(p, t, out, false);
+    }
+
+    /// As [`State::gen_plays`]; with `probe`, stops once some play is found.
+    fn gen_plays_until(&self, p: Player, t: Throw, out: &mut Vec<Cand>, probe: bool) {
         out.clear();
-        let grid = self.grid();
         let v = t.value();
-        let pieces = &self.pieces[p.index()];
+        let me = p.index();
         let enemy_row = self.enemy_row(p);
-        let mut done: u128 = 0;
-        let mut subsets = Vec::new();
-        for piece in pieces.iter().take(self.rules.piece_count() as usize) {
-            let from = piece.sq;
-            if from == OFF || done & bit(from) != 0 {
-                continue;
+        let mut squares = self.occ[me];
+        while squares != 0 {
+            if probe && !out.is_empty() {
+                return;
             }
-            done |= bit(from);
+            let from = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
             let all = self.mask(from);
-            let dissolved = self.dissolved(from) && all.count_ones() > 1;
             let in_enemy_row = self.row_of(from) == enemy_row;
             if in_enemy_row {
                 // L-11, H-12 (lowest priority is applied by the caller).
@@ -626,114 +697,87 @@ impl State {
                     continue;
                 }
             }
-            // A dissolved square holds independent pieces: each is a unit (L-14); pieces with
-            // the same history are interchangeable.
-            let mut units = [0u32; MAXP];
-            let mut count = 0;
-            if dissolved {
+            if self.dissolved(from) && all & (all - 1) != 0 {
+                // A dissolved square holds independent pieces: each is a unit (L-14); pieces
+                // with the same history are interchangeable.
                 let mut reps = self.class_reps(p, all);
                 while reps != 0 {
-                    units[count] = reps & reps.wrapping_neg();
+                    let unit = reps & reps.wrapping_neg();
                     reps &= reps - 1;
-                    count += 1;
+                    self.unit_plays(p, t, v, from, unit, false, in_enemy_row, out);
                 }
             } else {
-                units[0] = all;
-                count = 1;
+                self.unit_plays(p, t, v, from, all, true, in_enemy_row, out);
             }
-            for &unit in &units[..count] {
-                let whole = !dissolved;
-                let size = unit.count_ones();
-                let has_unconverted = {
-                    let mut m = unit;
-                    let mut any = false;
-                    while m != 0 {
-                        let i = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        any |= !pieces[i].converted();
-                    }
-                    any
-                };
-                if has_unconverted {
-                    // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
-                    if t.is_tab() {
-                        match self.rules.conversion {
-                            Conversion::OneStep => {
-                                let before = out.len();
-                                self.push_moves(p, t, from, unit, whole, 1, false, out);
-                                for c in &mut out[before..] {
-                                    c.conversion = true;
-                                }
-                            }
-                            Conversion::InPlace => out.push(Cand {
-                                play: Play {
-                                    throw: t,
-                                    from: Spot::of(grid, Square(from)),
-                                    to: None,
-                                    pieces: if whole { 0 } else { unit },
-                                    dissolve: false,
-                                    survivor: NO_PIECE,
-                                },
-                                reduces: false,
-                                conversion: true,
-                                in_enemy_row,
-                            }),
+        }
+    }
+
+    /// The plays of throw `t` (value `v`) by one unit.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn unit_plays(&self, p: Player, t: Throw, v: u8, from: u8, unit: u32, whole: bool, in_enemy_row: bool, out: &mut Vec<Cand>) {
+        if unit & self.unconv[p.index()] != 0 {
+            // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
+            if t.is_tab() {
+                match self.rules.conversion {
+                    Conversion::OneStep => {
+                        let before = out.len();
+                        self.push_moves(p, t, from, unit, whole, 1, false, out);
+                        for c in &mut out[before..] {
+                            c.conversion = true;
                         }
                     }
-                    continue;
-                }
-                self.push_moves(p, t, from, unit, whole, v, false, out);
-                if size < 2 {
-                    continue;
-                }
-                // L-14, H-10: breaking up a stack.
-                match self.rules.split {
-                    Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
-                        let dissolve = self.rules.split == Split::DissolveMoveOne;
-                        let mut reps = self.class_reps(p, unit);
-                        while reps != 0 {
-                            let i = reps.trailing_zeros();
-                            reps &= reps - 1;
-                            self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out);
-                        }
-                    }
-                    Split::Dissolve if t.is_tab() => out.push(Cand {
-                        play: Play {
-                            throw: t,
-                            from: Spot::of(grid, Square(from)),
-                            to: None,
-                            pieces: 0,
-                            dissolve: true,
-                            survivor: NO_PIECE,
-                        },
+                    Conversion::InPlace => out.push(Cand {
+                        play: Play { throw: t, from: self.spot(from), to: None, pieces: if whole { 0 } else { unit }, dissolve: false, survivor: NO_PIECE },
                         reduces: false,
-                        conversion: false,
+                        conversion: true,
                         in_enemy_row,
                     }),
-                    Split::Detach | Split::DetachRemainderOne => {
-                        let k = u32::from(v);
-                        let ok = if self.rules.split == Split::Detach {
-                            k < size
-                        } else {
-                            k + 1 == size
-                        };
-                        if ok {
-                            self.subsets(p, unit, k, &mut subsets);
-                            for &sub in &subsets {
-                                self.push_moves(p, t, from, sub, false, v, false, out);
-                            }
-                        }
-                    }
-                    _ => {}
                 }
             }
+            return;
+        }
+        self.push_moves(p, t, from, unit, whole, v, false, out);
+        let size = unit.count_ones();
+        if size < 2 {
+            return;
+        }
+        // L-14, H-10: breaking up a stack.
+        match self.rules.split {
+            Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
+                let dissolve = self.rules.split == Split::DissolveMoveOne;
+                let mut reps = self.class_reps(p, unit);
+                while reps != 0 {
+                    let i = reps.trailing_zeros();
+                    reps &= reps - 1;
+                    self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out);
+                }
+            }
+            Split::Dissolve if t.is_tab() => out.push(Cand {
+                play: Play { throw: t, from: self.spot(from), to: None, pieces: 0, dissolve: true, survivor: NO_PIECE },
+                reduces: false,
+                conversion: false,
+                in_enemy_row,
+            }),
+            Split::Detach | Split::DetachRemainderOne => {
+                let k = u32::from(v);
+                let ok = if self.rules.split == Split::Detach { k < size } else { k + 1 == size };
+                if ok {
+                    let mut subsets = Vec::new();
+                    self.subsets(p, unit, k, &mut subsets);
+                    for &sub in &subsets {
+                        self.push_moves(p, t, from, sub, false, v, false, out);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
     /// Whether all of `p`'s pieces are converted and banking is on (L-8).
     #[inline]
     pub(crate) fn may_bank(&self, p: Player) -> bool {
-        self.rules.bank == Bank::AfterAllConverted && self.unconverted[p.index()] == 0
+        self.rules.bank == Bank::AfterAllConverted && self.unconv[p.index()] == 0
     }
 
     /// The legal plays of throw `t` by `p`, after reserved tâbs (L-9c.2) and lowest priority
@@ -742,7 +786,7 @@ impl State {
         self.gen_plays(p, t, out);
         if t.is_tab()
             && self.rules.tabs_reserved
-            && self.unconverted[p.index()] > 0
+            && self.unconv[p.index()] != 0
             && out.iter().any(|c| c.conversion)
         {
             out.retain(|c| c.conversion);
@@ -763,6 +807,7 @@ impl State {
     pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>, cands: &mut Vec<Cand>) -> bool {
         out.clear();
         let mut playable_pending = [false; 5];
+        let mut only_reducing = [false; 5];
         let mut compulsory_pending = false;
         let mut optional_pending = 0u32;
         for t in self.available(p) {
@@ -776,11 +821,12 @@ impl State {
                 continue; // a banked tâb: always optional
             }
             playable_pending[t.index()] = true;
+            only_reducing[t.index()] = cands.iter().all(|c| c.reduces);
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
                 ThrowUse::CompulsoryWithExemptions => {
-                    (t.is_tab() && self.may_bank(p)) || cands.iter().all(|c| c.reduces)
+                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
                 }
             };
             if optional {
@@ -810,13 +856,7 @@ impl State {
                     if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
                         continue;
                     }
-                    let optional = match self.rules.throw_use {
-                        ThrowUse::Optional => true,
-                        _ => {
-                            self.plays(p, t, cands);
-                            cands.iter().all(|c| c.reduces)
-                        }
-                    };
+                    let optional = self.rules.throw_use == ThrowUse::Optional || only_reducing[i];
                     if optional {
                         out.push(Move::Decline(t));
                     }
@@ -826,7 +866,9 @@ impl State {
         if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
             out.push(Move::End);
         }
-        out.sort_unstable();
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
         out.dedup();
         true
     }
@@ -882,8 +924,17 @@ impl State {
     }
 
     /// Whether `p` has a decision now, using reused buffers (no allocation once warm).
+    ///
+    /// A move phase has a decision exactly when some available throw has a play: banking,
+    /// declining and ending are offered only beside plays, and the rules that filter plays
+    /// (reserved tâbs, lowest priority) never remove the last one.
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
-        with_scratch(|out, cands| self.decisions(p, out, cands))
+        with_scratch(|_, cands| {
+            self.available(p).any(|t| {
+                self.gen_plays_until(p, t, cands, true);
+                !cands.is_empty()
+            })
+        })
     }
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
@@ -1039,7 +1090,7 @@ impl State {
             if !self.pieces[me][i].converted() {
                 converting = true;
                 self.pieces[me][i].flags |= CONVERTED;
-                self.unconverted[me] -= 1;
+                self.unconv[me] &= !(1 << i);
                 self.stats.conversions += 1;
             }
         }
@@ -1055,7 +1106,7 @@ impl State {
         };
         let dest = to.square(grid).expect("a legal play is on the board").0;
         let steps = if converting { 1 } else { t.value() };
-        let (paths, n) = self.paths(p, from, steps, true);
+        let (paths, n) = self.paths(p, from, steps, true, true);
         let path = paths[..n]
             .iter()
             .find(|x| x.dest == dest)
@@ -1074,6 +1125,9 @@ impl State {
             };
             rest | dissolved | (self.board[from as usize] & OWNER_BLACK)
         };
+        if rest == 0 {
+            self.occ[me] &= !bit(from);
+        }
         // L-16: capture everything on the destination.
         if let Some(o) = self.owner(dest).filter(|&o| o != p) {
             let mut m = self.mask(dest);
@@ -1081,15 +1135,15 @@ impl State {
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let piece = &mut self.pieces[o.index()][i];
-                if !piece.converted() {
-                    self.unconverted[o.index()] -= 1;
-                }
-                *piece = Piece {
+                self.pieces[o.index()][i] = Piece {
                     sq: OFF,
                     ..Piece::default()
                 };
             }
+            let gone = self.mask(dest);
+            self.unconv[o.index()] &= !gone;
+            self.entered[o.index()] &= !gone;
+            self.occ[o.index()] &= !bit(dest);
             self.alive[o.index()] -= n as u8;
             self.captured[me] += n as u16;
             self.board[dest as usize] = 0;
@@ -1118,6 +1172,8 @@ impl State {
                 Self::oldest(group)
             };
             let lost = group & !(1 << keep);
+            self.entered[me] &= !lost;
+            self.unconv[me] &= !lost;
             let mut m = lost;
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
@@ -1143,6 +1199,7 @@ impl State {
             piece.flags |= rows << ROWS_SHIFT;
             if entered {
                 piece.flags |= ENTERED;
+                self.entered[me] |= 1 << i;
             }
             if squares != 0 {
                 let v = piece.visited() | squares;
@@ -1156,6 +1213,7 @@ impl State {
             0
         };
         self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
+        self.occ[me] |= bit(dest);
         self.check_end(p);
     }
 

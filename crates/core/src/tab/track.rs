@@ -97,6 +97,73 @@ static TABLES: [[[Table; 2]; 2]; COLUMN_SLOTS] = {
     all
 };
 
+/// Destinations of 1 to 6 steps from every square: the main one and, when the way crosses the
+/// branch square, the one through the enemy row. `[sq][steps - 1]`.
+pub(crate) type Dests = [[[u8; 2]; 6]; MAX_SQUARES];
+
+const fn dests_of(t: &Table, len: usize) -> Dests {
+    let mut d = [[[NONE; 2]; 6]; MAX_SQUARES];
+    let mut sq = 0;
+    while sq < len {
+        let mut v = 1;
+        while v <= 6 {
+            // Walk the main way, noting where the enemy branch leaves it.
+            let mut cur = sq as u8;
+            let mut alt = NONE;
+            let mut i = 0;
+            let mut alive = true;
+            while i < v {
+                let [a, b] = t[cur as usize];
+                if b != NONE && alt == NONE {
+                    // Follow the branch for the steps that remain.
+                    let mut x = b;
+                    let mut k = i + 1;
+                    while k < v && x != NONE {
+                        x = t[x as usize][0];
+                        k += 1;
+                    }
+                    alt = x;
+                }
+                if a == NONE {
+                    alive = false;
+                    break;
+                }
+                cur = a;
+                i += 1;
+            }
+            d[sq][v - 1] = [if alive { cur } else { NONE }, alt];
+            v += 1;
+        }
+        sq += 1;
+    }
+    d
+}
+
+/// `DESTS[columns][one_way][player]`.
+static DESTS: [[[Dests; 2]; 2]; COLUMN_SLOTS] = {
+    let mut all = [[[[[[NONE; 2]; 6]; MAX_SQUARES]; 2]; 2]; COLUMN_SLOTS];
+    let mut n = 3;
+    while n <= MAX_COLUMNS {
+        let mut k = 0;
+        while k < 2 {
+            let mut p = 0;
+            while p < 2 {
+                all[n as usize][k][p] = dests_of(&TABLES[n as usize][k][p], 4 * n as usize);
+                p += 1;
+            }
+            k += 1;
+        }
+        n += 1;
+    }
+    all
+};
+
+/// The destination table of a player's track.
+#[inline]
+pub(crate) fn dests(columns: u8, track: Track, p: Player) -> &'static Dests {
+    &DESTS[columns as usize][usize::from(track == Track::OneWay)][p.index()]
+}
+
 /// The successor table of a player's track.
 #[inline]
 pub(crate) fn table(columns: u8, track: Track, p: Player) -> &'static Table {
