@@ -13,7 +13,7 @@ use crate::sticks::Throw;
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::Ruleset;
-use super::state::{MAXP, OFF, Phase, State, with_scratch};
+use super::state::{MAXP, OFF, Phase, State};
 
 impl State {
     /// The piece numbers of a mask, for messages ("3" or "2, 5").
@@ -138,7 +138,7 @@ impl GameState for State {
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if let Phase::Moving { player } = self.phase {
-            with_scratch(|_, cands| self.decisions(player, out, cands));
+            self.decisions(player, out);
         }
     }
 

@@ -150,13 +150,19 @@ static ROW_OF: [[u8; MAX_SQUARES]; 30] = {
 /// The most throws the opening may take before the game is stopped (L-18).
 pub(crate) const OPENING_CAP: u16 = 1000;
 
-/// A candidate play with what move generation learned about it.
+/// What one generation pass found: how many plays, and how many of them reduce a stack.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Found {
+    pub count: u32,
+    pub reducing: u32,
+}
+
+/// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
+/// pieces, and those inside (`Some(true)`) or outside the enemy home row; `None` for all.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Cand {
-    pub play: Play,
-    pub reduces: bool,
-    pub conversion: bool,
-    pub in_enemy_row: bool,
+struct Sel {
+    unconverted: Option<bool>,
+    enemy_row: Option<bool>,
 }
 
 /// A path of a move: destination, squares passed over, and whether it took the enemy branch.
@@ -169,18 +175,14 @@ struct Path {
 thread_local! {
     /// Buffers for move generation inside the rules, reused so that playing a move does not
     /// allocate.
-    static SCRATCH: std::cell::RefCell<(Vec<Move>, Vec<Cand>)> =
-        std::cell::RefCell::new((Vec::with_capacity(128), Vec::with_capacity(128)));
+    static SCRATCH: std::cell::RefCell<Vec<Move>> = std::cell::RefCell::new(Vec::with_capacity(128));
 }
 
-/// Runs `f` with the thread's scratch buffers (or fresh ones if they are in use).
-pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Move>, &mut Vec<Cand>) -> T) -> T {
+/// Runs `f` with the thread's scratch buffer (or a fresh one if it is in use).
+pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Move>) -> T) -> T {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut bufs) => {
-            let (out, cands) = &mut *bufs;
-            f(out, cands)
-        }
-        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+        Ok(mut buf) => f(&mut buf),
+        Err(_) => f(&mut Vec::new()),
     })
 }
 
@@ -614,7 +616,7 @@ impl State {
     /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn push_moves(&self, p: Player, t: Throw, from: u8, group: u32, whole: bool, steps: u8, dissolve: bool, out: &mut Vec<Cand>) {
+    fn push_moves(&self, p: Player, t: Throw, from: u8, group: u32, whole: bool, steps: u8, dissolve: bool, out: &mut Vec<Move>, found: &mut Found) {
         let enemy_row = self.enemy_row(p);
         let in_enemy_row = self.row_of(from) == enemy_row;
         let [main, alt] = dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
@@ -647,47 +649,67 @@ impl State {
                 dissolve,
                 survivor: NO_PIECE,
             };
-            let cand = Cand { play, reduces: false, conversion: false, in_enemy_row };
             if group & (group - 1) != 0 && self.reduces(p, group, from, dest) {
                 if self.rules.survivor == Survivor::Mover {
                     let mut reps = self.class_reps(p, group);
                     while reps != 0 {
                         let i = reps.trailing_zeros() as u8;
                         reps &= reps - 1;
-                        out.push(Cand { play: Play { survivor: i, ..play }, reduces: true, ..cand });
+                        out.push(Move::Play(Play { survivor: i, ..play }));
+                        found.count += 1;
+                        found.reducing += 1;
                     }
                 } else {
-                    out.push(Cand { reduces: true, ..cand });
+                    out.push(Move::Play(play));
+                    found.count += 1;
+                    found.reducing += 1;
                 }
             } else {
-                out.push(cand);
+                out.push(Move::Play(play));
+                found.count += 1;
             }
         }
     }
 
-    /// Every play of throw `t` by `p`, before the rules that compare throws and units
-    /// (reserved tâbs, lowest priority).
-    pub(crate) fn gen_plays(&self, p: Player, t: Throw, out: &mut Vec<Cand>) {
-        self.gen_plays_until(p, t, out, false);
+    /// The legal plays of throw `t` by `p`, appended to `out`, after reserved tâbs (L-9c.2:
+    /// conversions first) and lowest priority (H-12: units outside the enemy row first). With
+    /// `probe`, stops at the first play.
+    pub(crate) fn plays_into(&self, p: Player, t: Throw, out: &mut Vec<Move>, probe: bool) -> Found {
+        let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
+        let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
+        let conv: &[Option<bool>] = if reserved { &[Some(true), Some(false)] } else { &[None] };
+        let rows: &[Option<bool>] = if lowest { &[Some(false), Some(true)] } else { &[None] };
+        for &unconverted in conv {
+            for &enemy_row in rows {
+                let found = self.gen_pass(p, t, Sel { unconverted, enemy_row }, out, probe);
+                if found.count > 0 {
+                    return found;
+                }
+            }
+        }
+        Found::default()
     }
 
-    /// As [`State::gen_plays`]; with `probe`, stops once some play is found.
-    fn gen_plays_until(&self, p: Player, t: Throw, out: &mut Vec<Cand>, probe: bool) {
-        out.clear();
+    /// One generation pass over the units `sel` selects.
+    fn gen_pass(&self, p: Player, t: Throw, sel: Sel, out: &mut Vec<Move>, probe: bool) -> Found {
+        let mut found = Found::default();
         let v = t.value();
         let me = p.index();
         let enemy_row = self.enemy_row(p);
         let mut squares = self.occ[me];
         while squares != 0 {
-            if probe && !out.is_empty() {
-                return;
+            if probe && found.count > 0 {
+                return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
             let all = self.mask(from);
             let in_enemy_row = self.row_of(from) == enemy_row;
+            if sel.enemy_row.is_some_and(|want| want != in_enemy_row) {
+                continue;
+            }
             if in_enemy_row {
-                // L-11, H-12 (lowest priority is applied by the caller).
+                // L-11, H-12.
                 let frozen = match self.rules.enemy_row {
                     EnemyRow::Freeze => self.home_occupied(p),
                     EnemyRow::OpponentHomeEmpty => self.home_occupied(!p),
@@ -704,40 +726,37 @@ impl State {
                 while reps != 0 {
                     let unit = reps & reps.wrapping_neg();
                     reps &= reps - 1;
-                    self.unit_plays(p, t, v, from, unit, false, in_enemy_row, out);
+                    self.unit_plays(p, t, v, from, unit, false, sel, out, &mut found);
                 }
             } else {
-                self.unit_plays(p, t, v, from, all, true, in_enemy_row, out);
+                self.unit_plays(p, t, v, from, all, true, sel, out, &mut found);
             }
         }
+        found
     }
 
     /// The plays of throw `t` (value `v`) by one unit.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn unit_plays(&self, p: Player, t: Throw, v: u8, from: u8, unit: u32, whole: bool, in_enemy_row: bool, out: &mut Vec<Cand>) {
-        if unit & self.unconv[p.index()] != 0 {
+    fn unit_plays(&self, p: Player, t: Throw, v: u8, from: u8, unit: u32, whole: bool, sel: Sel, out: &mut Vec<Move>, found: &mut Found) {
+        let unconverted = unit & self.unconv[p.index()] != 0;
+        if sel.unconverted.is_some_and(|want| want != unconverted) {
+            return;
+        }
+        if unconverted {
             // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
             if t.is_tab() {
                 match self.rules.conversion {
-                    Conversion::OneStep => {
-                        let before = out.len();
-                        self.push_moves(p, t, from, unit, whole, 1, false, out);
-                        for c in &mut out[before..] {
-                            c.conversion = true;
-                        }
+                    Conversion::OneStep => self.push_moves(p, t, from, unit, whole, 1, false, out, found),
+                    Conversion::InPlace => {
+                        out.push(Move::Play(Play { throw: t, from: self.spot(from), to: None, pieces: if whole { 0 } else { unit }, dissolve: false, survivor: NO_PIECE }));
+                        found.count += 1;
                     }
-                    Conversion::InPlace => out.push(Cand {
-                        play: Play { throw: t, from: self.spot(from), to: None, pieces: if whole { 0 } else { unit }, dissolve: false, survivor: NO_PIECE },
-                        reduces: false,
-                        conversion: true,
-                        in_enemy_row,
-                    }),
                 }
             }
             return;
         }
-        self.push_moves(p, t, from, unit, whole, v, false, out);
+        self.push_moves(p, t, from, unit, whole, v, false, out, found);
         let size = unit.count_ones();
         if size < 2 {
             return;
@@ -750,15 +769,13 @@ impl State {
                 while reps != 0 {
                     let i = reps.trailing_zeros();
                     reps &= reps - 1;
-                    self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out);
+                    self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out, found);
                 }
             }
-            Split::Dissolve if t.is_tab() => out.push(Cand {
-                play: Play { throw: t, from: self.spot(from), to: None, pieces: 0, dissolve: true, survivor: NO_PIECE },
-                reduces: false,
-                conversion: false,
-                in_enemy_row,
-            }),
+            Split::Dissolve if t.is_tab() => {
+                out.push(Move::Play(Play { throw: t, from: self.spot(from), to: None, pieces: 0, dissolve: true, survivor: NO_PIECE }));
+                found.count += 1;
+            }
             Split::Detach | Split::DetachRemainderOne => {
                 let k = u32::from(v);
                 let ok = if self.rules.split == Split::Detach { k < size } else { k + 1 == size };
@@ -766,7 +783,7 @@ impl State {
                     let mut subsets = Vec::new();
                     self.subsets(p, unit, k, &mut subsets);
                     for &sub in &subsets {
-                        self.push_moves(p, t, from, sub, false, v, false, out);
+                        self.push_moves(p, t, from, sub, false, v, false, out, found);
                     }
                 }
             }
@@ -780,22 +797,6 @@ impl State {
         self.rules.bank == Bank::AfterAllConverted && self.unconv[p.index()] == 0
     }
 
-    /// The legal plays of throw `t` by `p`, after reserved tâbs (L-9c.2) and lowest priority
-    /// (H-12).
-    pub(crate) fn plays(&self, p: Player, t: Throw, out: &mut Vec<Cand>) {
-        self.gen_plays(p, t, out);
-        if t.is_tab()
-            && self.rules.tabs_reserved
-            && self.unconv[p.index()] != 0
-            && out.iter().any(|c| c.conversion)
-        {
-            out.retain(|c| c.conversion);
-        }
-        if self.rules.enemy_row == EnemyRow::LowestPriority && out.iter().any(|c| !c.in_enemy_row) {
-            out.retain(|c| !c.in_enemy_row);
-        }
-    }
-
     /// The throws `p` can play now: pending ones, and a banked tâb.
     fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
         Throw::ALL.into_iter().filter(move |t| {
@@ -804,30 +805,27 @@ impl State {
     }
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
-    pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>, cands: &mut Vec<Cand>) -> bool {
+    pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
         out.clear();
         let mut playable_pending = [false; 5];
         let mut only_reducing = [false; 5];
         let mut compulsory_pending = false;
         let mut optional_pending = 0u32;
         for t in self.available(p) {
-            self.plays(p, t, cands);
-            if cands.is_empty() {
+            let found = self.plays_into(p, t, out, false);
+            if found.count == 0 {
                 continue;
             }
-            out.extend(cands.iter().map(|c| Move::Play(c.play)));
             let n = self.pending[t.index()];
             if n == 0 {
                 continue; // a banked tâb: always optional
             }
             playable_pending[t.index()] = true;
-            only_reducing[t.index()] = cands.iter().all(|c| c.reduces);
+            only_reducing[t.index()] = found.reducing == found.count;
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => {
-                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
-                }
+                ThrowUse::CompulsoryWithExemptions => (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()],
             };
             if optional {
                 optional_pending += u32::from(n);
@@ -838,11 +836,7 @@ impl State {
         if out.is_empty() {
             return false;
         }
-        let playable_count: u32 = Throw::ALL
-            .iter()
-            .filter(|t| playable_pending[t.index()])
-            .map(|t| u32::from(self.pending[t.index()]))
-            .sum();
+        let playable_count: u32 = Throw::ALL.iter().filter(|t| playable_pending[t.index()]).map(|t| u32::from(self.pending[t.index()])).sum();
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
@@ -856,8 +850,7 @@ impl State {
                     if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
                         continue;
                     }
-                    let optional = self.rules.throw_use == ThrowUse::Optional || only_reducing[i];
-                    if optional {
+                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
                         out.push(Move::Decline(t));
                     }
                 }
@@ -869,7 +862,7 @@ impl State {
         if !out.is_sorted() {
             out.sort_unstable();
         }
-        out.dedup();
+        debug_assert!(out.windows(2).all(|w| w[0] != w[1]), "generation gives no duplicates");
         true
     }
 
@@ -929,11 +922,9 @@ impl State {
     /// declining and ending are offered only beside plays, and the rules that filter plays
     /// (reserved tâbs, lowest priority) never remove the last one.
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
-        with_scratch(|_, cands| {
-            self.available(p).any(|t| {
-                self.gen_plays_until(p, t, cands, true);
-                !cands.is_empty()
-            })
+        with_scratch(|buf| {
+            buf.clear();
+            self.available(p).any(|t| self.plays_into(p, t, buf, true).count > 0)
         })
     }
 
@@ -985,16 +976,9 @@ impl State {
 
     /// H-13 (c): no unit of either player can use any throw.
     fn dead(&self) -> bool {
-        with_scratch(|_, cands| {
-            for p in Player::ALL {
-                for t in Throw::ALL {
-                    self.plays(p, t, cands);
-                    if !cands.is_empty() {
-                        return false;
-                    }
-                }
-            }
-            true
+        with_scratch(|buf| {
+            buf.clear();
+            !Player::ALL.into_iter().any(|p| Throw::ALL.into_iter().any(|t| self.plays_into(p, t, buf, true).count > 0))
         })
     }
 
