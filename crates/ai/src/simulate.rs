@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use qasab_core::{EndReason, GameState, Player, Ruleset, Turn};
+use qasab_core::{EndReason, GameState, Player, Ruleset, StickStats, Turn};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -28,6 +28,8 @@ pub struct GameSummary {
     pub turns: u32,
     /// Actions applied (moves and chance outcomes).
     pub actions: u32,
+    /// Stick statistics, for games with throws.
+    pub sticks: Option<StickStats>,
 }
 
 /// Plays `games` games between two agent specs (seat order) on `threads` threads (0 = all
@@ -89,6 +91,7 @@ pub fn summarize<S: GameState>(end: &S) -> GameSummary {
         scores: o.scores.into_array(),
         turns: end.turns(),
         actions: end.actions(),
+        sticks: end.stick_stats(),
     }
 }
 
@@ -212,7 +215,25 @@ pub struct SimulationReport {
     /// Mean final score per seat.
     pub mean_scores: [f64; 2],
     /// How many games ended for each reason.
-    pub end_reasons: Vec<(String, u64)>,
+    pub end_reasons: std::collections::BTreeMap<String, u64>,
+    /// Stick throws per turn (games with sticks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throws_per_turn: Option<f64>,
+    /// The share of turns with a tâb.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tab_turn_share: Option<f64>,
+    /// Mean pieces captured per game, both sides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captures: Option<f64>,
+    /// Mean conversions per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversions: Option<f64>,
+    /// Mean stack reductions per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reductions: Option<f64>,
+    /// Mean tâbs banked per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub banked: Option<f64>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -255,6 +276,24 @@ impl SimulationReport {
             })
             .filter(|(_, c)| *c > 0)
             .collect();
+        let sticks: Option<Vec<StickStats>> = summaries.iter().map(|s| s.sticks).collect();
+        let sticks = sticks.filter(|v| !v.is_empty());
+        let total = |f: fn(&StickStats) -> u32| {
+            sticks
+                .as_ref()
+                .map(|v| v.iter().map(|s| f64::from(f(s))).sum::<f64>())
+        };
+        let turns_total: f64 = summaries.iter().map(|s| f64::from(s.turns)).sum();
+        let per_game = |x: Option<f64>| x.map(|t| t / n as f64);
+        let per_turn = |x: Option<f64>| {
+            x.map(|t| {
+                if turns_total > 0.0 {
+                    t / turns_total
+                } else {
+                    0.0
+                }
+            })
+        };
         SimulationReport {
             ruleset: rules.to_string(),
             games: n,
@@ -273,6 +312,12 @@ impl SimulationReport {
                 mean(&|s| f64::from(s.scores[1])),
             ],
             end_reasons,
+            throws_per_turn: per_turn(total(|s| s.throws)),
+            tab_turn_share: per_turn(total(|s| s.tab_turns)),
+            captures: per_game(total(|s| s.captures)),
+            conversions: per_game(total(|s| s.conversions)),
+            reductions: per_game(total(|s| s.reductions)),
+            banked: per_game(total(|s| s.banked)),
             seconds,
         }
     }

@@ -367,6 +367,11 @@ pub trait GameState:
     /// ("sows 7 from A, last counter in C").
     fn describe_move(&self, m: Self::Move) -> String;
 
+    /// Counts for statistics, for games with stick throws; `None` otherwise.
+    fn stick_stats(&self) -> Option<StickStats> {
+        None
+    }
+
     /// Describes a chance outcome in this state ("white throws 3 (telateh)").
     fn describe_chance(&self, c: Self::Chance) -> String {
         format!("chance: {c}")
@@ -425,6 +430,23 @@ pub trait GameState:
             }
         }
     }
+}
+
+/// Counts a game with stick throws keeps for statistics (`qasab simulate`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StickStats {
+    /// Stick throws after the opening.
+    pub throws: u32,
+    /// Turns in which a tâb was thrown.
+    pub tab_turns: u32,
+    /// Pieces captured, both sides together.
+    pub captures: u32,
+    /// Pieces converted.
+    pub conversions: u32,
+    /// Stacks reduced.
+    pub reductions: u32,
+    /// Tâbs put in the bank.
+    pub banked: u32,
 }
 
 /// The chance outcome type of a game without chance events. It has no values.

@@ -38,7 +38,7 @@ pub mod tihbat;
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, NoChance, Outcome,
-    PositionIdError, Turn, Weighted,
+    PositionIdError, StickStats, Turn, Weighted,
 };
 pub use player::{ByPlayer, Player};
 pub use ruleset::{OptionDoc, Ruleset, RulesetError};

@@ -179,6 +179,31 @@ impl StickOdds {
 
     /// The weights of the five throws, in value order (1, 2, 3, 4, 6), and their sum.
     pub fn weights(self) -> ([Weighted<Throw>; 5], u32) {
+        if self == StickOdds::FAIR {
+            const FAIR: [Weighted<Throw>; 5] = [
+                Weighted {
+                    outcome: Throw(1),
+                    weight: 4,
+                },
+                Weighted {
+                    outcome: Throw(2),
+                    weight: 6,
+                },
+                Weighted {
+                    outcome: Throw(3),
+                    weight: 4,
+                },
+                Weighted {
+                    outcome: Throw(4),
+                    weight: 1,
+                },
+                Weighted {
+                    outcome: Throw(6),
+                    weight: 1,
+                },
+            ];
+            return (FAIR, 16);
+        }
         let (a, b) = (
             u32::from(self.white),
             u32::from(self.of) - u32::from(self.white),

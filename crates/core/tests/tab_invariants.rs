@@ -108,7 +108,8 @@ fn row_of(s: &tab::State, sq: qasab_core::grid::Square) -> u8 {
 /// The invariants at one state.
 fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
     let rules = *s.ruleset();
-    s.validity_check().unwrap_or_else(|e| panic!("{e} at {}", s.position_id()));
+    s.validity_check()
+        .unwrap_or_else(|e| panic!("{e} at {}", s.position_id()));
     let n = u32::from(rules.piece_count());
     let on_board = s.pieces_on_board();
     let removed = s.removed();

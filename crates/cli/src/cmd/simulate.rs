@@ -144,6 +144,16 @@ fn print_report<R: Ruleset>(
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     outln!("  ended by: {}", reasons.join(", "));
+    if let (Some(tpt), Some(share)) = (r.throws_per_turn, r.tab_turn_share) {
+        outln!(
+            "  sticks: {tpt:.2} throws per turn, {:.1}% of turns with a tab; per game: {:.1} captures, {:.1} conversions, {:.2} reductions, {:.2} tabs banked",
+            100.0 * share,
+            r.captures.unwrap_or(0.0),
+            r.conversions.unwrap_or(0.0),
+            r.reductions.unwrap_or(0.0),
+            r.banked.unwrap_or(0.0)
+        );
+    }
     print_histogram(turns, t.min, t.max)
 }
 

@@ -346,6 +346,18 @@ impl GameState for State {
         s
     }
 
+    fn stick_stats(&self) -> Option<crate::game::StickStats> {
+        let s = &self.stats;
+        Some(crate::game::StickStats {
+            throws: s.throws,
+            tab_turns: s.tab_turns,
+            captures: u32::from(self.captured[0]) + u32::from(self.captured[1]),
+            conversions: s.conversions,
+            reductions: s.reductions,
+            banked: s.banked,
+        })
+    }
+
     fn describe_chance(&self, t: Throw) -> String {
         let who = match self.phase {
             Phase::Opening { thrower: p } | Phase::Throwing { player: p } => {

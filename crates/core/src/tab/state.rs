@@ -247,7 +247,11 @@ impl State {
     pub(crate) fn derive_caches(&mut self) {
         for p in Player::ALL {
             let (mut unconv, mut entered, mut occ) = (0u32, 0u32, 0u128);
-            for (i, piece) in self.pieces[p.index()].iter().enumerate().take(usize::from(self.rules.piece_count())) {
+            for (i, piece) in self.pieces[p.index()]
+                .iter()
+                .enumerate()
+                .take(usize::from(self.rules.piece_count()))
+            {
                 if piece.sq == OFF {
                     continue;
                 }
@@ -271,7 +275,10 @@ impl State {
         let mut copy = *self;
         copy.derive_caches();
         if copy.unconv != self.unconv || copy.entered != self.entered || copy.occ != self.occ {
-            return Err(format!("derived fields differ: {:?} {:?} {:?} vs {:?} {:?} {:?}", self.unconv, self.entered, self.occ, copy.unconv, copy.entered, copy.occ));
+            return Err(format!(
+                "derived fields differ: {:?} {:?} {:?} vs {:?} {:?} {:?}",
+                self.unconv, self.entered, self.occ, copy.unconv, copy.entered, copy.occ
+            ));
         }
         for p in Player::ALL {
             let mut alive = 0;
@@ -285,7 +292,10 @@ impl State {
                 }
             }
             if alive != self.alive[p.index()] {
-                return Err(format!("{p} has {alive} pieces, counted {}", self.alive[p.index()]));
+                return Err(format!(
+                    "{p} has {alive} pieces, counted {}",
+                    self.alive[p.index()]
+                ));
             }
         }
         for sq in 0..self.grid().len() as u8 {
@@ -295,7 +305,10 @@ impl State {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
                     if self.pieces[p.index()][i].sq != sq {
-                        return Err(format!("square {sq} lists piece {} of {p}, which is elsewhere", i + 1));
+                        return Err(format!(
+                            "square {sq} lists piece {} of {p}, which is elsewhere",
+                            i + 1
+                        ));
                     }
                 }
             }
@@ -340,7 +353,11 @@ impl State {
     fn spot(&self, sq: u8) -> Spot {
         let n = self.rules.columns;
         let row = self.row_of(sq);
-        Spot { row, col: sq - row * n, lane: n == 9 }
+        Spot {
+            row,
+            col: sq - row * n,
+            lane: n == 9,
+        }
     }
 
     #[inline]
@@ -475,9 +492,19 @@ impl State {
     /// `enemy_ok`. A move of at most 6 steps meets the branch square at most once, so there
     /// are at most two paths. The squares passed over are collected only if `want_passed`.
     #[inline]
-    fn paths(&self, p: Player, from: u8, v: u8, enemy_ok: bool, want_passed: bool) -> ([Path; 2], usize) {
+    fn paths(
+        &self,
+        p: Player,
+        from: u8,
+        v: u8,
+        enemy_ok: bool,
+        want_passed: bool,
+    ) -> ([Path; 2], usize) {
         let t = self.table(p);
-        let mut out = [Path { dest: NONE, passed: 0 }; 2];
+        let mut out = [Path {
+            dest: NONE,
+            passed: 0,
+        }; 2];
         let mut n = 0;
         let mut sq = from;
         let mut passed = 0u128;
@@ -502,7 +529,10 @@ impl State {
                     }
                 }
                 if alive {
-                    out[n] = Path { dest: alt, passed: alt_passed };
+                    out[n] = Path {
+                        dest: alt,
+                        passed: alt_passed,
+                    };
                     n += 1;
                 }
             }
@@ -518,7 +548,8 @@ impl State {
     /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
     #[inline]
     fn may_enter(&self, p: Player, group: u32) -> bool {
-        group & self.entered[p.index()] == 0 && (self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p))
+        group & self.entered[p.index()] == 0
+            && (self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p))
     }
 
     /// Whether a path is blocked by the passing rule (A13, H-7).
@@ -616,16 +647,31 @@ impl State {
     /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn push_moves(&self, p: Player, t: Throw, from: u8, group: u32, whole: bool, steps: u8, dissolve: bool, out: &mut Vec<Move>, found: &mut Found) {
+    fn push_moves(
+        &self,
+        p: Player,
+        t: Throw,
+        from: u8,
+        group: u32,
+        whole: bool,
+        steps: u8,
+        dissolve: bool,
+        out: &mut Vec<Move>,
+        found: &mut Found,
+    ) {
         let enemy_row = self.enemy_row(p);
         let in_enemy_row = self.row_of(from) == enemy_row;
-        let [main, alt] = dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
+        let [main, alt] =
+            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
         for (dest, is_alt) in [(main, false), (alt, true)] {
             if dest == NONE || (is_alt && !self.may_enter(p, group)) || !self.may_land(p, dest) {
                 continue;
             }
             if self.rules.passing != Passing::Free {
-                let path = Path { dest, passed: self.passed_squares(p, from, steps, is_alt) };
+                let path = Path {
+                    dest,
+                    passed: self.passed_squares(p, from, steps, is_alt),
+                };
                 if self.blocked(p, &path) {
                     continue;
                 }
@@ -634,7 +680,9 @@ impl State {
                 // Leaving the enemy row (L-11 options).
                 let stuck = match self.rules.enemy_row {
                     EnemyRow::FreezeExit => self.home_occupied(p),
-                    EnemyRow::FreezeExitUnlessOneStack => self.home_occupied(p) && !self.home_on_one_square(p),
+                    EnemyRow::FreezeExitUnlessOneStack => {
+                        self.home_occupied(p) && !self.home_on_one_square(p)
+                    }
                     _ => false,
                 };
                 if stuck {
@@ -655,7 +703,10 @@ impl State {
                     while reps != 0 {
                         let i = reps.trailing_zeros() as u8;
                         reps &= reps - 1;
-                        out.push(Move::Play(Play { survivor: i, ..play }));
+                        out.push(Move::Play(Play {
+                            survivor: i,
+                            ..play
+                        }));
                         found.count += 1;
                         found.reducing += 1;
                     }
@@ -674,14 +725,37 @@ impl State {
     /// The legal plays of throw `t` by `p`, appended to `out`, after reserved tâbs (L-9c.2:
     /// conversions first) and lowest priority (H-12: units outside the enemy row first). With
     /// `probe`, stops at the first play.
-    pub(crate) fn plays_into(&self, p: Player, t: Throw, out: &mut Vec<Move>, probe: bool) -> Found {
+    pub(crate) fn plays_into(
+        &self,
+        p: Player,
+        t: Throw,
+        out: &mut Vec<Move>,
+        probe: bool,
+    ) -> Found {
         let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
         let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
-        let conv: &[Option<bool>] = if reserved { &[Some(true), Some(false)] } else { &[None] };
-        let rows: &[Option<bool>] = if lowest { &[Some(false), Some(true)] } else { &[None] };
+        let conv: &[Option<bool>] = if reserved {
+            &[Some(true), Some(false)]
+        } else {
+            &[None]
+        };
+        let rows: &[Option<bool>] = if lowest {
+            &[Some(false), Some(true)]
+        } else {
+            &[None]
+        };
         for &unconverted in conv {
             for &enemy_row in rows {
-                let found = self.gen_pass(p, t, Sel { unconverted, enemy_row }, out, probe);
+                let found = self.gen_pass(
+                    p,
+                    t,
+                    Sel {
+                        unconverted,
+                        enemy_row,
+                    },
+                    out,
+                    probe,
+                );
                 if found.count > 0 {
                     return found;
                 }
@@ -738,7 +812,18 @@ impl State {
     /// The plays of throw `t` (value `v`) by one unit.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn unit_plays(&self, p: Player, t: Throw, v: u8, from: u8, unit: u32, whole: bool, sel: Sel, out: &mut Vec<Move>, found: &mut Found) {
+    fn unit_plays(
+        &self,
+        p: Player,
+        t: Throw,
+        v: u8,
+        from: u8,
+        unit: u32,
+        whole: bool,
+        sel: Sel,
+        out: &mut Vec<Move>,
+        found: &mut Found,
+    ) {
         let unconverted = unit & self.unconv[p.index()] != 0;
         if sel.unconverted.is_some_and(|want| want != unconverted) {
             return;
@@ -747,9 +832,18 @@ impl State {
             // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
             if t.is_tab() {
                 match self.rules.conversion {
-                    Conversion::OneStep => self.push_moves(p, t, from, unit, whole, 1, false, out, found),
+                    Conversion::OneStep => {
+                        self.push_moves(p, t, from, unit, whole, 1, false, out, found)
+                    }
                     Conversion::InPlace => {
-                        out.push(Move::Play(Play { throw: t, from: self.spot(from), to: None, pieces: if whole { 0 } else { unit }, dissolve: false, survivor: NO_PIECE }));
+                        out.push(Move::Play(Play {
+                            throw: t,
+                            from: self.spot(from),
+                            to: None,
+                            pieces: if whole { 0 } else { unit },
+                            dissolve: false,
+                            survivor: NO_PIECE,
+                        }));
                         found.count += 1;
                     }
                 }
@@ -773,12 +867,23 @@ impl State {
                 }
             }
             Split::Dissolve if t.is_tab() => {
-                out.push(Move::Play(Play { throw: t, from: self.spot(from), to: None, pieces: 0, dissolve: true, survivor: NO_PIECE }));
+                out.push(Move::Play(Play {
+                    throw: t,
+                    from: self.spot(from),
+                    to: None,
+                    pieces: 0,
+                    dissolve: true,
+                    survivor: NO_PIECE,
+                }));
                 found.count += 1;
             }
             Split::Detach | Split::DetachRemainderOne => {
                 let k = u32::from(v);
-                let ok = if self.rules.split == Split::Detach { k < size } else { k + 1 == size };
+                let ok = if self.rules.split == Split::Detach {
+                    k < size
+                } else {
+                    k + 1 == size
+                };
                 if ok {
                     let mut subsets = Vec::new();
                     self.subsets(p, unit, k, &mut subsets);
@@ -825,7 +930,9 @@ impl State {
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()],
+                ThrowUse::CompulsoryWithExemptions => {
+                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
+                }
             };
             if optional {
                 optional_pending += u32::from(n);
@@ -836,7 +943,11 @@ impl State {
         if out.is_empty() {
             return false;
         }
-        let playable_count: u32 = Throw::ALL.iter().filter(|t| playable_pending[t.index()]).map(|t| u32::from(self.pending[t.index()])).sum();
+        let playable_count: u32 = Throw::ALL
+            .iter()
+            .filter(|t| playable_pending[t.index()])
+            .map(|t| u32::from(self.pending[t.index()]))
+            .sum();
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
@@ -862,7 +973,10 @@ impl State {
         if !out.is_sorted() {
             out.sort_unstable();
         }
-        debug_assert!(out.windows(2).all(|w| w[0] != w[1]), "generation gives no duplicates");
+        debug_assert!(
+            out.windows(2).all(|w| w[0] != w[1]),
+            "generation gives no duplicates"
+        );
         true
     }
 
@@ -924,7 +1038,8 @@ impl State {
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
         with_scratch(|buf| {
             buf.clear();
-            self.available(p).any(|t| self.plays_into(p, t, buf, true).count > 0)
+            self.available(p)
+                .any(|t| self.plays_into(p, t, buf, true).count > 0)
         })
     }
 
@@ -978,7 +1093,11 @@ impl State {
     fn dead(&self) -> bool {
         with_scratch(|buf| {
             buf.clear();
-            !Player::ALL.into_iter().any(|p| Throw::ALL.into_iter().any(|t| self.plays_into(p, t, buf, true).count > 0))
+            !Player::ALL.into_iter().any(|p| {
+                Throw::ALL
+                    .into_iter()
+                    .any(|t| self.plays_into(p, t, buf, true).count > 0)
+            })
         })
     }
 
