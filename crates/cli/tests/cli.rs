@@ -443,3 +443,165 @@ fn bench_prints_the_json_contract() {
         "--seconds must be between 0 and 600",
     );
 }
+
+#[test]
+fn tab_rules_list_every_option_with_rule_ids() {
+    let out = ok(&["rules", "tab"]);
+    for id in [
+        "S-1", "L-1", "L-2", "L-4", "L-5", "L-7", "L-8", "L-9c", "L-10", "L-11", "L-13", "L-14",
+        "L-15", "L-16", "L-17", "L-18",
+    ] {
+        assert!(out.contains(id), "missing {id}");
+    }
+    assert!(
+        out.contains("reduction       = square-visited")
+            || out.contains("reduction   = square-visited")
+            || out.contains("square-visited"),
+        "{out}"
+    );
+    let all = ok(&["rules"]);
+    for name in [
+        "tab  ",
+        "tab-hyde",
+        "tab-modern",
+        "p_white",
+        "enemy_row",
+        "limit_result",
+    ] {
+        assert!(all.contains(name), "missing {name}");
+    }
+    fails(
+        &["rules", "tab(columns=8)"],
+        "columns=8 is not valid; tab takes an odd number from 7 to 29",
+    );
+    fails(
+        &[
+            "rules",
+            "tab-hyde(track=one-way,enemy_entry=once-while-occupied)",
+        ],
+        "needs track=loop",
+    );
+}
+
+#[test]
+fn moves_apply_and_perft_work_from_position_ids() {
+    let out = ok(&["moves", "tab"]);
+    assert!(out.contains("chance; 5 outcomes, weights of 16"), "{out}");
+    let id = qasab(&["apply", "tab", "1", "2"], "");
+    assert_eq!(id.code, 0, "{}", id.stderr);
+    let id = id.stdout.trim().to_string();
+    assert!(id.starts_with("move:w/12/"), "{id}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["moves", "tab", "--position", &id, "--json"])).unwrap();
+    assert_eq!(v["turn"], "player");
+    assert_eq!(v["moves"][0]["move"], "1:I-K");
+    let next = ok(&["apply", "tab", "--position", &id, "1:I-K", "2:K-M", "3"]);
+    // Black's 3 moves nothing (his pieces are unconverted), so White throws next.
+    assert!(next.starts_with("throw:w/"), "{next}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["moves", "tab", "--position", next.trim(), "--json"])).unwrap();
+    assert_eq!(v["turn"], "chance");
+    assert_eq!(
+        v["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["weight"].as_u64().unwrap())
+            .sum::<u64>(),
+        16
+    );
+    fails(
+        &["apply", "tab", "1", "2", "2:I-K"],
+        "action 3 '2:I-K': 2:I-K is not legal here",
+    );
+    fails(
+        &["apply", "tab", "5"],
+        "action 1 '5': '5' is not a chance outcome",
+    );
+    fails(
+        &["moves", "tab", "--position", "nonsense"],
+        "bad tab position id 'nonsense'",
+    );
+    let p = ok(&["perft", "tab", "--depth", "3"]);
+    assert!(p.contains("perft 3 117   weighted 3496"), "{p}");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["perft", "tihbat", "--depth", "2", "--json"])).unwrap();
+    assert_eq!(j["perft"][1]["nodes"], 4);
+    fails(
+        &["perft", "tab", "--depth", "0"],
+        "--depth must be from 1 to 64",
+    );
+}
+
+#[test]
+fn tab_games_play_in_the_terminal_and_replay() {
+    let path = temp("tab.qrec");
+    let o = qasab(
+        &[
+            "play",
+            "tab",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--seed",
+            "4",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("white throws") && o.stdout.contains("black plays"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("game over:"), "{}", o.stdout);
+    let replayed = ok(&["replay", "--quiet", path.to_str().unwrap()]);
+    assert!(replayed.contains("game complete"), "{replayed}");
+    // A human White: hint lists the legal moves, bad input is explained, undo works.
+    let o = qasab(
+        &["play", "tab", "--seed", "3"],
+        "hint\nK-N\n1:I-K\nundo\nquit\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("Legal moves (random"), "{}", o.stdout);
+    assert!(o.stdout.contains("K-N is not legal here"), "{}", o.stdout);
+    assert!(o.stdout.contains("Took back 1:I-K"), "{}", o.stdout);
+    fails(
+        &["play", "tab", "--south", "random"],
+        "--south is not a seat of tab; its seats are --white and --black",
+    );
+    fails(
+        &["play", "tab", "--black", "solver"],
+        "player solver cannot play tab: it is only available for tihbat",
+    );
+}
+
+#[test]
+fn tab_simulation_reports_stick_statistics() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate", "tab", "--games", "200", "--seed", "1", "--json",
+    ]))
+    .unwrap();
+    for key in [
+        "throws_per_turn",
+        "tab_turn_share",
+        "captures",
+        "conversions",
+        "reductions",
+        "banked",
+        "truncated",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    let tpt = v["throws_per_turn"].as_f64().unwrap();
+    assert!(
+        (1.4..1.8).contains(&tpt),
+        "about 1.6 throws per turn: {tpt}"
+    );
+    let t: serde_json::Value =
+        serde_json::from_str(&ok(&["simulate", "tihbat", "--games", "10", "--json"])).unwrap();
+    assert!(t.get("throws_per_turn").is_none(), "tihbat has no sticks");
+}
