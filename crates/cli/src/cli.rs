@@ -66,7 +66,7 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub position: Option<String>,
     /// Actions in order: moves in the game's notation, throws as their value.
-    #[arg(required = true, allow_hyphen_values = true)]
+    #[arg(required = true)]
     pub actions: Vec<String>,
     /// Print the resulting state as JSON.
     #[arg(long)]

@@ -95,8 +95,8 @@ where
     }
     if seats.iter().any(|s| matches!(s, Seat::Human)) {
         outln!(
-            "Type a move (e.g. {}), or hint, undo, help, quit.",
-            example_move(&rules.initial_state())
+            "At your turn type a move{} (the prompt lists them), or hint, undo, help, quit.",
+            example_move(&rules.initial_state()).map_or(String::new(), |m| format!(" (e.g. {m})"))
         );
     }
 
@@ -221,23 +221,24 @@ fn stop(record: &Option<std::path::PathBuf>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn example_move<S: GameState>(state: &S) -> String {
+fn example_move<S: GameState>(state: &S) -> Option<String> {
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
-    moves
-        .first()
-        .map(|m| m.to_string())
-        .unwrap_or_else(|| "pass".into())
+    moves.first().map(|m| m.to_string())
 }
 
 fn print_help<S: GameState>(state: &S) -> Result<()> {
     outln!(
-        "  Moves: the notation of the game, e.g. {}.",
-        example_move(state)
+        "  Moves: the notation of the game{}.",
+        example_move(state).map_or(String::new(), |m| format!(", e.g. {m}"))
     );
     outln!(
         "    Tihbat: the pit letter, optionally with its count (a, A7), or pass when no pit can be sown."
     );
+    outln!(
+        "    Tab: THROW:FROM-TO such as 3:K-N (the throw may be left out: K-N), plus ^PIECES, * or =SURVIVOR"
+    );
+    outln!("         where a move needs them, or bank, decline:THROW, end. See docs/notation.md.");
     outln!("  hint   every legal move with its value from the hint player");
     outln!("  undo   take back your last move (and the computer's replies)");
     outln!("  board  show the board again");
