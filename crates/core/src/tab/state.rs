@@ -343,13 +343,13 @@ impl State {
         3 - self.home_row(p)
     }
 
-    #[inline]
+    #[inline(always)]
     fn row_of(&self, sq: u8) -> u8 {
         ROW_OF[self.rules.columns as usize][sq as usize]
     }
 
     /// The spot of a square, without a division.
-    #[inline]
+    #[inline(always)]
     fn spot(&self, sq: u8) -> Spot {
         let n = self.rules.columns;
         let row = self.row_of(sq);
@@ -372,7 +372,7 @@ impl State {
     }
 
     /// The owner of the pieces on a square.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn owner(&self, sq: u8) -> Option<Player> {
         let c = self.board[sq as usize];
         if c & PIECE_BITS == 0 {
@@ -385,7 +385,7 @@ impl State {
     }
 
     /// The mask of pieces on a square (of its owner).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn mask(&self, sq: u8) -> u32 {
         self.board[sq as usize] & PIECE_BITS
     }
@@ -546,7 +546,7 @@ impl State {
     }
 
     /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
-    #[inline]
+    #[inline(always)]
     fn may_enter(&self, p: Player, group: u32) -> bool {
         group & self.entered[p.index()] == 0
             && (self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p))
@@ -646,7 +646,7 @@ impl State {
 
     /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn push_moves(
         &self,
         p: Player,
@@ -811,7 +811,7 @@ impl State {
 
     /// The plays of throw `t` (value `v`) by one unit.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn unit_plays(
         &self,
         p: Player,
