@@ -9,7 +9,7 @@ use qasab_ai::Solver;
 use qasab_ai::bench::random_playout;
 use qasab_ai::rng::rng_from_seed;
 use qasab_core::Ruleset;
-use qasab_core::tihbat;
+use qasab_core::{tab, tihbat};
 
 fn playouts(c: &mut Criterion) {
     let rules = tihbat::Ruleset::default();
@@ -18,6 +18,13 @@ fn playouts(c: &mut Criterion) {
     c.bench_function("tihbat random playout", |b| {
         b.iter(|| random_playout(black_box(&rules), &mut rng, &mut moves, &mut outs))
     });
+    for name in ["tab", "tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let (mut moves, mut outs) = (Vec::new(), Vec::new());
+        c.bench_function(&format!("{name} random playout"), |b| {
+            b.iter(|| random_playout(black_box(&rules), &mut rng, &mut moves, &mut outs))
+        });
+    }
 }
 
 fn solver(c: &mut Criterion) {
