@@ -4,10 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::ruleset::{OptionDoc, Ruleset, RulesetError, RulesetString};
-use crate::tihbat;
+use crate::{tab_ludii, tihbat};
 
 /// The names of every ruleset, in the order `qasab rules` lists them.
-pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
+pub const RULESET_NAMES: &[&str] = &[tihbat::NAME, tab_ludii::TAB_NAME, tab_ludii::HYDE_NAME];
 
 /// Any ruleset of any game.
 ///
@@ -17,6 +17,8 @@ pub const RULESET_NAMES: &[&str] = &[tihbat::NAME];
 pub enum AnyRuleset {
     /// Tihbat.
     Tihbat(tihbat::Ruleset),
+    /// Tâb or at-Tâb wa-d-Dukk as Ludii plays them (`tab-ludii`, `tab-hyde-ludii`).
+    TabLudii(tab_ludii::Ruleset),
 }
 
 impl AnyRuleset {
@@ -42,6 +44,7 @@ impl AnyRuleset {
     pub fn options(&self) -> &'static [OptionDoc] {
         match self {
             AnyRuleset::Tihbat(_) => tihbat::Ruleset::options(),
+            AnyRuleset::TabLudii(_) => tab_ludii::Ruleset::options(),
         }
     }
 
@@ -74,6 +77,7 @@ impl FromStr for AnyRuleset {
         let parsed = RulesetString::parse(s)?;
         match parsed.name {
             tihbat::NAME => Ok(AnyRuleset::Tihbat(s.parse()?)),
+            tab_ludii::TAB_NAME | tab_ludii::HYDE_NAME => Ok(AnyRuleset::TabLudii(s.parse()?)),
             other => Err(RulesetError::UnknownName {
                 name: other.to_string(),
                 valid: RULESET_NAMES.to_vec(),
@@ -89,6 +93,7 @@ macro_rules! with_ruleset {
     ($any:expr, $r:ident => $body:expr) => {
         match $any {
             $crate::AnyRuleset::Tihbat($r) => $body,
+            $crate::AnyRuleset::TabLudii($r) => $body,
         }
     };
 }

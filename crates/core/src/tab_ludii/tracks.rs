@@ -1,0 +1,251 @@
+//! Ludii's tracks for every board size, computed at compile time.
+//!
+//! Squares are site indices (`row × N + column`, row 0 = White's home row), as in Ludii. Every
+//! track is written for White (player 1) as ludii-rules.md gives it; Black's track is its
+//! point reflection `s ↦ 4N − 1 − s`, computed from the board size (Ludii's own files hard-code
+//! some of Black's tracks for one board only; see the module docs).
+
+/// No square, no index.
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// The largest Tab board: 15 columns.
+pub(crate) const TAB_MAX_COLUMNS: usize = 15;
+const TAB_SQUARES: usize = 4 * TAB_MAX_COLUMNS;
+/// Length of the longest home track (rows 0 and 1).
+pub(crate) const HOME_LEN: usize = 2 * TAB_MAX_COLUMNS;
+/// Length of the longest enemy track (row 2, row 3, row 2 again).
+pub(crate) const ENEMY_LEN: usize = 3 * TAB_MAX_COLUMNS;
+
+/// The largest At-Tab board: 29 columns.
+pub(crate) const HYDE_MAX_COLUMNS: usize = 29;
+/// Squares of the largest board of either game.
+pub(crate) const MAX_SQUARES: usize = 4 * HYDE_MAX_COLUMNS;
+
+/// Tab's five tracks on one board (ludii-rules.md, "Tab.lud").
+///
+/// Index `[p]` is the player (0 = White, 1 = Black).
+pub(crate) struct TabTracks {
+    /// Squares per row.
+    pub n: u8,
+    /// The home track: own home row away from the start, then the second row back, ending at
+    /// the left end (for White) of row 1.
+    pub home: [[u8; HOME_LEN]; 2],
+    /// The index of each square on the player's home track, or `NONE`.
+    pub home_index: [[u8; TAB_SQUARES]; 2],
+    /// The shared middle loop: row 1 right to left, row 2 left to right, back to row 1.
+    pub middle: [u8; HOME_LEN],
+    /// The index of each square on the middle loop (rows 1 and 2 only), or `NONE`.
+    pub middle_index: [u8; TAB_SQUARES],
+    /// The enemy track: row 2, the opponent's home row back, then row 2 again.
+    pub enemy: [[u8; ENEMY_LEN]; 2],
+    /// The first and second index of each square on the player's enemy track, or `NONE`.
+    pub enemy_index: [[[u8; 2]; TAB_SQUARES]; 2],
+}
+
+/// At-Tab's track for each player on one board (ludii-rules.md, "At-Tab wa-d-Dukk.lud"):
+/// home row left to right, row 1 back, row 2 forward, the opponent's home row back.
+pub(crate) struct HydeTracks {
+    /// The track of each player.
+    pub track: [[u8; MAX_SQUARES]; 2],
+    /// The index of each square on each player's track.
+    pub index: [[u8; MAX_SQUARES]; 2],
+}
+
+/// The square at `row`, `col` of a board with `n` columns.
+const fn sq(n: usize, row: usize, col: usize) -> u8 {
+    (row * n + col) as u8
+}
+
+/// White's square `k` steps along a serpentine of `rows` (each `(row, left_to_right)`).
+const fn serpentine(n: usize, rows: &[(usize, bool)], k: usize) -> u8 {
+    let (row, forward) = rows[k / n];
+    let c = k % n;
+    sq(n, row, if forward { c } else { n - 1 - c })
+}
+
+const fn tab_tracks(n: usize) -> TabTracks {
+    let squares = 4 * n;
+    let mut t = TabTracks {
+        n: n as u8,
+        home: [[NONE; HOME_LEN]; 2],
+        home_index: [[NONE; TAB_SQUARES]; 2],
+        middle: [NONE; HOME_LEN],
+        middle_index: [NONE; TAB_SQUARES],
+        enemy: [[NONE; ENEMY_LEN]; 2],
+        enemy_index: [[[NONE; 2]; TAB_SQUARES]; 2],
+    };
+    // Home track 1: "0,E,N1,W"; middle: "(right end of row 1),W,N1,E", a loop;
+    // enemy track 1: "(left end of row 2),E,N1,W,S1,E".
+    let home_rows = [(0, true), (1, false)];
+    let middle_rows = [(1, false), (2, true)];
+    let enemy_rows = [(2, true), (3, false), (2, true)];
+    let mut k = 0;
+    while k < 2 * n {
+        let h = serpentine(n, &home_rows, k);
+        t.home[0][k] = h;
+        t.home[1][k] = (squares - 1) as u8 - h;
+        let m = serpentine(n, &middle_rows, k);
+        t.middle[k] = m;
+        t.middle_index[m as usize] = k as u8;
+        k += 1;
+    }
+    let mut k = 0;
+    while k < 3 * n {
+        let e = serpentine(n, &enemy_rows, k);
+        t.enemy[0][k] = e;
+        t.enemy[1][k] = (squares - 1) as u8 - e;
+        k += 1;
+    }
+    let mut p = 0;
+    while p < 2 {
+        let mut k = 0;
+        while k < 2 * n {
+            t.home_index[p][t.home[p][k] as usize] = k as u8;
+            k += 1;
+        }
+        let mut k = 0;
+        while k < 3 * n {
+            let s = t.enemy[p][k] as usize;
+            let slot = if t.enemy_index[p][s][0] == NONE { 0 } else { 1 };
+            t.enemy_index[p][s][slot] = k as u8;
+            k += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn hyde_tracks(n: usize) -> HydeTracks {
+    let squares = 4 * n;
+    let mut t = HydeTracks {
+        track: [[NONE; MAX_SQUARES]; 2],
+        index: [[NONE; MAX_SQUARES]; 2],
+    };
+    // Track1: "0,E,N1,W,N1,E,N1,W".
+    let rows = [(0, true), (1, false), (2, true), (3, false)];
+    let mut k = 0;
+    while k < squares {
+        let s = serpentine(n, &rows, k);
+        t.track[0][k] = s;
+        t.track[1][k] = (squares - 1) as u8 - s;
+        t.index[0][s as usize] = k as u8;
+        t.index[1][squares - 1 - s as usize] = k as u8;
+        k += 1;
+    }
+    t
+}
+
+static TAB: [TabTracks; 5] = [
+    tab_tracks(7),
+    tab_tracks(9),
+    tab_tracks(11),
+    tab_tracks(13),
+    tab_tracks(15),
+];
+
+static HYDE: [HydeTracks; 4] = [
+    hyde_tracks(13),
+    hyde_tracks(19),
+    hyde_tracks(21),
+    hyde_tracks(29),
+];
+
+/// Tab's tracks on `columns` columns (one of 7, 9, 11, 13, 15).
+#[inline]
+pub(crate) fn tab(columns: u8) -> &'static TabTracks {
+    &TAB[usize::from((columns - 7) / 2)]
+}
+
+/// At-Tab's tracks on `columns` columns (one of 13, 19, 21, 29).
+#[inline]
+pub(crate) fn hyde(columns: u8) -> &'static HydeTracks {
+    let i = match columns {
+        13 => 0,
+        19 => 1,
+        21 => 2,
+        _ => 3,
+    };
+    &HYDE[i]
+}
+
+/// The squares of `row` as a bit mask.
+#[inline]
+pub(crate) const fn row_mask(columns: u8, row: u8) -> u128 {
+    let n = columns as u32;
+    ((1u128 << n) - 1) << (row as u32 * n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ludii's expanded tracks for 7 columns, as its trace headers list them.
+    #[test]
+    fn tab_tracks_match_ludii_on_seven_columns() {
+        let t = tab(7);
+        assert_eq!(t.n, 7);
+        assert_eq!(
+            t.home[0][..14],
+            [0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 10, 9, 8, 7]
+        );
+        assert_eq!(
+            t.home[1][..14],
+            [27, 26, 25, 24, 23, 22, 21, 14, 15, 16, 17, 18, 19, 20]
+        );
+        assert_eq!(
+            t.middle[..14],
+            [13, 12, 11, 10, 9, 8, 7, 14, 15, 16, 17, 18, 19, 20]
+        );
+        assert_eq!(
+            t.enemy[0][..21],
+            [
+                14, 15, 16, 17, 18, 19, 20, 27, 26, 25, 24, 23, 22, 21, 14, 15, 16, 17, 18, 19, 20
+            ]
+        );
+        assert_eq!(
+            t.enemy[1][..21],
+            [13, 12, 11, 10, 9, 8, 7, 0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 10, 9, 8, 7]
+        );
+        assert_eq!(t.enemy_index[0][14], [0, 14]);
+        assert_eq!(t.enemy_index[0][21], [13, NONE]);
+        assert_eq!(t.home_index[1][14], 7);
+        assert_eq!(t.middle_index[7], 6);
+        assert_eq!(t.middle_index[0], NONE);
+    }
+
+    #[test]
+    fn black_tracks_are_the_reflection_on_every_board() {
+        for n in [7u8, 9, 11, 13, 15] {
+            let t = tab(n);
+            let last = 4 * n - 1;
+            for k in 0..2 * usize::from(n) {
+                assert_eq!(t.home[1][k], last - t.home[0][k]);
+            }
+            // Black's home track starts at the top-right corner and ends at the right end of
+            // row 2 (Ludii's 15-column file starts it one square early).
+            assert_eq!(t.home[1][0], last);
+            assert_eq!(t.home[1][2 * usize::from(n) - 1], 3 * n - 1);
+        }
+        for n in [13u8, 19, 21, 29] {
+            let t = hyde(n);
+            let len = 4 * usize::from(n);
+            assert_eq!(t.track[1][0], 4 * n - 1);
+            assert_eq!(t.track[1][len - 1], n - 1);
+            for k in 0..len {
+                assert_eq!(t.index[0][t.track[0][k] as usize], k as u8);
+                assert_eq!(t.index[1][t.track[1][k] as usize], k as u8);
+            }
+        }
+    }
+
+    #[test]
+    fn hyde_track_matches_ludii_on_thirteen_columns() {
+        let t = hyde(13);
+        let ludii_start = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 25, 24];
+        assert_eq!(t.track[0][..15], ludii_start);
+        assert_eq!(t.track[0][51], 39);
+        assert_eq!(t.track[1][..3], [51, 50, 49]);
+        assert_eq!(t.track[1][13..16], [26, 27, 28]);
+        assert_eq!(row_mask(13, 3), ((1u128 << 13) - 1) << 39);
+    }
+}
