@@ -38,6 +38,16 @@ pub enum Command {
     Solve(SolveArgs),
     /// Measure random playouts per second and the solver's time.
     Bench(BenchArgs),
+    /// Replay Ludii's recorded Tab or At-Tab games (a gzip JSON-Lines trace) with
+    /// tab-ludii or tab-hyde-ludii, comparing every decision. Exits with status 1 if any
+    /// decision, end or winner differs.
+    LudiiReplay {
+        /// The trace file (.jsonl.gz).
+        trace: PathBuf,
+        /// Print one JSON object: games, decisions, mismatches, first_mismatches.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]

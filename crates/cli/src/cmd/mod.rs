@@ -7,6 +7,7 @@ use anyhow::Result;
 use crate::cli::{Cli, Command};
 
 mod bench;
+mod ludii_replay;
 mod play;
 mod replay;
 mod rules;
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::LudiiReplay { trace, json } => ludii_replay::run(&trace, json),
     }
 }
 

@@ -115,7 +115,7 @@ mod tracks;
 
 pub use moves::{Cell, Move, ParseMoveError, Step};
 pub use ruleset::{
-    HYDE_NAME, LUDII_MOVE_CAP, LUDII_TURN_CAP, MAX_MOVE_CAP, MAX_TURN_CAP, Preset, Ruleset,
-    TAB_NAME,
+    HYDE_NAME, LUDII_MOVE_CAP, LUDII_TURN_CAP, MAX_MOVE_CAP, MAX_TURN_CAP, NamedTrack, Preset,
+    Ruleset, TAB_NAME,
 };
 pub use state::State;

@@ -67,6 +67,19 @@ impl Preset {
     }
 }
 
+/// One of Ludii's tracks on a board ([`Ruleset::ludii_tracks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedTrack {
+    /// Ludii's name of the track (`HomeTrack1`, `MiddleTrack`, `Track2`, ...).
+    pub name: &'static str,
+    /// The player whose track it is; `None` for Tab's shared middle loop.
+    pub owner: Option<Player>,
+    /// True for a loop (the middle loop goes round).
+    pub looped: bool,
+    /// The squares in track order.
+    pub squares: Vec<u8>,
+}
+
 /// A ruleset of one of the Ludii presets: the game, the board size, the stick bias and
 /// Ludii's limits. Everything else is fixed: these presets reproduce Ludii's rules exactly.
 ///
@@ -298,6 +311,37 @@ impl Ruleset {
     #[inline]
     pub const fn grid(&self) -> crate::grid::Grid {
         crate::grid::Grid::new(self.columns)
+    }
+
+    /// Ludii's tracks, by Ludii's names, as this ruleset lays them out on its board (square
+    /// indices are Ludii's site numbers). Black's tracks are computed from the board size.
+    pub fn ludii_tracks(&self) -> Vec<NamedTrack> {
+        let n = usize::from(self.columns);
+        let track = |name, owner, looped, squares: &[u8]| NamedTrack {
+            name,
+            owner,
+            looped,
+            squares: squares.to_vec(),
+        };
+        match self.preset {
+            Preset::Tab => {
+                let t = super::tracks::tab(self.columns);
+                vec![
+                    track("HomeTrack1", Some(Player::One), false, &t.home[0][..2 * n]),
+                    track("HomeTrack2", Some(Player::Two), false, &t.home[1][..2 * n]),
+                    track("MiddleTrack", None, true, &t.middle[..2 * n]),
+                    track("EnemyTrack1", Some(Player::One), false, &t.enemy[0][..3 * n]),
+                    track("EnemyTrack2", Some(Player::Two), false, &t.enemy[1][..3 * n]),
+                ]
+            }
+            Preset::Hyde => {
+                let t = super::tracks::hyde(self.columns);
+                vec![
+                    track("Track1", Some(Player::One), false, &t.track[0][..4 * n]),
+                    track("Track2", Some(Player::Two), false, &t.track[1][..4 * n]),
+                ]
+            }
+        }
     }
 
     fn bad_columns(&self, value: &str) -> RulesetError {

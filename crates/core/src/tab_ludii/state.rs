@@ -136,6 +136,11 @@ impl State {
             .sum()
     }
 
+    /// The player to throw or to move (White once the game is over).
+    pub fn mover(&self) -> Player {
+        self.to_move
+    }
+
     /// The throw to be played, at a player's turn.
     pub fn pending_throw(&self) -> Option<Throw> {
         self.throw
