@@ -3,12 +3,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::PositionIdError;
+use crate::game::{PositionIdError, Weighted};
 use crate::player::Player;
 use crate::ruleset::{
     OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, parse_int_in, write_canonical,
 };
-use crate::sticks::StickOdds;
+use crate::sticks::{StickOdds, Throw};
 
 use super::State;
 
@@ -92,6 +92,10 @@ pub struct Ruleset {
     p_white: StickOdds,
     turn_cap: u32,
     move_cap: u32,
+    /// The throws' weights under `p_white`, and their sum (kept to avoid recomputing them at
+    /// every throw).
+    weights: [Weighted<Throw>; 5],
+    denominator: u32,
 }
 
 /// The option keys of the other Tâb presets, rejected here with what Ludii does on each point:
@@ -224,13 +228,16 @@ const OPTIONS: &[OptionDoc] = &[
 impl Ruleset {
     /// The preset with Ludii's defaults: its default board, fair sticks, 1250 turns per player
     /// and 10000 moves.
-    pub const fn preset(preset: Preset) -> Ruleset {
+    pub fn preset(preset: Preset) -> Ruleset {
+        let (weights, denominator) = StickOdds::FAIR.weights();
         Ruleset {
             preset,
             columns: preset.default_columns(),
             p_white: StickOdds::FAIR,
             turn_cap: LUDII_TURN_CAP,
             move_cap: LUDII_MOVE_CAP,
+            weights,
+            denominator,
         }
     }
 
@@ -257,7 +264,14 @@ impl Ruleset {
     /// The same rules with sticks that fall white with probability `p_white`.
     pub fn with_p_white(mut self, p_white: StickOdds) -> Ruleset {
         self.p_white = p_white;
+        (self.weights, self.denominator) = p_white.weights();
         self
+    }
+
+    /// The weights of the throws 1, 2, 3, 4 and 6, and their sum (S-1).
+    #[inline]
+    pub fn throw_weights(&self) -> (&[Weighted<Throw>; 5], u32) {
+        (&self.weights, self.denominator)
     }
 
     /// The same rules with other limits.
@@ -369,7 +383,7 @@ impl Ruleset {
                 *self = self.with_columns(n)?;
             }
             "p_white" => {
-                self.p_white = value.parse().map_err(|e| RulesetError::BadValue {
+                let odds: StickOdds = value.parse().map_err(|e| RulesetError::BadValue {
                     ruleset: name,
                     key: "p_white",
                     value: value.to_string(),
@@ -377,6 +391,7 @@ impl Ruleset {
                         "a fraction a/b or a decimal strictly between 0 and 1 ({e})"
                     ),
                 })?;
+                *self = self.with_p_white(odds);
             }
             "turn_cap" => self.turn_cap = parse_int_in(name, "turn_cap", value, 1, MAX_TURN_CAP)?,
             "move_cap" => self.move_cap = parse_int_in(name, "move_cap", value, 1, MAX_MOVE_CAP)?,

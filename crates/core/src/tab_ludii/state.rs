@@ -13,7 +13,9 @@ use crate::sticks::Throw;
 
 use super::moves::{Cell, Move, Step, parse_loose};
 use super::ruleset::{Preset, Ruleset};
-use super::tracks::{self, ENEMY_LEN, HOME_LEN, MAX_SQUARES, NONE, TabTracks, row_mask};
+#[cfg(test)]
+use super::tracks::TabTracks;
+use super::tracks::{self, ENEMY_LEN, Gate, HOME_LEN, MAX_SQUARES, NONE, row_mask};
 
 /// A game of `tab-ludii` or `tab-hyde-ludii` in progress.
 ///
@@ -181,10 +183,14 @@ impl State {
         row_mask(self.columns(), if p == 0 { 0 } else { 3 })
     }
 
-    /// Tab: where the stack of player `p` on `s` can go with `v` along each track (LT-3,
-    /// LT-4, LT-5, LT-6). `enemy_open` says whether the opponent still has a piece in its home
-    /// row (`enemy_home`). Returns up to three destinations, sorted, duplicates removed.
-    #[inline]
+    /// Tab: where the stack of player `p` on `s` can go with `v` along each of the three
+    /// tracks, taken one by one as ludii-rules.md states the rule (LT-3, LT-4, LT-5, LT-6).
+    /// `enemy_open` says whether the opponent still has a piece in its home row (`enemy_home`).
+    /// Returns up to three destinations, sorted, duplicates removed.
+    ///
+    /// The move generator uses the equivalent per-square tables of [`tracks::Gate`]; this
+    /// plain form is the reference the tests hold it to.
+    #[cfg(test)]
     fn tab_destinations(
         &self,
         t: &TabTracks,
@@ -260,11 +266,11 @@ impl State {
         let n = self.columns();
         let v = throw.value();
         let lane = n == 9;
-        let step = |from: u8, to: u8, part: u8| {
+        let step = |cells: &[Cell], from: u8, to: u8, part: u8| {
             Move::Step(Step {
                 throw,
-                from: Cell::of(from, n),
-                to: Cell::of(to, n),
+                from: cells[usize::from(from)],
+                to: cells[usize::from(to)],
                 part,
                 lane,
             })
@@ -274,12 +280,38 @@ impl State {
                 // LT-2: in the opening the only move is a pass.
                 if self.main_phase {
                     let t = tracks::tab(n);
-                    let enemy_home = self.home_row(1 - p);
-                    let enemy_open = self.occ[1 - p] & enemy_home != 0;
-                    for s in squares_of(self.occ[p]) {
-                        let (d, k) = self.tab_destinations(t, p, s, v, enemy_home, enemy_open);
-                        for &to in &d[..k] {
-                            out.push(step(s, to, 0));
+                    let k = throw.index();
+                    // LT-5: the enemy track leads into the opponent's home row only while the
+                    // opponent still has a piece there.
+                    let enemy_open = self.occ[1 - p] & self.home_row(1 - p) != 0;
+                    // Tab boards have at most 60 squares.
+                    for s in squares_of64(self.occ[p] as u64) {
+                        let su = usize::from(s);
+                        let d = t.primary[p][su][k];
+                        // LT-6: the home and enemy tracks start only where the mover's count
+                        // is positive.
+                        let (first, entry) = match t.gate[p][su] {
+                            Gate::Home(i) => (self.home[p][usize::from(i)] > 0, NONE),
+                            Gate::Free => (true, NONE),
+                            Gate::Entry(i) => (
+                                true,
+                                if enemy_open && self.enemy[p][usize::from(i)] > 0 {
+                                    t.entry[p][su][k]
+                                } else {
+                                    NONE
+                                },
+                            ),
+                            Gate::Enemy(i) => (self.enemy[p][usize::from(i)] > 0, NONE),
+                            Gate::Off => (false, NONE),
+                        };
+                        let d = if first { d } else { NONE };
+                        // In square order (Black's entry square comes before its loop square).
+                        let (a, b) = if entry < d { (entry, d) } else { (d, entry) };
+                        if a != NONE {
+                            out.push(step(&t.cells, s, a, 0));
+                        }
+                        if b != NONE {
+                            out.push(step(&t.cells, s, b, 0));
                         }
                     }
                 }
@@ -311,14 +343,14 @@ impl State {
                         // LH-4: onto an own unit only in the middle rows, and then exactly one
                         // piece moves and joins it.
                         if middle & bit(d) != 0 {
-                            out.push(step(s, d, if size > 1 { 1 } else { 0 }));
+                            out.push(step(&t.cells, s, d, if size > 1 { 1 } else { 0 }));
                         }
                     } else {
                         // LH-4: the whole unit; and, when the throw is one less than its size,
                         // just `throw` of its pieces.
-                        out.push(step(s, d, 0));
+                        out.push(step(&t.cells, s, d, 0));
                         if v + 1 == size {
-                            out.push(step(s, d, v));
+                            out.push(step(&t.cells, s, d, v));
                         }
                     }
                 }
@@ -576,6 +608,20 @@ fn shift_counts(counts: &mut [i32], from: [u8; 2], to: [u8; 2], c: i32) {
     }
 }
 
+/// The squares of a bit mask of at most 64 squares, in increasing order.
+#[inline]
+fn squares_of64(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let s = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            Some(s)
+        }
+    })
+}
+
 /// The squares of a bit mask, in increasing order.
 #[inline]
 pub(super) fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
@@ -618,13 +664,18 @@ impl GameState for State {
 
     #[inline]
     fn chance_outcomes(&self, out: &mut Vec<Weighted<Throw>>) -> u32 {
-        out.clear();
         if self.over.is_some() || self.throw.is_some() {
+            out.clear();
             return 0;
         }
         // S-1: four two-sided sticks; 0 whites counts 6.
-        let (weights, total) = self.rules.p_white().weights();
-        out.extend_from_slice(&weights);
+        let (weights, total) = self.rules.throw_weights();
+        // A caller that reuses its buffer usually has these very outcomes in it already;
+        // rewriting them would only stall the reads that follow.
+        if out.as_slice() != weights {
+            out.clear();
+            out.extend_from_slice(weights);
+        }
         total
     }
 

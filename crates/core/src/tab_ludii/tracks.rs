@@ -5,6 +5,8 @@
 //! point reflection `s ↦ 4N − 1 − s`, computed from the board size (Ludii's own files hard-code
 //! some of Black's tracks for one board only; see the module docs).
 
+use super::moves::Cell;
+
 /// No square, no index.
 pub(crate) const NONE: u8 = u8::MAX;
 
@@ -26,7 +28,10 @@ pub(crate) const MAX_SQUARES: usize = 4 * HYDE_MAX_COLUMNS;
 /// Index `[p]` is the player (0 = White, 1 = Black).
 pub(crate) struct TabTracks {
     /// Squares per row.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub n: u8,
+    /// The row and column of each square.
+    pub cells: [Cell; TAB_SQUARES],
     /// The home track: own home row away from the start, then the second row back, ending at
     /// the left end (for White) of row 1.
     pub home: [[u8; HOME_LEN]; 2],
@@ -40,11 +45,51 @@ pub(crate) struct TabTracks {
     pub enemy: [[u8; ENEMY_LEN]; 2],
     /// The first and second index of each square on the player's enemy track, or `NONE`.
     pub enemy_index: [[[u8; 2]; TAB_SQUARES]; 2],
+    /// What decides the moves from each square ([`Gate`]), for each player.
+    pub gate: [[Gate; TAB_SQUARES]; 2],
+    /// For each player, square and throw (by [`Throw::index`](crate::sticks::Throw::index)):
+    /// the one destination every track holding the square agrees on, or `NONE`.
+    pub primary: [[[u8; 5]; TAB_SQUARES]; 2],
+    /// For each player, square of the third row (White's view) and throw: the square of the
+    /// opponent's home row that the enemy track reaches from the square's first index, or
+    /// `NONE`.
+    pub entry: [[[u8; 5]; TAB_SQUARES]; 2],
+}
+
+/// How the tracks through a square decide its moves (Tab; White's rows).
+///
+/// Where two tracks hold a square they lead to the same destination, except at the right end
+/// of row 3, where the middle loop turns back to row 2 and the enemy track goes on into the
+/// opponent's home row. So each square has one `primary` destination per throw, and the third
+/// row may have an `entry` one as well (LT-3, LT-4, LT-6):
+///
+/// * row 1 (own home row): the home track only, if the mover's count at the square's index is
+///   positive;
+/// * row 2: the home track and the middle loop agree; the loop needs no count;
+/// * row 3: the middle loop (the enemy track agrees within the row), and the entry into the
+///   enemy row if the mover's count at the square's first enemy index is positive and the
+///   opponent still has a piece in its home row (a piece counted only at the second index
+///   goes on along row 3, as the loop does);
+/// * row 4 (enemy home row): the enemy track only, if the count at its index is positive.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Gate {
+    /// Off the player's tracks (not used for squares of the board).
+    Off,
+    /// Own home row: home-track count at this index.
+    Home(u8),
+    /// Row 2: always movable.
+    Free,
+    /// Row 3: always movable; the entry needs the enemy-track count at this (first) index.
+    Entry(u8),
+    /// Enemy home row: enemy-track count at this index.
+    Enemy(u8),
 }
 
 /// At-Tab's track for each player on one board (ludii-rules.md, "At-Tab wa-d-Dukk.lud"):
 /// home row left to right, row 1 back, row 2 forward, the opponent's home row back.
 pub(crate) struct HydeTracks {
+    /// The row and column of each square.
+    pub cells: [Cell; MAX_SQUARES],
     /// The track of each player.
     pub track: [[u8; MAX_SQUARES]; 2],
     /// The index of each square on each player's track.
@@ -63,16 +108,31 @@ const fn serpentine(n: usize, rows: &[(usize, bool)], k: usize) -> u8 {
     sq(n, row, if forward { c } else { n - 1 - c })
 }
 
+/// The cell of every square of a board with `n` columns (the rest are unused).
+const fn cells<const LEN: usize>(n: usize) -> [Cell; LEN] {
+    let mut out = [Cell { row: 0, col: 0 }; LEN];
+    let mut s = 0;
+    while s < 4 * n {
+        out[s] = Cell::of(s as u8, n as u8);
+        s += 1;
+    }
+    out
+}
+
 const fn tab_tracks(n: usize) -> TabTracks {
     let squares = 4 * n;
     let mut t = TabTracks {
         n: n as u8,
+        cells: cells(n),
         home: [[NONE; HOME_LEN]; 2],
         home_index: [[NONE; TAB_SQUARES]; 2],
         middle: [NONE; HOME_LEN],
         middle_index: [NONE; TAB_SQUARES],
         enemy: [[NONE; ENEMY_LEN]; 2],
         enemy_index: [[[NONE; 2]; TAB_SQUARES]; 2],
+        gate: [[Gate::Off; TAB_SQUARES]; 2],
+        primary: [[[NONE; 5]; TAB_SQUARES]; 2],
+        entry: [[[NONE; 5]; TAB_SQUARES]; 2],
     };
     // Home track 1: "0,E,N1,W"; middle: "(right end of row 1),W,N1,E", a loop;
     // enemy track 1: "(left end of row 2),E,N1,W,S1,E".
@@ -112,12 +172,57 @@ const fn tab_tracks(n: usize) -> TabTracks {
         }
         p += 1;
     }
+    let values = [1, 2, 3, 4, 6];
+    let mut p = 0;
+    while p < 2 {
+        let mut s = 0;
+        while s < squares {
+            // The row as the player sees it (0 = own home row).
+            let row = if p == 0 { s / n } else { 3 - s / n };
+            let h = t.home_index[p][s];
+            let e = t.enemy_index[p][s][0];
+            t.gate[p][s] = match row {
+                0 => Gate::Home(h),
+                1 => Gate::Free,
+                2 => Gate::Entry(e),
+                _ => Gate::Enemy(e),
+            };
+            let mut k = 0;
+            while k < 5 {
+                let v = values[k];
+                t.primary[p][s][k] = match row {
+                    0 => {
+                        if (h as usize) + v < 2 * n {
+                            t.home[p][h as usize + v]
+                        } else {
+                            NONE
+                        }
+                    }
+                    1 | 2 => t.middle[(t.middle_index[s] as usize + v) % (2 * n)],
+                    _ => {
+                        if (e as usize) + v < 3 * n {
+                            t.enemy[p][e as usize + v]
+                        } else {
+                            NONE
+                        }
+                    }
+                };
+                if row == 2 && (e as usize) + v >= n {
+                    t.entry[p][s][k] = t.enemy[p][e as usize + v];
+                }
+                k += 1;
+            }
+            s += 1;
+        }
+        p += 1;
+    }
     t
 }
 
 const fn hyde_tracks(n: usize) -> HydeTracks {
     let squares = 4 * n;
     let mut t = HydeTracks {
+        cells: cells(n),
         track: [[NONE; MAX_SQUARES]; 2],
         index: [[NONE; MAX_SQUARES]; 2],
     };
