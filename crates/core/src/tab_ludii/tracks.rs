@@ -5,7 +5,8 @@
 //! point reflection `s ↦ 4N − 1 − s`, computed from the board size (Ludii's own files hard-code
 //! some of Black's tracks for one board only; see the module docs).
 
-use super::moves::Cell;
+use super::moves::{Cell, Move, Step};
+use crate::sticks::Throw;
 
 /// No square, no index.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -13,10 +14,12 @@ pub(crate) const NONE: u8 = u8::MAX;
 /// The largest Tab board: 15 columns.
 pub(crate) const TAB_MAX_COLUMNS: usize = 15;
 const TAB_SQUARES: usize = 4 * TAB_MAX_COLUMNS;
-/// Length of the longest home track (rows 0 and 1).
-pub(crate) const HOME_LEN: usize = 2 * TAB_MAX_COLUMNS;
-/// Length of the longest enemy track (row 2, row 3, row 2 again).
-pub(crate) const ENEMY_LEN: usize = 3 * TAB_MAX_COLUMNS;
+/// Room for the longest home track (rows 0 and 1: 30 squares), rounded up to a power of two
+/// so that a masked index needs no bounds check.
+pub(crate) const HOME_LEN: usize = 32;
+/// Room for the longest enemy track (row 2, row 3, row 2 again: 45 squares), rounded up to a
+/// power of two.
+pub(crate) const ENEMY_LEN: usize = 64;
 
 /// The largest At-Tab board: 29 columns.
 pub(crate) const HYDE_MAX_COLUMNS: usize = 29;
@@ -30,8 +33,6 @@ pub(crate) struct TabTracks {
     /// Squares per row.
     #[cfg_attr(not(test), allow(dead_code))]
     pub n: u8,
-    /// The row and column of each square.
-    pub cells: [Cell; TAB_SQUARES],
     /// The home track: own home row away from the start, then the second row back, ending at
     /// the left end (for White) of row 1.
     pub home: [[u8; HOME_LEN]; 2],
@@ -45,15 +46,15 @@ pub(crate) struct TabTracks {
     pub enemy: [[u8; ENEMY_LEN]; 2],
     /// The first and second index of each square on the player's enemy track, or `NONE`.
     pub enemy_index: [[[u8; 2]; TAB_SQUARES]; 2],
-    /// What decides the moves from each square ([`Gate`]), for each player.
-    pub gate: [[Gate; TAB_SQUARES]; 2],
-    /// For each player, square and throw (by [`Throw::index`](crate::sticks::Throw::index)):
-    /// the one destination every track holding the square agrees on, or `NONE`.
-    pub primary: [[[u8; 5]; TAB_SQUARES]; 2],
-    /// For each player, square of the third row (White's view) and throw: the square of the
-    /// opponent's home row that the enemy track reaches from the square's first index, or
-    /// `NONE`.
-    pub entry: [[[u8; 5]; TAB_SQUARES]; 2],
+    /// What decides the moves from each square ([`Gate`]), for each player (64 entries, so
+    /// that a square masked with 63 needs no bounds check).
+    pub gate: [[Gate; 64]; 2],
+    /// For each player, square and throw (by [`Throw::index`]): the move to the one
+    /// destination every track holding the square agrees on.
+    pub primary: [[[Option<Move>; 5]; 64]; 2],
+    /// For each player, square of the third row (White's view) and throw: the move into the
+    /// opponent's home row along the enemy track from the square's first index.
+    pub entry: [[[Option<Move>; 5]; 64]; 2],
 }
 
 /// How the tracks through a square decide its moves (Tab; White's rows).
@@ -72,6 +73,7 @@ pub(crate) struct TabTracks {
 ///   goes on along row 3, as the loop does);
 /// * row 4 (enemy home row): the enemy track only, if the count at its index is positive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) enum Gate {
     /// Off the player's tracks (not used for squares of the board).
     Off,
@@ -119,20 +121,33 @@ const fn cells<const LEN: usize>(n: usize) -> [Cell; LEN] {
     out
 }
 
+/// The whole-unit move with throw number `k` from square `from` to `to` (`None` for `NONE`).
+const fn step(n: usize, k: usize, from: usize, to: u8) -> Option<Move> {
+    if to == NONE {
+        return None;
+    }
+    Some(Move::Step(Step {
+        throw: Throw::ALL[k],
+        from: Cell::of(from as u8, n as u8),
+        to: Cell::of(to, n as u8),
+        part: 0,
+        lane: n == 9,
+    }))
+}
+
 const fn tab_tracks(n: usize) -> TabTracks {
     let squares = 4 * n;
     let mut t = TabTracks {
         n: n as u8,
-        cells: cells(n),
         home: [[NONE; HOME_LEN]; 2],
         home_index: [[NONE; TAB_SQUARES]; 2],
         middle: [NONE; HOME_LEN],
         middle_index: [NONE; TAB_SQUARES],
         enemy: [[NONE; ENEMY_LEN]; 2],
         enemy_index: [[[NONE; 2]; TAB_SQUARES]; 2],
-        gate: [[Gate::Off; TAB_SQUARES]; 2],
-        primary: [[[NONE; 5]; TAB_SQUARES]; 2],
-        entry: [[[NONE; 5]; TAB_SQUARES]; 2],
+        gate: [[Gate::Off; 64]; 2],
+        primary: [[[None; 5]; 64]; 2],
+        entry: [[[None; 5]; 64]; 2],
     };
     // Home track 1: "0,E,N1,W"; middle: "(right end of row 1),W,N1,E", a loop;
     // enemy track 1: "(left end of row 2),E,N1,W,S1,E".
@@ -190,7 +205,7 @@ const fn tab_tracks(n: usize) -> TabTracks {
             let mut k = 0;
             while k < 5 {
                 let v = values[k];
-                t.primary[p][s][k] = match row {
+                let primary = match row {
                     0 => {
                         if (h as usize) + v < 2 * n {
                             t.home[p][h as usize + v]
@@ -207,8 +222,9 @@ const fn tab_tracks(n: usize) -> TabTracks {
                         }
                     }
                 };
+                t.primary[p][s][k] = step(n, k, s, primary);
                 if row == 2 && (e as usize) + v >= n {
-                    t.entry[p][s][k] = t.enemy[p][e as usize + v];
+                    t.entry[p][s][k] = step(n, k, s, t.enemy[p][e as usize + v]);
                 }
                 k += 1;
             }
