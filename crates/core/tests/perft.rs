@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use qasab_core::perft::{complete_games, perft};
+use qasab_core::perft::{complete_games, perft, perft_weighted};
 use qasab_core::{AnyRuleset, RULESET_NAMES, Ruleset, with_ruleset};
 
 /// Nodes above which a count is skipped in the default test run.
@@ -12,7 +12,8 @@ const NODE_LIMIT: u64 = 5_000_000;
 struct Case {
     id: String,
     ruleset: String,
-    perft: Vec<(u32, u64)>,
+    /// Depth, count and, if given, the weighted count.
+    perft: Vec<(u32, u64, Option<u128>)>,
     games: Option<u64>,
 }
 
@@ -36,12 +37,17 @@ fn read(path: &str) -> Vec<Case> {
             }),
             "ruleset" => cases.last_mut().expect("id first").ruleset = rest.into(),
             "perft" => {
-                let (d, c) = rest.split_once(' ').expect("perft D N");
+                let v: Vec<&str> = rest.split_whitespace().collect();
+                let (d, c, w) = match v.as_slice() {
+                    [d, c] => (d, c, None),
+                    [d, c, w] => (d, c, Some(w.parse().unwrap())),
+                    _ => panic!("{path}:{}: expected perft D N [W]", n + 1),
+                };
                 cases
                     .last_mut()
                     .expect("id first")
                     .perft
-                    .push((d.parse().unwrap(), c.parse().unwrap()));
+                    .push((d.parse().unwrap(), c.parse().unwrap(), w));
             }
             "games" => cases.last_mut().expect("id first").games = Some(rest.parse().unwrap()),
             _ => panic!("{path}:{}: unknown key {key}", n + 1),
@@ -57,9 +63,18 @@ fn check(case: &Case) {
         .unwrap_or_else(|e| panic!("{}: {e}", case.id));
     with_ruleset!(&any, r => {
         let start = r.initial_state();
-        for &(depth, count) in &case.perft {
-            if count <= NODE_LIMIT {
-                assert_eq!(perft(&start, depth), count, "{} perft {depth}", case.id);
+        for &(depth, count, weighted) in &case.perft {
+            if count > NODE_LIMIT {
+                continue;
+            }
+            match weighted {
+                None => assert_eq!(perft(&start, depth), count, "{} perft {depth}", case.id),
+                Some(w) => assert_eq!(
+                    perft_weighted(&start, depth),
+                    (count, w),
+                    "{} perft {depth}",
+                    case.id
+                ),
             }
         }
         if let Some(games) = case.games.filter(|&g| g <= NODE_LIMIT) {
@@ -77,6 +92,20 @@ fn tihbat_perft() {
     assert!(cases.len() >= 10);
     for c in &cases {
         check(c);
+    }
+}
+
+#[test]
+fn tab_ludii_perft() {
+    for name in ["tab-ludii", "tab-hyde-ludii"] {
+        let cases = read(&format!(
+            "{}/tests/data/perft/{name}.perft",
+            env!("CARGO_MANIFEST_DIR")
+        ));
+        assert!(cases.len() >= 4, "{name}");
+        for c in &cases {
+            check(c);
+        }
     }
 }
 
