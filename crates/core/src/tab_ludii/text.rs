@@ -244,12 +244,12 @@ pub(super) fn render(s: &State) -> String {
     let n = rules.columns();
     let grid = Grid::new(n);
     let mut out = String::new();
-    let _ = write!(out, "     ");
+    let mut header = String::from("     ");
     for col in 0..n {
         let file = grid.coordinate(grid.at(0, col));
-        let _ = write!(out, " {:^4}", file.trim_end_matches('1'));
+        let _ = write!(header, "{:^4} ", file.trim_end_matches('1'));
     }
-    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", header.trim_end());
     for row in (0..4u8).rev() {
         let _ = write!(out, "  {} |", row + 1);
         for col in 0..n {
@@ -285,11 +285,12 @@ pub(super) fn render(s: &State) -> String {
     let sc = s.scores();
     let _ = writeln!(
         out,
-        "  {score_word}: white {}, black {}; Ludii turn {}, {} decisions",
+        "  {score_word}: white {}, black {}; Ludii turn {}, {} decision{}",
         sc.one,
         sc.two,
         s.ludii_turn(),
-        s.decisions()
+        s.decisions(),
+        if s.decisions() == 1 { "" } else { "s" }
     );
     match s.turn() {
         Turn::Chance => {
