@@ -122,7 +122,10 @@ fn a_changed_decision_is_reported_and_fails_the_run() {
     assert_eq!(v["games"], 1);
     assert!(v["mismatches"].as_u64().unwrap() >= 1);
     let first = &v["first_mismatches"][0];
-    assert_eq!((first["game"].as_u64(), first["step"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(
+        (first["game"].as_u64(), first["step"].as_u64()),
+        (Some(0), Some(1))
+    );
     assert!(
         first["description"].as_str().unwrap().contains("mover"),
         "{first}"
@@ -146,11 +149,17 @@ fn bad_input_gets_a_one_line_error() {
     );
     let h = head(3);
     fails(
-        &["ludii-replay", &gz("json.jsonl.gz", &format!("{}\n{{oops\n", h[0]))],
+        &[
+            "ludii-replay",
+            &gz("json.jsonl.gz", &format!("{}\n{{oops\n", h[0])),
+        ],
         "line 2: bad trace line",
     );
     fails(
-        &["ludii-replay", &gz("nohead.jsonl.gz", &format!("{}\n", h[1]))],
+        &[
+            "ludii-replay",
+            &gz("nohead.jsonl.gz", &format!("{}\n", h[1])),
+        ],
         "line 1: the trace must start with a header line",
     );
     let chess = h[0].replacen("\"game\":\"Tab\"", "\"game\":\"Chess\"", 1);
@@ -164,7 +173,10 @@ fn bad_input_gets_a_one_line_error() {
         "valid column counts: 7, 9, 11, 13, 15",
     );
     fails(
-        &["ludii-replay", &gz("cut.jsonl.gz", &format!("{}\n{}\n{}\n", h[0], h[1], h[2]))],
+        &[
+            "ludii-replay",
+            &gz("cut.jsonl.gz", &format!("{}\n{}\n{}\n", h[0], h[1], h[2])),
+        ],
         "stops in the middle of game 0",
     );
     fails(
@@ -173,7 +185,10 @@ fn bad_input_gets_a_one_line_error() {
     );
     let skipped = h[2].replacen("\"step\":0", "\"step\":5", 1);
     fails(
-        &["ludii-replay", &gz("skip.jsonl.gz", &format!("{}\n{}\n{skipped}\n", h[0], h[1]))],
+        &[
+            "ludii-replay",
+            &gz("skip.jsonl.gz", &format!("{}\n{}\n{skipped}\n", h[0], h[1])),
+        ],
         "line 3: expected step 0 of game 0, found step 5",
     );
     let corrupt = temp("corrupt.jsonl.gz");
@@ -182,6 +197,10 @@ fn bad_input_gets_a_one_line_error() {
     std::fs::write(&corrupt, bytes).unwrap();
     let o = qasab(&["ludii-replay", corrupt.to_str().unwrap()]);
     assert_eq!(o.code, 1);
-    assert!(o.stderr.starts_with("error: ") && o.stderr.contains("line "), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with("error: ") && o.stderr.contains("line "),
+        "{}",
+        o.stderr
+    );
     assert_eq!(o.stderr.lines().count(), 1);
 }

@@ -43,11 +43,11 @@ fn read(path: &str) -> Vec<Case> {
                     [d, c, w] => (d, c, Some(w.parse().unwrap())),
                     _ => panic!("{path}:{}: expected perft D N [W]", n + 1),
                 };
-                cases
-                    .last_mut()
-                    .expect("id first")
-                    .perft
-                    .push((d.parse().unwrap(), c.parse().unwrap(), w));
+                cases.last_mut().expect("id first").perft.push((
+                    d.parse().unwrap(),
+                    c.parse().unwrap(),
+                    w,
+                ));
             }
             "games" => cases.last_mut().expect("id first").games = Some(rest.parse().unwrap()),
             _ => panic!("{path}:{}: unknown key {key}", n + 1),

@@ -26,8 +26,16 @@ fn arb_ruleset() -> impl Strategy<Value = Ruleset> {
 }
 
 fn arb_step() -> impl Strategy<Value = Move> {
-    (0usize..5, 0u8..4, 0u8..29, 0u8..4, 0u8..29, 0u8..30, any::<bool>()).prop_map(
-        |(t, fr, fc, tr, tc, part, lane)| {
+    (
+        0usize..5,
+        0u8..4,
+        0u8..29,
+        0u8..4,
+        0u8..29,
+        0u8..30,
+        any::<bool>(),
+    )
+        .prop_map(|(t, fr, fc, tr, tc, part, lane)| {
             // Lane's letters exist only for the first nine columns.
             let lane = lane && fc < 9 && tc < 9;
             Move::Step(Step {
@@ -37,8 +45,7 @@ fn arb_step() -> impl Strategy<Value = Move> {
                 part,
                 lane,
             })
-        },
-    )
+        })
 }
 
 /// A random game's actions from a seed, with a small generator so the test stays small.

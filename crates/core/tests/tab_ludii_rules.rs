@@ -51,10 +51,7 @@ fn throws_weigh_4_6_4_1_1_of_16_and_follow_the_stick_bias() {
     let s = Ruleset::default().initial_state();
     let mut outs = Vec::new();
     assert_eq!(s.chance_outcomes(&mut outs), 16);
-    let w: Vec<(u8, u32)> = outs
-        .iter()
-        .map(|o| (o.outcome.value(), o.weight))
-        .collect();
+    let w: Vec<(u8, u32)> = outs.iter().map(|o| (o.outcome.value(), o.weight)).collect();
     assert_eq!(w, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
     let biased = rules("tab-hyde-ludii(p_white=9/16)").initial_state();
     let total = biased.chance_outcomes(&mut outs);
@@ -75,7 +72,11 @@ fn opening_allows_only_passes_and_4_or_6_give_no_extra_throw() {
         let mut t = s;
         play(&mut t, v, "pass");
         assert_eq!(t.turn(), Turn::Chance);
-        assert_eq!(t.mover(), Player::Two, "after a {v} in the opening Black throws");
+        assert_eq!(
+            t.mover(),
+            Player::Two,
+            "after a {v} in the opening Black throws"
+        );
         assert!(!t.in_main_phase());
     }
 }
@@ -102,14 +103,12 @@ fn first_1_is_a_pass_gives_another_throw_and_starts_the_main_phase_for_both() {
 #[test]
 fn the_middle_loop_turns_from_the_end_of_row_3_back_to_row_2() {
     // White on c2 and f3; Black keeps its home row.
-    let id = "7/2,W,4/5,W,1/B,B,B,B,B,B,B/white/main/9,20/0,5/0x7,0,0,0,0,1,0,0/0x5,1,0x15/1x7,0x7/0x21";
+    let id =
+        "7/2,W,4/5,W,1/B,B,B,B,B,B,B/white/main/9,20/0,5/0x7,0,0,0,0,1,0,0/0x5,1,0x15/1x7,0x7/0x21";
     let s = at("tab-ludii", id);
     // c2 + 4 = row 2 to a2, then a3, b3; f3 + 4: g3, then g2, f2, e2 along the loop; and
     // f3 + 4 on the enemy track: g3, g4, f4, e4.
-    assert_eq!(
-        moves_after(&s, 4),
-        vec!["4:c2-b3", "4:f3-e2", "4:f3-e4"]
-    );
+    assert_eq!(moves_after(&s, 4), vec!["4:c2-b3", "4:f3-e2", "4:f3-e4"]);
 }
 
 #[test]
@@ -160,7 +159,8 @@ fn bookkeeping_keeps_a_piece_that_came_back_from_entering_again() {
     // the piece is counted only at the second index, whose track ends first: only the loop.
     assert_eq!(moves_after(&s, 6), vec!["6:c3-f2"]);
     // A piece counted at c3's first index does enter.
-    let fresh = "7/7/2,W,4/B,B,B,B,B,B,1/white/main/9,20/1,6/0x14/0,0,1,0x18/0,1,1,1,1,1,1,0x7/0x21";
+    let fresh =
+        "7/7/2,W,4/B,B,B,B,B,B,1/white/main/9,20/1,6/0x14/0,0,1,0x18/0,1,1,1,1,1,1,0x7/0x21";
     let s = at("tab-ludii", fresh);
     assert_eq!(moves_after(&s, 6), vec!["6:c3-f2", "6:c3-f4"]);
 }
@@ -183,13 +183,17 @@ fn bookkeeping_counts_a_stack_arriving_from_off_a_track_as_one() {
 #[test]
 fn capture_removes_the_whole_stack_and_one_from_each_track_index() {
     // White on a3 (enemy index 0); a Black stack of 2 on c3 (Black's home index 9).
-    let id = "7/7/W,1,B2,4/B,B,B,B,B,2/white/main/9,20/0,6/0x14/1,0x20/0,0,1,1,1,1,1,0,0,2,0x4/0x21";
+    let id =
+        "7/7/W,1,B2,4/B,B,B,B,B,2/white/main/9,20/0,6/0x14/1,0x20/0,0,1,1,1,1,1,0,0,2,0x4/0x21";
     let mut s = at("tab-ludii", id);
     play(&mut s, 2, "2:a3-c3");
     assert_eq!(s.unit_at(16), Some((Player::One, 1)));
     assert_eq!(s.scores().one, 2, "both pieces of the stack are captured");
     let (black_home, _) = s.track_counts(Player::Two);
-    assert_eq!(black_home[9], 1, "Ludii subtracts one, not the stack's size");
+    assert_eq!(
+        black_home[9], 1,
+        "Ludii subtracts one, not the stack's size"
+    );
 }
 
 #[test]
@@ -201,7 +205,11 @@ fn own_pieces_stack_and_stacks_move_whole() {
     assert_eq!(s.unit_at(8), Some((Player::One, 3)), "stacked: 2 + 1");
     assert_eq!(s.unit_at(9), None);
     play(&mut s, 4, "4:b2-c3");
-    assert_eq!(s.unit_at(16), Some((Player::One, 3)), "the stack moves whole");
+    assert_eq!(
+        s.unit_at(16),
+        Some((Player::One, 3)),
+        "the stack moves whole"
+    );
     assert_eq!(s.unit_at(8), None);
 }
 
@@ -305,7 +313,11 @@ fn a_unit_in_the_opponents_home_row_waits_until_that_row_is_empty() {
     let s = at("tab-hyde-ludii", &id("1,W,10,b"));
     assert_eq!(moves_after(&s, 1), vec!["pass"]);
     let s = at("tab-hyde-ludii", &id("W,12"));
-    assert_eq!(moves_after(&s, 1), vec!["pass"], "a4 is the end of the track");
+    assert_eq!(
+        moves_after(&s, 1),
+        vec!["pass"],
+        "a4 is the end of the track"
+    );
     let s = at("tab-hyde-ludii", &id("1,W,11"));
     assert_eq!(moves_after(&s, 1), vec!["1:b4-a4"]);
 }

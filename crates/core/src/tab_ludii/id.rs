@@ -142,7 +142,10 @@ pub(super) fn read(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
         let (side, throw) = match status.split_once(':') {
             Some((side, t)) => (
                 side,
-                Some(t.parse::<Throw>().map_err(|e| err(format!("status: {e}")))?),
+                Some(
+                    t.parse::<Throw>()
+                        .map_err(|e| err(format!("status: {e}")))?,
+                ),
             ),
             None => (status, None),
         };
@@ -300,18 +303,21 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
     let n = rules.columns();
     let tab = rules.game() == Preset::Tab;
     let pieces = [s.pieces(Player::One), s.pieces(Player::Two)];
-    for p in 0..2 {
-        let lost = u32::from(n) - pieces[p].min(u32::from(n));
-        if pieces[p] > u32::from(n) {
+    for p in Player::ALL {
+        let on_board = pieces[p.index()];
+        if on_board > u32::from(n) {
             return Err(format!(
-                "{} has {} pieces; each side has {n}",
-                seat(Player::from_index(p).unwrap_or(Player::One)),
-                pieces[p]
+                "{} has {on_board} pieces; each side has {n}",
+                seat(p)
             ));
         }
-        let score = u32::from(s.scores[1 - p]);
+        let lost = u32::from(n) - on_board;
+        let score = u32::from(s.scores[(!p).index()]);
         let (ok, what) = if tab {
-            (score == lost, "captured exactly the pieces the other side lost")
+            (
+                score == lost,
+                "captured exactly the pieces the other side lost",
+            )
         } else {
             (
                 score <= lost && (lost == 0 || score >= 1),
@@ -321,7 +327,7 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
         if !ok {
             return Err(format!(
                 "the scores do not fit the board: {} must have {what}",
-                seat(Player::from_index(1 - p).unwrap_or(Player::One))
+                seat(!p)
             ));
         }
     }
@@ -333,24 +339,29 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
     }
     if tab && !s.main_phase {
         let start = State::new(rules);
-        if s.occ != start.occ || s.count != start.count || s.home != start.home || s.enemy != start.enemy
+        if s.occ != start.occ
+            || s.count != start.count
+            || s.home != start.home
+            || s.enemy != start.enemy
         {
             return Err("in the opening no piece has moved yet".into());
         }
     }
     let scores = ByPlayer::new(u32::from(s.scores[0]), u32::from(s.scores[1]));
-    let capped = u64::from(s.turn) >= 2 * u64::from(rules.turn_cap())
-        || s.decisions >= rules.move_cap();
+    let capped =
+        u64::from(s.turn) >= 2 * u64::from(rules.turn_cap()) || s.decisions >= rules.move_cap();
     match over {
         None => {
-            if s.decisions >= rules.move_cap() || u64::from(s.turn) > 2 * u64::from(rules.turn_cap())
+            if s.decisions >= rules.move_cap()
+                || u64::from(s.turn) > 2 * u64::from(rules.turn_cap())
             {
                 return Err("the game would have stopped at Ludii's limits".into());
             }
             let ended = if tab {
                 pieces[s.to_move.index()] == 0
             } else {
-                pieces == [0, 0] || s.hyde_end_reason(Player::One) == Some(EndReason::NoMoreCaptures)
+                pieces == [0, 0]
+                    || s.hyde_end_reason(Player::One) == Some(EndReason::NoMoreCaptures)
             };
             if ended {
                 return Err("the game is over in this position; write over:REASON".into());

@@ -163,7 +163,9 @@ impl serde::Serialize for Move {
 
 /// Text that is not a move in the notation.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("'{text}' is not a move: {why}; expected T:FROM-TO (e.g. 3:a1-d1, or 3:A-D with Lane's letters), T:FROM-TO*N, or pass")]
+#[error(
+    "'{text}' is not a move: {why}; expected T:FROM-TO (e.g. 3:a1-d1, or 3:A-D with Lane's letters), T:FROM-TO*N, or pass"
+)]
 pub struct ParseMoveError {
     text: String,
     why: String,
@@ -265,7 +267,10 @@ mod tests {
                 row: from.0,
                 col: from.1,
             },
-            to: Cell { row: to.0, col: to.1 },
+            to: Cell {
+                row: to.0,
+                col: to.1,
+            },
             part,
             lane,
         })

@@ -344,8 +344,18 @@ impl Ruleset {
                     track("HomeTrack1", Some(Player::One), false, &t.home[0][..2 * n]),
                     track("HomeTrack2", Some(Player::Two), false, &t.home[1][..2 * n]),
                     track("MiddleTrack", None, true, &t.middle[..2 * n]),
-                    track("EnemyTrack1", Some(Player::One), false, &t.enemy[0][..3 * n]),
-                    track("EnemyTrack2", Some(Player::Two), false, &t.enemy[1][..3 * n]),
+                    track(
+                        "EnemyTrack1",
+                        Some(Player::One),
+                        false,
+                        &t.enemy[0][..3 * n],
+                    ),
+                    track(
+                        "EnemyTrack2",
+                        Some(Player::Two),
+                        false,
+                        &t.enemy[1][..3 * n],
+                    ),
                 ]
             }
             Preset::Hyde => {
@@ -387,9 +397,7 @@ impl Ruleset {
                     ruleset: name,
                     key: "p_white",
                     value: value.to_string(),
-                    expected: format!(
-                        "a fraction a/b or a decimal strictly between 0 and 1 ({e})"
-                    ),
+                    expected: format!("a fraction a/b or a decimal strictly between 0 and 1 ({e})"),
                 })?;
                 *self = self.with_p_white(odds);
             }
@@ -515,7 +523,10 @@ mod tests {
         let r: Ruleset = "tab-ludii(move_cap=500, columns=9, p_white=0.55)"
             .parse()
             .unwrap();
-        assert_eq!(r.to_string(), "tab-ludii(columns=9,p_white=11/20,move_cap=500)");
+        assert_eq!(
+            r.to_string(),
+            "tab-ludii(columns=9,p_white=11/20,move_cap=500)"
+        );
     }
 
     #[test]
@@ -527,7 +538,11 @@ mod tests {
                     .unwrap_err()
                     .to_string();
                 assert!(e.contains("reproduces Ludii's rules exactly"), "{e}");
-                let other = if name == TAB_NAME { "use tab " } else { "use tab-hyde " };
+                let other = if name == TAB_NAME {
+                    "use tab "
+                } else {
+                    "use tab-hyde "
+                };
                 assert!(e.contains(other), "{e}");
             }
         }
@@ -535,18 +550,33 @@ mod tests {
 
     #[test]
     fn bad_values_list_the_choices() {
-        let e = "tab-ludii(columns=8)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tab-ludii(columns=8)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("7, 9, 11, 13, 15"), "{e}");
         let e = "tab-hyde-ludii(columns=7)"
             .parse::<Ruleset>()
             .unwrap_err()
             .to_string();
         assert!(e.contains("13, 19, 21, 29"), "{e}");
-        let e = "tab-ludii(colums=7)".parse::<Ruleset>().unwrap_err().to_string();
-        assert!(e.contains("valid options: columns, p_white, turn_cap, move_cap"), "{e}");
-        let e = "tab-ludii(turn_cap=0)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tab-ludii(colums=7)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("valid options: columns, p_white, turn_cap, move_cap"),
+            "{e}"
+        );
+        let e = "tab-ludii(turn_cap=0)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("from 1 to 1000000"), "{e}");
-        let e = "tab-ludii(p_white=1)".parse::<Ruleset>().unwrap_err().to_string();
+        let e = "tab-ludii(p_white=1)"
+            .parse::<Ruleset>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("p_white"), "{e}");
         assert!(Ruleset::new(Preset::Hyde, 29).is_ok());
         assert!(Ruleset::default().with_caps(0, 5).is_err());

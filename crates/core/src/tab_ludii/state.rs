@@ -301,7 +301,11 @@ impl State {
                         let entry = if entry { t.entry[p][su][k] } else { None };
                         // In square order: White's entry square is beyond its loop square,
                         // Black's before it.
-                        let (a, b) = if p == 0 { (primary, entry) } else { (entry, primary) };
+                        let (a, b) = if p == 0 {
+                            (primary, entry)
+                        } else {
+                            (entry, primary)
+                        };
                         if let Some(m) = a {
                             out.push(m);
                         }
@@ -848,10 +852,7 @@ impl serde::Serialize for State {
         map.serialize_entry("to_move", &to_move)?;
         map.serialize_entry("throw", &self.throw)?;
         if self.rules.game() == Preset::Tab {
-            map.serialize_entry(
-                "phase",
-                if self.main_phase { "main" } else { "opening" },
-            )?;
+            map.serialize_entry("phase", if self.main_phase { "main" } else { "opening" })?;
         }
         map.serialize_entry("board", &board)?;
         map.serialize_entry("scores", &self.scores)?;

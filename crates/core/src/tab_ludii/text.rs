@@ -384,12 +384,7 @@ pub(super) fn describe_move(s: &State, m: Move) -> String {
             );
         }
         Some((owner, k)) => {
-            let _ = write!(
-                d,
-                ", capturing {} of {}",
-                pieces(k),
-                rules.seat_name(owner)
-            );
+            let _ = write!(d, ", capturing {} of {}", pieces(k), rules.seat_name(owner));
             if rules.game() == Preset::Hyde {
                 d.push_str(" (+1)");
             }
