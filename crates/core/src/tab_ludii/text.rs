@@ -25,7 +25,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
     let _ = writeln!(s);
     let mut rule = |id: &str, text: String, source: &str| {
         let _ = writeln!(s, "{id}  {text}");
-        let _ = writeln!(s, "      [ludii-rules.md, {source}]");
+        let _ = writeln!(s, "      [Ludii 1.3.13, {source}]");
     };
     let bias = if r.p_white() == crate::sticks::StickOdds::FAIR {
         "fair sticks: 1 = 4/16, 2 = 6/16, 3 = 4/16, 4 = 1/16, 6 = 1/16".to_string()
@@ -38,7 +38,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
             "Four two-sided sticks; a throw counts the white sides, and no white side counts 6 ({bias}). \
              Each throw is played at once by one move or pass; a 1, 4 or 6 gives another throw."
         ),
-        "Shared: the throw",
+        "both games' dice and turn",
     );
     match r.game() {
         Preset::Tab => {
@@ -93,7 +93,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
                  later index; arriving from off a track adds one; a capture subtracts one at every index \
                  of the square. So a piece that came back from the enemy row cannot enter it again."
                     .into(),
-                "Ludii's track-index bookkeeping (Tab)",
+                "Tab.lud: its track-index bookkeeping",
             );
             rule(
                 "LT-7",
@@ -125,7 +125,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
                     r.turn_cap(),
                     r.move_cap()
                 ),
-                "Shared: the throw",
+                "its default limits",
             );
         }
         Preset::Hyde => {
@@ -201,7 +201,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
                     r.turn_cap(),
                     r.move_cap()
                 ),
-                "Shared: the throw",
+                "its default limits",
             );
         }
     }
