@@ -8,7 +8,7 @@ use crate::sticks::Throw;
 
 use super::ruleset::{Preset, Ruleset};
 use super::state::State;
-use super::tracks::{ENEMY_LEN, HOME_LEN, MAX_SQUARES, row_mask};
+use super::tracks::{ENEMY_AT, HOME_AT, MAX_SQUARES, row_mask};
 
 /// Writes the id of a state.
 pub(super) fn write(s: &State) -> String {
@@ -70,9 +70,9 @@ pub(super) fn write(s: &State) -> String {
         let n = usize::from(n);
         for p in 0..2 {
             id.push('/');
-            id.push_str(&run_length(&s.home[p][..2 * n]));
+            id.push_str(&run_length(&s.counts[p][HOME_AT..HOME_AT + 2 * n]));
             id.push('/');
-            id.push_str(&run_length(&s.enemy[p][..3 * n]));
+            id.push_str(&run_length(&s.counts[p][ENEMY_AT..ENEMY_AT + 3 * n]));
         }
     }
     id
@@ -188,12 +188,10 @@ pub(super) fn read(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
         for p in 0..2 {
             let home = expand(fields[f], 2 * nu)
                 .map_err(|why| err(format!("{} home-track counts: {why}", seat_of(p))))?;
-            s.home[p] = [0; HOME_LEN];
-            s.home[p][..2 * nu].copy_from_slice(&home);
+            s.counts[p][HOME_AT..HOME_AT + 2 * nu].copy_from_slice(&home);
             let enemy = expand(fields[f + 1], 3 * nu)
                 .map_err(|why| err(format!("{} enemy-track counts: {why}", seat_of(p))))?;
-            s.enemy[p] = [0; ENEMY_LEN];
-            s.enemy[p][..3 * nu].copy_from_slice(&enemy);
+            s.counts[p][ENEMY_AT..ENEMY_AT + 3 * nu].copy_from_slice(&enemy);
             f += 2;
         }
     }
@@ -339,11 +337,7 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
     }
     if tab && !s.main_phase {
         let start = State::new(rules);
-        if s.occ != start.occ
-            || s.count != start.count
-            || s.home != start.home
-            || s.enemy != start.enemy
-        {
+        if s.occ != start.occ || s.count != start.count || s.counts != start.counts {
             return Err("in the opening no piece has moved yet".into());
         }
     }

@@ -15,7 +15,9 @@ use super::moves::{Cell, Move, Step, parse_loose};
 use super::ruleset::{Preset, Ruleset};
 #[cfg(test)]
 use super::tracks::TabTracks;
-use super::tracks::{self, ENEMY_LEN, Gate, HOME_LEN, MAX_SQUARES, NONE, row_mask};
+use super::tracks::{
+    self, COUNTS, ENEMY_AT, ENEMY_LEN, HOME_AT, HOME_LEN, MAX_SQUARES, NONE, ONE_AT, row_mask,
+};
 
 /// A game of `tab-ludii` or `tab-hyde-ludii` in progress.
 ///
@@ -36,10 +38,9 @@ pub struct State {
     pub(super) count: [u8; MAX_SQUARES],
     /// At-Tab: squares whose piece has not moved yet and needs a 1 (LH-3).
     pub(super) locked: u128,
-    /// Tab: Ludii's count of each player's pieces at every index of its home track (LT-6).
-    pub(super) home: [[i32; HOME_LEN]; 2],
-    /// Tab: the same on each player's enemy track (LT-6).
-    pub(super) enemy: [[i32; ENEMY_LEN]; 2],
+    /// Tab: Ludii's count of each player's pieces at every index of its home track and of its
+    /// enemy track (LT-6), laid out as [`tracks::COUNTS`] says.
+    pub(super) counts: [[i32; COUNTS]; 2],
     /// The player to throw or to move.
     pub(super) to_move: Player,
     /// The throw to be played, at a player's turn.
@@ -70,8 +71,7 @@ impl State {
             occ: [row_mask(n, 0), row_mask(n, 3)],
             count: [0; MAX_SQUARES],
             locked: 0,
-            home: [[0; HOME_LEN]; 2],
-            enemy: [[0; ENEMY_LEN]; 2],
+            counts: [[0; COUNTS]; 2],
             to_move: Player::One,
             throw: None,
             main_phase: rules.game() == Preset::Hyde,
@@ -88,7 +88,7 @@ impl State {
         match rules.game() {
             // LT-6: every piece is counted at the first index of its square on every track
             // that holds the square.
-            Preset::Tab => s.home = s.initial_home_counts(),
+            Preset::Tab => s.counts = s.initial_counts(),
             // LH-3: every piece starts locked.
             Preset::Hyde => s.locked = s.occ[0] | s.occ[1],
         }
@@ -97,15 +97,16 @@ impl State {
 
     /// Tab's home-track counts at the start (the enemy tracks start empty: nobody stands on
     /// them).
-    fn initial_home_counts(&self) -> [[i32; HOME_LEN]; 2] {
+    fn initial_counts(&self) -> [[i32; COUNTS]; 2] {
         let t = tracks::tab(self.rules.columns());
-        let mut home = [[0; HOME_LEN]; 2];
-        for (p, counts) in home.iter_mut().enumerate() {
+        let mut all = [[0; COUNTS]; 2];
+        for (p, counts) in all.iter_mut().enumerate() {
+            counts[ONE_AT] = 1;
             for s in squares_of(self.occ[p]) {
-                counts[usize::from(t.home_index[p][usize::from(s)])] += 1;
+                counts[HOME_AT + usize::from(t.home_index[p][usize::from(s)])] += 1;
             }
         }
-        home
+        all
     }
 
     /// The ruleset.
@@ -167,8 +168,8 @@ impl State {
     pub fn track_counts(&self, p: Player) -> (&[i32], &[i32]) {
         let n = usize::from(self.rules.columns());
         (
-            &self.home[p.index()][..2 * n],
-            &self.enemy[p.index()][..3 * n],
+            &self.counts[p.index()][HOME_AT..HOME_AT + 2 * n],
+            &self.counts[p.index()][ENEMY_AT..ENEMY_AT + 3 * n],
         )
     }
 
@@ -188,8 +189,9 @@ impl State {
     /// `enemy_open` says whether the opponent still has a piece in its home row (`enemy_home`).
     /// Returns up to three destinations, sorted, duplicates removed.
     ///
-    /// The move generator uses the equivalent per-square tables of [`tracks::Gate`]; this
-    /// plain form is the reference the tests hold it to.
+    /// The move generator uses the equivalent per-square tables of [`tracks::TabTracks`]
+    /// (`primary`, `entry` and their count slots); this plain form is the reference the tests
+    /// hold it to.
     #[cfg(test)]
     fn tab_destinations(
         &self,
@@ -206,7 +208,7 @@ impl State {
         let mut k = 0;
         // Home track: from the square's index, if the mover's count there is positive.
         let h = t.home_index[p][su];
-        if h != NONE && self.home[p][usize::from(h)] > 0 && h + v < 2 * n {
+        if h != NONE && self.counts[p][HOME_AT + usize::from(h)] > 0 && h + v < 2 * n {
             d[k] = t.home[p][usize::from(h + v)];
             k += 1;
         }
@@ -222,7 +224,7 @@ impl State {
         // still has a piece there.
         let [e1, e2] = t.enemy_index[p][su];
         if e1 != NONE && (enemy_open || enemy_home & bit(s) != 0) {
-            let counts = &self.enemy[p];
+            let counts = &self.counts[p][ENEMY_AT..];
             let start = if counts[usize::from(e1)] > 0 {
                 e1
             } else if e2 != NONE && counts[usize::from(e2)] > 0 {
@@ -283,22 +285,18 @@ impl State {
                     let k = throw.index();
                     // LT-5: the enemy track leads into the opponent's home row only while the
                     // opponent still has a piece there.
-                    let enemy_open = self.occ[1 - p] & self.home_row(1 - p) != 0;
-                    let (home, enemy) = (&self.home[p], &self.enemy[p]);
+                    let enemy_open = (self.occ[1 - p] as u64) & t.home_row[1 - p] != 0;
+                    let counts = &self.counts[p];
                     // Tab boards have at most 60 squares.
                     for s in squares_of64(self.occ[p] as u64) {
                         let su = usize::from(s) & 63;
                         // LT-6: the home and enemy tracks start only where the mover's count
-                        // is positive.
-                        let (first, entry) = match t.gate[p][su] {
-                            Gate::Home(i) => (home[usize::from(i) & 31] > 0, false),
-                            Gate::Free => (true, false),
-                            Gate::Entry(i) => (true, enemy_open && enemy[usize::from(i) & 63] > 0),
-                            Gate::Enemy(i) => (enemy[usize::from(i) & 63] > 0, false),
-                            Gate::Off => (false, false),
-                        };
-                        let primary = if first { t.primary[p][su][k] } else { None };
-                        let entry = if entry { t.entry[p][su][k] } else { None };
+                        // is positive (the middle loop's slot always holds 1).
+                        let first = counts[usize::from(t.first_slot[p][su]) & 127] > 0;
+                        let entry =
+                            enemy_open && counts[usize::from(t.entry_slot[p][su]) & 127] > 0;
+                        let primary = t.primary[p][su][k].filter(|_| first);
+                        let entry = t.entry[p][su][k].filter(|_| entry);
                         // In square order: White's entry square is beyond its loop square,
                         // Black's before it.
                         let (a, b) = if p == 0 {
@@ -377,12 +375,12 @@ impl State {
             self.count[tu] = 0;
             let h = tr.home_index[q][tu];
             if h != NONE {
-                let x = &mut self.home[q][usize::from(h)];
+                let x = &mut self.counts[q][HOME_AT + usize::from(h)];
                 *x = x.wrapping_sub(1);
             }
             for e in tr.enemy_index[q][tu] {
                 if e != NONE {
-                    let x = &mut self.enemy[q][usize::from(e)];
+                    let x = &mut self.counts[q][ENEMY_AT + usize::from(e)];
                     *x = x.wrapping_sub(1);
                 }
             }
@@ -392,13 +390,13 @@ impl State {
         // read.)
         let c32 = i32::from(c);
         shift_counts(
-            &mut self.home[p],
+            &mut self.counts[p][HOME_AT..HOME_AT + HOME_LEN],
             [tr.home_index[p][fu], NONE],
             [tr.home_index[p][tu], NONE],
             c32,
         );
         shift_counts(
-            &mut self.enemy[p],
+            &mut self.counts[p][ENEMY_AT..ENEMY_AT + ENEMY_LEN],
             tr.enemy_index[p][fu],
             tr.enemy_index[p][tu],
             c32,
@@ -914,9 +912,9 @@ mod tests {
                     if game % 3 == 0 && rng.next_u64() % 4 == 0 {
                         let p = (rng.next_u64() % 2) as usize;
                         let i = (rng.next_u64() % (3 * u64::from(columns))) as usize;
-                        s.enemy[p][i] = (rng.next_u64() % 5) as i32 - 2;
+                        s.counts[p][ENEMY_AT + i] = (rng.next_u64() % 5) as i32 - 2;
                         let j = (rng.next_u64() % (2 * u64::from(columns))) as usize;
-                        s.home[p][j] = (rng.next_u64() % 5) as i32 - 2;
+                        s.counts[p][HOME_AT + j] = (rng.next_u64() % 5) as i32 - 2;
                     }
                     s.legal_moves(&mut moves);
                     assert_eq!(moves, reference_moves(&s, throw), "{}", s.position_id());

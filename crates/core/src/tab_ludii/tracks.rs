@@ -20,6 +20,18 @@ pub(crate) const HOME_LEN: usize = 32;
 /// Room for the longest enemy track (row 2, row 3, row 2 again: 45 squares), rounded up to a
 /// power of two.
 pub(crate) const ENEMY_LEN: usize = 64;
+/// Each player's track-index counts (Tab) live in one array: the home track's at `HOME_AT`, the
+/// enemy track's at `ENEMY_AT`, then a slot that always holds 1 (`ONE_AT`) and one that always
+/// holds 0 (`ZERO_AT`), so that every square's test is one indexed load.
+pub(crate) const COUNTS: usize = 128;
+/// Where the home-track counts start.
+pub(crate) const HOME_AT: usize = 0;
+/// Where the enemy-track counts start.
+pub(crate) const ENEMY_AT: usize = HOME_LEN;
+/// A count that is always 1: the middle loop needs no count.
+pub(crate) const ONE_AT: usize = ENEMY_AT + ENEMY_LEN;
+/// A count that is always 0: no entry into the enemy row from here.
+pub(crate) const ZERO_AT: usize = ONE_AT + 1;
 
 /// The largest At-Tab board: 29 columns.
 pub(crate) const HYDE_MAX_COLUMNS: usize = 29;
@@ -46,9 +58,13 @@ pub(crate) struct TabTracks {
     pub enemy: [[u8; ENEMY_LEN]; 2],
     /// The first and second index of each square on the player's enemy track, or `NONE`.
     pub enemy_index: [[[u8; 2]; TAB_SQUARES]; 2],
-    /// What decides the moves from each square ([`Gate`]), for each player (64 entries, so
-    /// that a square masked with 63 needs no bounds check).
-    pub gate: [[Gate; 64]; 2],
+    /// Each player's home row as a bit mask.
+    pub home_row: [u64; 2],
+    /// For each player and square, the slot of its count array that must be positive for the
+    /// `primary` move (64 entries, so that a square masked with 63 needs no bounds check).
+    pub first_slot: [[u8; 64]; 2],
+    /// For each player and square, the slot that must be positive for the `entry` move.
+    pub entry_slot: [[u8; 64]; 2],
     /// For each player, square and throw (by [`Throw::index`]): the move to the one
     /// destination every track holding the square agrees on.
     pub primary: [[[Option<Move>; 5]; 64]; 2],
@@ -57,35 +73,20 @@ pub(crate) struct TabTracks {
     pub entry: [[[Option<Move>; 5]; 64]; 2],
 }
 
-/// How the tracks through a square decide its moves (Tab; White's rows).
-///
-/// Where two tracks hold a square they lead to the same destination, except at the right end
-/// of row 3, where the middle loop turns back to row 2 and the enemy track goes on into the
-/// opponent's home row. So each square has one `primary` destination per throw, and the third
-/// row may have an `entry` one as well (LT-3, LT-4, LT-6):
-///
-/// * row 1 (own home row): the home track only, if the mover's count at the square's index is
-///   positive;
-/// * row 2: the home track and the middle loop agree; the loop needs no count;
-/// * row 3: the middle loop (the enemy track agrees within the row), and the entry into the
-///   enemy row if the mover's count at the square's first enemy index is positive and the
-///   opponent still has a piece in its home row (a piece counted only at the second index
-///   goes on along row 3, as the loop does);
-/// * row 4 (enemy home row): the enemy track only, if the count at its index is positive.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) enum Gate {
-    /// Off the player's tracks (not used for squares of the board).
-    Off,
-    /// Own home row: home-track count at this index.
-    Home(u8),
-    /// Row 2: always movable.
-    Free,
-    /// Row 3: always movable; the entry needs the enemy-track count at this (first) index.
-    Entry(u8),
-    /// Enemy home row: enemy-track count at this index.
-    Enemy(u8),
-}
+// How the tracks through a square decide its moves (Tab; White's rows). Where two tracks hold a
+// square they lead to the same destination, except at the right end of row 3, where the middle
+// loop turns back to row 2 and the enemy track goes on into the opponent's home row. So each
+// square has one `primary` destination per throw, and the third row may have an `entry` one as
+// well (LT-3, LT-4, LT-6):
+//
+// * row 1 (own home row): the home track only, if the mover's count at the square's index is
+//   positive;
+// * row 2: the home track and the middle loop agree; the loop needs no count;
+// * row 3: the middle loop (the enemy track agrees within the row), and the entry into the
+//   enemy row if the mover's count at the square's first enemy index is positive and the
+//   opponent still has a piece in its home row (a piece counted only at the second index goes
+//   on along row 3, as the loop does);
+// * row 4 (enemy home row): the enemy track only, if the count at its index is positive.
 
 /// At-Tab's track for each player on one board (ludii-rules.md, "At-Tab wa-d-Dukk.lud"):
 /// home row left to right, row 1 back, row 2 forward, the opponent's home row back.
@@ -145,7 +146,9 @@ const fn tab_tracks(n: usize) -> TabTracks {
         middle_index: [NONE; TAB_SQUARES],
         enemy: [[NONE; ENEMY_LEN]; 2],
         enemy_index: [[[NONE; 2]; TAB_SQUARES]; 2],
-        gate: [[Gate::Off; 64]; 2],
+        home_row: [((1u64 << n) - 1), ((1u64 << n) - 1) << (3 * n)],
+        first_slot: [[ZERO_AT as u8; 64]; 2],
+        entry_slot: [[ZERO_AT as u8; 64]; 2],
         primary: [[[None; 5]; 64]; 2],
         entry: [[[None; 5]; 64]; 2],
     };
@@ -196,12 +199,14 @@ const fn tab_tracks(n: usize) -> TabTracks {
             let row = if p == 0 { s / n } else { 3 - s / n };
             let h = t.home_index[p][s];
             let e = t.enemy_index[p][s][0];
-            t.gate[p][s] = match row {
-                0 => Gate::Home(h),
-                1 => Gate::Free,
-                2 => Gate::Entry(e),
-                _ => Gate::Enemy(e),
+            t.first_slot[p][s] = match row {
+                0 => (HOME_AT + h as usize) as u8,
+                1 | 2 => ONE_AT as u8,
+                _ => (ENEMY_AT + e as usize) as u8,
             };
+            if row == 2 {
+                t.entry_slot[p][s] = (ENEMY_AT + e as usize) as u8;
+            }
             let mut k = 0;
             while k < 5 {
                 let v = values[k];
