@@ -3,6 +3,7 @@
 //! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
 //! * [`random`]: the uniform random player.
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
+//! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
 //! * [`simulate`]: many games on all cores, with statistics.
 //! * [`bench`](mod@bench): playout speed.
@@ -16,6 +17,7 @@ pub mod rng;
 pub mod simulate;
 pub mod solver;
 pub mod tab;
+pub mod tab_ludii;
 pub mod tihbat;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};

@@ -44,6 +44,16 @@ pub enum Command {
     Apply(ApplyArgs),
     /// Count the game tree from a position (perft), to pin move generation.
     Perft(PerftArgs),
+    /// Replay Ludii's recorded Tab or At-Tab games (a gzip JSON-Lines trace) with
+    /// tab-ludii or tab-hyde-ludii, comparing every decision. Exits with status 1 if any
+    /// decision, end or winner differs.
+    LudiiReplay {
+        /// The trace file (.jsonl.gz).
+        trace: PathBuf,
+        /// Print one JSON object: games, decisions, mismatches, first_mismatches.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]

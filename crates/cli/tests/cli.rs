@@ -104,7 +104,7 @@ fn rules_of_one_ruleset_show_values_and_sources() {
 fn bad_rulesets_are_explained() {
     fails(
         &["rules", "tihbet"],
-        "unknown ruleset 'tihbet'; valid rulesets: tab, tab-hyde, tab-modern, tihbat",
+        "unknown ruleset 'tihbet'; valid rulesets: tab, tab-hyde, tab-modern, tab-ludii, tab-hyde-ludii, tihbat",
     );
     fails(&["rules", "tihbat(seed=3)"], "valid options: seeds, chain");
     fails(

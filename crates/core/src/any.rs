@@ -4,10 +4,17 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::ruleset::{OptionDoc, Ruleset, RulesetError, RulesetString};
-use crate::{tab, tihbat};
+use crate::{tab, tab_ludii, tihbat};
 
 /// The names of every ruleset, in the order `qasab rules` lists them.
-pub const RULESET_NAMES: &[&str] = &["tab", "tab-hyde", "tab-modern", tihbat::NAME];
+pub const RULESET_NAMES: &[&str] = &[
+    "tab",
+    "tab-hyde",
+    "tab-modern",
+    tab_ludii::TAB_NAME,
+    tab_ludii::HYDE_NAME,
+    tihbat::NAME,
+];
 
 /// Any ruleset of any game.
 ///
@@ -19,6 +26,8 @@ pub enum AnyRuleset {
     Tab(tab::Ruleset),
     /// Tihbat.
     Tihbat(tihbat::Ruleset),
+    /// Tâb or at-Tâb wa-d-Dukk as Ludii plays them (`tab-ludii`, `tab-hyde-ludii`).
+    TabLudii(tab_ludii::Ruleset),
 }
 
 impl AnyRuleset {
@@ -45,6 +54,7 @@ impl AnyRuleset {
         match self {
             AnyRuleset::Tab(_) => tab::Ruleset::options(),
             AnyRuleset::Tihbat(_) => tihbat::Ruleset::options(),
+            AnyRuleset::TabLudii(_) => tab_ludii::Ruleset::options(),
         }
     }
 
@@ -78,6 +88,7 @@ impl FromStr for AnyRuleset {
         match parsed.name {
             tihbat::NAME => Ok(AnyRuleset::Tihbat(s.parse()?)),
             "tab" | "tab-hyde" | "tab-modern" => Ok(AnyRuleset::Tab(s.parse()?)),
+            tab_ludii::TAB_NAME | tab_ludii::HYDE_NAME => Ok(AnyRuleset::TabLudii(s.parse()?)),
             other => Err(RulesetError::UnknownName {
                 name: other.to_string(),
                 valid: RULESET_NAMES.to_vec(),
@@ -94,6 +105,7 @@ macro_rules! with_ruleset {
         match $any {
             $crate::AnyRuleset::Tab($r) => $body,
             $crate::AnyRuleset::Tihbat($r) => $body,
+            $crate::AnyRuleset::TabLudii($r) => $body,
         }
     };
 }

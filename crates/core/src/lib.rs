@@ -22,6 +22,7 @@
 //!   [`AnyRuleset`] picks the game from the name.
 //! * [`record`]: the versioned text format for game records, and replay.
 //! * [`perft`]: game-tree counts that pin the rules in tests.
+//! * [`tab_ludii`]: Tâb and at-Tâb wa-d-Dukk exactly as Ludii plays them.
 //! * [`tihbat`]: the 2×2 mancala.
 
 pub mod any;
@@ -33,6 +34,7 @@ pub mod record;
 pub mod ruleset;
 pub mod sticks;
 pub mod tab;
+pub mod tab_ludii;
 pub mod tihbat;
 
 pub use any::{AnyRuleset, RULESET_NAMES};

@@ -7,6 +7,7 @@ use anyhow::Result;
 use crate::cli::{Cli, Command};
 
 mod bench;
+mod ludii_replay;
 mod play;
 mod position;
 mod replay;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Moves(args) => position::moves(&args),
         Command::Apply(args) => position::apply(&args),
         Command::Perft(args) => position::perft(&args),
+        Command::LudiiReplay { trace, json } => ludii_replay::run(&trace, json),
     }
 }
 
