@@ -1345,7 +1345,7 @@ impl State {
         self.grid().name(Square(self.start_square(p, i)))
     }
 
-    /// Reads a position id; see [`super::id`].
+    /// Reads a position id (format in `docs/notation.md`).
     pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
         super::id::parse(rules, id)
     }
