@@ -283,7 +283,7 @@ impl SimulationReport {
                 .as_ref()
                 .map(|v| v.iter().map(|s| f64::from(f(s))).sum::<f64>())
         };
-        let turns_total: f64 = summaries.iter().map(|s| f64::from(s.turns)).sum();
+        let turns_total = total(|s| s.turns).unwrap_or(0.0);
         let per_game = |x: Option<f64>| x.map(|t| t / n as f64);
         let per_turn = |x: Option<f64>| {
             x.map(|t| {

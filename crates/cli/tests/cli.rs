@@ -581,26 +581,41 @@ fn tab_games_play_in_the_terminal_and_replay() {
 
 #[test]
 fn tab_simulation_reports_stick_statistics() {
-    let v: serde_json::Value = serde_json::from_str(&ok(&[
-        "simulate", "tab", "--games", "200", "--seed", "1", "--json",
-    ]))
-    .unwrap();
-    for key in [
-        "throws_per_turn",
-        "tab_turn_share",
-        "captures",
-        "conversions",
-        "reductions",
-        "banked",
-        "truncated",
+    // A turn is 1/(1 - 6/16) = 1.6 throws on average, and has a tab with chance 4/14.
+    for ruleset in [
+        "tab",
+        "tab-hyde",
+        "tab-modern",
+        "tab-ludii",
+        "tab-hyde-ludii",
     ] {
-        assert!(v.get(key).is_some(), "missing {key}");
+        let v: serde_json::Value = serde_json::from_str(&ok(&[
+            "simulate", ruleset, "--games", "100", "--seed", "1", "--json",
+        ]))
+        .unwrap();
+        for key in [
+            "throws_per_turn",
+            "tab_turn_share",
+            "captures",
+            "conversions",
+            "reductions",
+            "banked",
+            "truncated",
+        ] {
+            assert!(v.get(key).is_some(), "{ruleset}: missing {key}");
+        }
+        let tpt = v["throws_per_turn"].as_f64().unwrap();
+        assert!(
+            (1.4..1.8).contains(&tpt),
+            "{ruleset}: about 1.6 throws per turn: {tpt}"
+        );
+        let share = v["tab_turn_share"].as_f64().unwrap();
+        assert!(
+            (0.22..0.36).contains(&share),
+            "{ruleset}: about 0.29 of turns have a tab: {share}"
+        );
+        assert!(v["captures"].as_f64().unwrap() > 1.0, "{ruleset}: captures");
     }
-    let tpt = v["throws_per_turn"].as_f64().unwrap();
-    assert!(
-        (1.4..1.8).contains(&tpt),
-        "about 1.6 throws per turn: {tpt}"
-    );
     let t: serde_json::Value =
         serde_json::from_str(&ok(&["simulate", "tihbat", "--games", "10", "--json"])).unwrap();
     assert!(t.get("throws_per_turn").is_none(), "tihbat has no sticks");

@@ -435,6 +435,8 @@ pub trait GameState:
 /// Counts a game with stick throws keeps for statistics (`qasab simulate`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StickStats {
+    /// Turns played after the opening: the denominator of the per-turn figures.
+    pub turns: u32,
     /// Stick throws after the opening.
     pub throws: u32,
     /// Turns in which a tâb was thrown.

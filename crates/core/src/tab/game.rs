@@ -349,6 +349,7 @@ impl GameState for State {
     fn stick_stats(&self) -> Option<crate::game::StickStats> {
         let s = &self.stats;
         Some(crate::game::StickStats {
+            turns: self.turns,
             throws: s.throws,
             tab_turns: s.tab_turns,
             captures: u32::from(self.captured[0]) + u32::from(self.captured[1]),

@@ -54,6 +54,37 @@ pub struct State {
     /// Decisions (moves and passes) made.
     pub(super) decisions: u32,
     pub(super) over: Option<Outcome>,
+    /// Counters for statistics only; not part of the position (see [`Tally`]).
+    pub(super) tally: Tally,
+}
+
+/// Counters kept for `simulate`'s statistics. They describe the game's history, not its
+/// position, so they are left out of equality, hashing and the position id: a state read from
+/// an id starts them at zero.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Tally {
+    /// Throws played from the main phase on (Tab's opening throw of a 1 included).
+    throws: u32,
+    /// Turns from the main phase on (Tab's opening turn that throws the 1 included).
+    turns: u32,
+    /// Turns in which a 1 (tâb) was thrown.
+    tab_turns: u32,
+    /// At-Tab: locked pieces freed by their first move (LH-3).
+    freed: u32,
+    /// The turn in progress has had a 1.
+    turn_tab: bool,
+}
+
+impl PartialEq for Tally {
+    fn eq(&self, _: &Tally) -> bool {
+        true
+    }
+}
+
+impl Eq for Tally {}
+
+impl std::hash::Hash for Tally {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Bit of square `s`.
@@ -79,6 +110,7 @@ impl State {
             turn: 1,
             decisions: 0,
             over: None,
+            tally: Tally::default(),
         };
         for sq in rules.grid().squares() {
             if (s.occ[0] | s.occ[1]) & bit(sq.0) != 0 {
@@ -413,6 +445,8 @@ impl State {
         let q = 1 - p;
         let (fu, tu) = (usize::from(f), usize::from(to));
         let k = if part == 0 { self.count[fu] } else { part };
+        // LH-3: a locked piece that moves is freed (a locked square holds one piece).
+        self.tally.freed += u32::from(self.locked & bit(f) != 0);
         if self.occ[q] & bit(to) != 0 {
             // LH-6: the whole enemy unit is removed and the capture scores one.
             self.occ[q] &= !bit(to);
@@ -447,6 +481,10 @@ impl State {
             _ => throw.throws_again(),
         };
         let next = if again { mover } else { !mover };
+        if self.main_phase || throw.is_tab() {
+            self.tally.throws += 1;
+            self.tally.turn_tab |= throw.is_tab();
+        }
         self.decisions += 1;
         self.throw = None;
         let scores = ByPlayer::new(u32::from(self.scores[0]), u32::from(self.scores[1]));
@@ -469,6 +507,11 @@ impl State {
         let truncated = natural.is_none()
             && (u64::from(self.turn) >= 2 * u64::from(self.rules.turn_cap())
                 || self.decisions >= self.rules.move_cap());
+        if next != mover || natural.is_some() || truncated {
+            self.tally.turns += u32::from(self.main_phase);
+            self.tally.tab_turns += u32::from(self.tally.turn_tab);
+            self.tally.turn_tab = false;
+        }
         if let Some(o) = natural {
             self.end(o);
         } else if truncated {
@@ -780,6 +823,20 @@ impl GameState for State {
 
     fn actions(&self) -> u32 {
         2 * self.decisions + u32::from(self.throw.is_some())
+    }
+
+    fn stick_stats(&self) -> Option<crate::game::StickStats> {
+        let t = &self.tally;
+        Some(crate::game::StickStats {
+            turns: t.turns,
+            throws: t.throws,
+            tab_turns: t.tab_turns,
+            captures: u32::from(self.scores[0]) + u32::from(self.scores[1]),
+            conversions: t.freed,
+            // Ludii's rules have no stack reduction and no bank.
+            reductions: 0,
+            banked: 0,
+        })
     }
 
     fn render(&self) -> String {
