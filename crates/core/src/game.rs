@@ -203,6 +203,28 @@ pub struct Weighted<C> {
     pub weight: u32,
 }
 
+impl<C: Copy> Weighted<C> {
+    /// The outcome at `x` along the cumulative weights (`0 <= x <` their sum), or `None` past
+    /// the end. Drawing `x` uniformly draws each outcome with probability weight / sum.
+    ///
+    /// ```
+    /// use qasab_core::Weighted;
+    /// let w = [Weighted { outcome: 'a', weight: 1 }, Weighted { outcome: 'b', weight: 3 }];
+    /// assert_eq!(Weighted::at(&w, 0), Some('a'));
+    /// assert_eq!(Weighted::at(&w, 3), Some('b'));
+    /// assert_eq!(Weighted::at(&w, 4), None);
+    /// ```
+    pub fn at(outcomes: &[Weighted<C>], mut x: u32) -> Option<C> {
+        for w in outcomes {
+            if x < w.weight {
+                return Some(w.outcome);
+            }
+            x -= w.weight;
+        }
+        None
+    }
+}
+
 /// One step of a game: a player's move or a chance outcome.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action<M, C> {

@@ -2,7 +2,7 @@
 //! option value.
 
 use qasab_core::tab::{self, Preset};
-use qasab_core::{GameState, Player, Ruleset, Turn};
+use qasab_core::{GameState, Player, Ruleset, Turn, Weighted};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -218,15 +218,8 @@ fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool)
             Turn::Over(_) => return s.actions(),
             Turn::Chance => {
                 let total = s.chance_outcomes(&mut outs);
-                let mut x = (rng.next_u64() % u64::from(total)) as u32;
-                let mut pick = outs[0].outcome;
-                for w in &outs {
-                    if x < w.weight {
-                        pick = w.outcome;
-                        break;
-                    }
-                    x -= w.weight;
-                }
+                let x = (rng.next_u64() % u64::from(total)) as u32;
+                let pick = Weighted::at(&outs, x).expect("x is below the total weight");
                 s.apply_chance_unchecked(pick);
             }
             Turn::Player(_) => {

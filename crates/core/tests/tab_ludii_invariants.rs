@@ -3,7 +3,7 @@
 
 use qasab_core::sticks::Throw;
 use qasab_core::tab_ludii::{Move, Preset, Ruleset, State};
-use qasab_core::{EndReason, GameState, Player, Ruleset as _, Turn};
+use qasab_core::{EndReason, GameState, Player, Ruleset as _, Turn, Weighted};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -121,15 +121,8 @@ fn random_game(rules: Ruleset, rng: &mut Xoshiro256PlusPlus) -> u32 {
             Turn::Over(_) => return s.decisions(),
             Turn::Chance => {
                 let total = s.chance_outcomes(&mut outs);
-                let mut x = (rng.next_u64() % u64::from(total)) as u32;
-                let mut pick = outs[0].outcome;
-                for w in &outs {
-                    if x < w.weight {
-                        pick = w.outcome;
-                        break;
-                    }
-                    x -= w.weight;
-                }
+                let x = (rng.next_u64() % u64::from(total)) as u32;
+                let pick = Weighted::at(&outs, x).expect("x is below the total weight");
                 assert!(s.parse_chance(&pick.to_string()) == Ok(pick));
                 s.apply_chance_unchecked(pick);
             }
