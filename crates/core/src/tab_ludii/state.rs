@@ -825,6 +825,15 @@ impl GameState for State {
         2 * self.decisions + u32::from(self.throw.is_some())
     }
 
+    fn describe_chance(&self, t: Throw) -> String {
+        let who = if self.over.is_none() && self.throw.is_none() {
+            self.seat(self.to_move)
+        } else {
+            "nobody"
+        };
+        format!("{who} throws {t} ({})", t.name())
+    }
+
     fn stick_stats(&self) -> Option<crate::game::StickStats> {
         let t = &self.tally;
         Some(crate::game::StickStats {
