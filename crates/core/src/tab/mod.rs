@@ -23,6 +23,7 @@
 mod game;
 pub(crate) mod id;
 mod moves;
+mod reference;
 mod rules;
 mod state;
 mod text;
