@@ -11,7 +11,7 @@ use super::moves::{Move, NO_PIECE, Play};
 use super::rules::{
     Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor, ThrowUse,
 };
-use super::state::{CONVERTED, ENTERED, Found, Piece, State};
+use super::state::{CONVERTED, ENTERED, Found, Piece, Probe, State};
 use super::track::{NONE, dests};
 
 /// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
@@ -566,7 +566,7 @@ impl State {
             for t in Throw::ALL {
                 fast.clear();
                 slow.clear();
-                let a = self.plays_into(p, t, &mut fast, false);
+                let a = self.plays_into(p, t, &mut fast);
                 let b = self.ref_plays_into(p, t, &mut slow, false);
                 slow.sort_unstable();
                 if fast != slow || (a.count, a.reducing) != (b.count, b.reducing) {
@@ -577,7 +577,7 @@ impl State {
                 }
                 fast.clear();
                 slow.clear();
-                let a = self.plays_into(p, t, &mut fast, true).count > 0;
+                let a = self.plays_into(p, t, &mut Probe).count > 0;
                 let b = self.ref_plays_into(p, t, &mut slow, true).count > 0;
                 if a != b {
                     return Err(format!(

@@ -162,10 +162,10 @@ pub(crate) struct Found {
 struct Gen {
     p: Player,
     t: Throw,
-    /// The squares of `p`'s enemy home row.
-    erow: u128,
-    /// The squares holding `p`'s pieces.
-    own: u128,
+    /// [`OWNER_BLACK`] if `p` is Black, else 0: how `p`'s squares are marked on the board.
+    black: u32,
+    /// `p`'s enemy home row.
+    enemy_row: u8,
     /// L-10, A8: the enemy branch is open (to units none of whose pieces has been there).
     enter_ok: bool,
     /// L-11: units in the enemy row may not leave it.
@@ -175,18 +175,61 @@ struct Gen {
     dests: &'static Dests,
 }
 
-thread_local! {
-    /// Buffers for move generation inside the rules, reused so that playing a move does not
-    /// allocate.
-    static SCRATCH: std::cell::RefCell<Vec<Move>> = std::cell::RefCell::new(Vec::with_capacity(128));
+/// Where the generator puts plays: a move list, or a [`Probe`].
+pub(crate) trait Sink {
+    /// Whether generation may stop at the first play.
+    fn probe(&self) -> bool;
+    fn push(&mut self, m: Move);
+    /// The number of plays kept so far.
+    fn mark(&self) -> usize;
+    /// Sorts the plays kept since `start`.
+    fn sort_from(&mut self, start: usize);
 }
 
-/// Runs `f` with the thread's scratch buffer (or a fresh one if it is in use).
-pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Move>) -> T) -> T {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => f(&mut buf),
-        Err(_) => f(&mut Vec::new()),
-    })
+impl Sink for Vec<Move> {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn sort_from(&mut self, start: usize) {
+        let plays = &mut self[start..];
+        if !plays.is_sorted() {
+            plays.sort_unstable();
+        }
+    }
+}
+
+/// A sink that keeps nothing: generation only counts, and stops at the first play.
+pub(crate) struct Probe;
+
+impl Sink for Probe {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: Move) {}
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn sort_from(&mut self, _: usize) {}
 }
 
 #[inline]
@@ -515,13 +558,14 @@ impl State {
     /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
     #[inline(always)]
     fn may_land(&self, g: &Gen, dest: u8) -> bool {
-        if g.own & bit(dest) == 0 {
+        let c = self.board[dest as usize];
+        if c & PIECE_BITS == 0 || c & OWNER_BLACK != g.black {
             return true;
         }
         if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
             return false;
         }
-        self.rules.land_on_unconverted || self.mask(dest) & self.unconv[g.p.index()] == 0
+        self.rules.land_on_unconverted || c & self.unconv[g.p.index()] == 0
     }
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
@@ -597,23 +641,18 @@ impl State {
         whole: bool,
         steps: u8,
         dissolve: bool,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         found: &mut Found,
     ) {
         let [main, alt] = g.dests[from as usize][usize::from(steps) - 1];
         // L-11: a unit that may not leave the enemy row.
-        let held = g.exit_stuck && g.erow & bit(from) != 0;
-        let ok = |dest: u8, is_alt: bool| {
-            dest != NONE
-                // L-10: the enemy branch, once per piece.
-                && (!is_alt || (g.enter_ok && group & self.entered[g.p.index()] == 0))
-                && self.may_land(g, dest)
-                && !(held && g.erow & bit(dest) == 0)
-                && (self.rules.passing == Passing::Free
-                    || !self.blocked(g.p, self.walk(g.p, from, steps, is_alt).0, dest))
-        };
-        let main_ok = ok(main, false);
-        let alt_ok = ok(alt, true);
+        let held = g.exit_stuck && self.row_of(from) == g.enemy_row;
+        let main_ok = main != NONE && self.may_reach(g, from, steps, held, main, false);
+        // L-10: the enemy branch, once per piece.
+        let alt_ok = alt != NONE
+            && g.enter_ok
+            && group & self.entered[g.p.index()] == 0
+            && self.may_reach(g, from, steps, held, alt, true);
         if alt_ok && (!main_ok || alt < main) {
             self.push_to(g, from, alt, group, whole, dissolve, out, found);
             if main_ok {
@@ -629,6 +668,17 @@ impl State {
         }
     }
 
+    /// Whether a unit may move from `from` to `dest` (`steps` steps on, through the enemy row
+    /// if `is_alt`): landing (L-13, H-9), leaving the enemy row (`held`, L-11), passing (A13,
+    /// H-7).
+    #[inline(always)]
+    fn may_reach(&self, g: &Gen, from: u8, steps: u8, held: bool, dest: u8, is_alt: bool) -> bool {
+        self.may_land(g, dest)
+            && !(held && self.row_of(dest) != g.enemy_row)
+            && (self.rules.passing == Passing::Free
+                || !self.blocked(g.p, self.walk(g.p, from, steps, is_alt).0, dest))
+    }
+
     /// Pushes the plays of one unit to one destination: one play, or one per surviving piece
     /// when the stack is reduced and the mover chooses (L-15).
     #[allow(clippy::too_many_arguments)]
@@ -641,7 +691,7 @@ impl State {
         group: u32,
         whole: bool,
         dissolve: bool,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         found: &mut Found,
     ) {
         let play = Play {
@@ -678,18 +728,12 @@ impl State {
 
     /// The legal plays of throw `t` by `p`, appended to `out` in [`Move`] order, after reserved
     /// tâbs (L-9c.2: conversions first) and lowest priority (H-12: units outside the enemy row
-    /// first). With `probe`, stops at the first play.
-    pub(crate) fn plays_into(
-        &self,
-        p: Player,
-        t: Throw,
-        out: &mut Vec<Move>,
-        probe: bool,
-    ) -> Found {
+    /// first). A probe stops at the first play.
+    pub(crate) fn plays_into(&self, p: Player, t: Throw, out: &mut impl Sink) -> Found {
         let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
         let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
         if !reserved && !lowest {
-            return self.gen_pass(p, t, None, None, out, probe);
+            return self.gen_pass(p, t, None, None, out);
         }
         let conv: &[Option<bool>] = if reserved {
             &[Some(true), Some(false)]
@@ -703,7 +747,7 @@ impl State {
         };
         for &unconverted in conv {
             for &enemy_row in rows {
-                let found = self.gen_pass(p, t, unconverted, enemy_row, out, probe);
+                let found = self.gen_pass(p, t, unconverted, enemy_row, out);
                 if found.count > 0 {
                     return found;
                 }
@@ -721,8 +765,7 @@ impl State {
         t: Throw,
         unconverted: Option<bool>,
         in_enemy_row: Option<bool>,
-        out: &mut Vec<Move>,
-        probe: bool,
+        out: &mut impl Sink,
     ) -> Found {
         let mut found = Found::default();
         let erow = self.row_mask(self.enemy_row(p));
@@ -745,8 +788,8 @@ impl State {
         let g = Gen {
             p,
             t,
-            erow,
-            own,
+            black: if p == Player::Two { OWNER_BLACK } else { 0 },
+            enemy_row: self.enemy_row(p),
             // L-10, A8.
             enter_ok: self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p),
             exit_stuck: match self.rules.enemy_row {
@@ -758,7 +801,7 @@ impl State {
             dests: dests(self.rules.columns, self.rules.track, p),
         };
         while squares != 0 {
-            if probe && found.count > 0 {
+            if out.probe() && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
@@ -769,7 +812,7 @@ impl State {
                 self.unit_plays(&g, from, all, true, out, &mut found);
                 continue;
             }
-            let start = out.len();
+            let start = out.mark();
             if self.dissolved(from) {
                 // A dissolved square holds independent pieces: each is a unit (L-14); pieces
                 // with the same history are interchangeable.
@@ -782,10 +825,7 @@ impl State {
             } else {
                 self.unit_plays(&g, from, all, true, out, &mut found);
             }
-            let square = &mut out[start..];
-            if !square.is_sorted() {
-                square.sort_unstable();
-            }
+            out.sort_from(start);
         }
         found
     }
@@ -798,7 +838,7 @@ impl State {
         from: u8,
         unit: u32,
         whole: bool,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         found: &mut Found,
     ) {
         let t = g.t;
@@ -894,7 +934,7 @@ impl State {
         let mut compulsory_pending = false;
         let mut optional_pending = 0u32;
         for t in self.available(p) {
-            let found = self.plays_into(p, t, out, false);
+            let found = self.plays_into(p, t, out);
             if found.count == 0 {
                 continue;
             }
@@ -1006,17 +1046,14 @@ impl State {
         }
     }
 
-    /// Whether `p` has a decision now, using reused buffers (no allocation once warm).
+    /// Whether `p` has a decision now: a probe of each available throw, keeping no plays.
     ///
     /// A move phase has a decision exactly when some available throw has a play: banking,
     /// declining and ending are offered only beside plays, and the rules that filter plays
     /// (reserved tâbs, lowest priority) never remove the last one.
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
-        with_scratch(|buf| {
-            buf.clear();
-            self.available(p)
-                .any(|t| self.plays_into(p, t, buf, true).count > 0)
-        })
+        self.available(p)
+            .any(|t| self.plays_into(p, t, &mut Probe).count > 0)
     }
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
@@ -1067,13 +1104,10 @@ impl State {
 
     /// H-13 (c): no unit of either player can use any throw.
     fn dead(&self) -> bool {
-        with_scratch(|buf| {
-            buf.clear();
-            !Player::ALL.into_iter().any(|p| {
-                Throw::ALL
-                    .into_iter()
-                    .any(|t| self.plays_into(p, t, buf, true).count > 0)
-            })
+        !Player::ALL.into_iter().any(|p| {
+            Throw::ALL
+                .into_iter()
+                .any(|t| self.plays_into(p, t, &mut Probe).count > 0)
         })
     }
 
