@@ -592,6 +592,15 @@ impl State {
                     "decisions of {p}: {fast:?} against the reference {slow:?}"
                 ));
             }
+            let a = self.any_play(p, [true; 5]);
+            let b = Throw::ALL
+                .into_iter()
+                .any(|t| self.ref_plays_into(p, t, &mut slow, true).count > 0);
+            if a != b {
+                return Err(format!(
+                    "whether {p} can play any throw: {a}, the reference {b}"
+                ));
+            }
             let (a, b) = (self.has_decisions(p), self.ref_has_decisions(p));
             if a != b {
                 return Err(format!("has_decisions for {p} says {a}, the reference {b}"));

@@ -147,6 +147,21 @@ static ROW_OF: [[u8; MAX_SQUARES]; 30] = {
     t
 };
 
+/// `ROW_MASK[columns][row]`: the squares of a row.
+static ROW_MASK: [[u128; 4]; 30] = {
+    let mut t = [[0u128; 4]; 30];
+    let mut n = 1;
+    while n < 30 {
+        let mut row = 0;
+        while row < 4 {
+            t[n][row] = ((1u128 << n) - 1) << (row * n);
+            row += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// The most throws the opening may take before the game is stopped (L-18).
 pub(crate) const OPENING_CAP: u16 = 1000;
 
@@ -408,8 +423,7 @@ impl State {
 
     #[inline]
     pub(crate) fn row_mask(&self, row: u8) -> u128 {
-        let n = self.rules.columns;
-        ((1u128 << n) - 1) << (row * n)
+        ROW_MASK[self.rules.columns as usize][row as usize]
     }
 
     #[inline]
@@ -540,19 +554,11 @@ impl State {
             Passing::NoOwnInHomeRow | Passing::NoneInHomeRow => own_home,
             Passing::NoOwnInHomeRows => own_home | self.row_mask(self.enemy_row(p)),
         };
-        let mut squares = (passed | bit(dest)) & zone;
-        while squares != 0 {
-            let sq = squares.trailing_zeros() as u8;
-            squares &= squares - 1;
-            match self.owner(sq) {
-                Some(o) if o == p => return true,
-                Some(_) if self.rules.passing == Passing::NoneInHomeRow && sq != dest => {
-                    return true;
-                }
-                _ => {}
-            }
-        }
-        false
+        // Own pieces block passing and landing; under `none-in-home-row` enemy pieces block
+        // passing (landing on them captures).
+        ((passed | bit(dest)) & zone & self.occ[p.index()] != 0)
+            || (self.rules.passing == Passing::NoneInHomeRow
+                && passed & !bit(dest) & zone & self.occ[(!p).index()] != 0)
     }
 
     /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
@@ -608,7 +614,7 @@ impl State {
     }
 
     /// The squares passed over by `steps` steps from `from`, through the enemy row at the
-    /// branch if `alt`, and the rows seen on the way (the destination's included).
+    /// branch if `alt`, and the rows of those squares.
     #[inline]
     fn walk(&self, p: Player, from: u8, steps: u8, alt: bool) -> (u128, u8) {
         let t = self.table(p);
@@ -756,25 +762,12 @@ impl State {
         Found::default()
     }
 
-    /// One generation pass over the units with (`Some(true)`) or without unconverted pieces,
-    /// and inside (`Some(true)`) or outside the enemy home row (`None`: all). Squares are taken
-    /// in order and each square's plays are put in order, so the plays come out sorted.
-    fn gen_pass(
-        &self,
-        p: Player,
-        t: Throw,
-        unconverted: Option<bool>,
-        in_enemy_row: Option<bool>,
-        out: &mut impl Sink,
-    ) -> Found {
-        let mut found = Found::default();
+    /// What a generation pass for `p` reads for every unit, and the squares of the units that
+    /// may move at all.
+    #[inline(always)]
+    fn pass_setup(&self, p: Player, t: Throw, unconverted: Option<bool>) -> (Gen, u128) {
         let erow = self.row_mask(self.enemy_row(p));
-        let own = self.occ[p.index()];
-        let mut squares = match in_enemy_row {
-            None => own,
-            Some(true) => own & erow,
-            Some(false) => own & !erow,
-        };
+        let mut squares = self.occ[p.index()];
         let home = self.home_occupied(p);
         // L-11, H-12: units in the enemy row that may not move at all.
         let frozen = match self.rules.enemy_row {
@@ -800,34 +793,105 @@ impl State {
             unconverted,
             dests: dests(self.rules.columns, self.rules.track, p),
         };
+        (g, squares)
+    }
+
+    /// One generation pass over the units with (`Some(true)`) or without unconverted pieces,
+    /// and inside (`Some(true)`) or outside the enemy home row (`None`: all). Squares are taken
+    /// in order and each square's plays are put in order, so the plays come out sorted.
+    fn gen_pass(
+        &self,
+        p: Player,
+        t: Throw,
+        unconverted: Option<bool>,
+        in_enemy_row: Option<bool>,
+        out: &mut impl Sink,
+    ) -> Found {
+        let mut found = Found::default();
+        let (g, mut squares) = self.pass_setup(p, t, unconverted);
+        match in_enemy_row {
+            None => {}
+            Some(true) => squares &= self.row_mask(g.enemy_row),
+            Some(false) => squares &= !self.row_mask(g.enemy_row),
+        }
         while squares != 0 {
             if out.probe() && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
-            let all = self.mask(from);
-            if all & (all - 1) == 0 {
-                // One piece: its plays are already in order.
-                self.unit_plays(&g, from, all, true, out, &mut found);
+            if !t.is_tab() && self.mask(from) & !self.unconv[p.index()] == 0 {
+                // L-9c.1: only a tâb moves an unconverted piece.
                 continue;
             }
-            let start = out.mark();
-            if self.dissolved(from) {
-                // A dissolved square holds independent pieces: each is a unit (L-14); pieces
-                // with the same history are interchangeable.
-                let mut reps = self.class_reps(p, all);
-                while reps != 0 {
-                    let unit = reps & reps.wrapping_neg();
-                    reps &= reps - 1;
-                    self.unit_plays(&g, from, unit, false, out, &mut found);
-                }
-            } else {
-                self.unit_plays(&g, from, all, true, out, &mut found);
-            }
-            out.sort_from(start);
+            self.square_plays(&g, from, out, &mut found);
         }
         found
+    }
+
+    /// Whether `p` can play any of the throws marked in `throws` (indexed by
+    /// [`Throw::index`]). The same as probing each throw with [`State::plays_into`], whose
+    /// passes (reserved tâbs, lowest priority) only order the units and never remove the last
+    /// play, but with one pass over the units.
+    pub(crate) fn any_play(&self, p: Player, throws: [bool; 5]) -> bool {
+        let Some(first) = Throw::ALL.into_iter().find(|t| throws[t.index()]) else {
+            return false;
+        };
+        let me = p.index();
+        let tab = throws[Throw::TAB.index()];
+        // L-9c.1: without a tâb, unconverted pieces cannot move.
+        if !tab && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+            return false;
+        }
+        let (mut g, mut squares) = self.pass_setup(p, first, None);
+        let mut found = Found::default();
+        while squares != 0 {
+            // Units far along the track first: they are the likeliest to move.
+            let from = if p == Player::One {
+                127 - squares.leading_zeros() as u8
+            } else {
+                squares.trailing_zeros() as u8
+            };
+            squares &= !bit(from);
+            if !tab && self.mask(from) & !self.unconv[me] == 0 {
+                continue;
+            }
+            for t in Throw::ALL {
+                if throws[t.index()] {
+                    g.t = t;
+                    self.square_plays(&g, from, &mut Probe, &mut found);
+                    if found.count > 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The plays of the pass's throw by the units on `from`, in order.
+    #[inline(always)]
+    fn square_plays(&self, g: &Gen, from: u8, out: &mut impl Sink, found: &mut Found) {
+        let all = self.mask(from);
+        if all & (all - 1) == 0 {
+            // One piece: its plays are already in order.
+            self.unit_plays(g, from, all, true, out, found);
+            return;
+        }
+        let start = out.mark();
+        if self.dissolved(from) {
+            // A dissolved square holds independent pieces: each is a unit (L-14); pieces
+            // with the same history are interchangeable.
+            let mut reps = self.class_reps(g.p, all);
+            while reps != 0 {
+                let unit = reps & reps.wrapping_neg();
+                reps &= reps - 1;
+                self.unit_plays(g, from, unit, false, out, found);
+            }
+        } else {
+            self.unit_plays(g, from, all, true, out, found);
+        }
+        out.sort_from(start);
     }
 
     /// The plays of the pass's throw by one unit.
@@ -921,9 +985,15 @@ impl State {
 
     /// The throws `p` can play now: pending ones, and a banked tâb.
     pub(crate) fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
-        Throw::ALL.into_iter().filter(move |t| {
-            self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
-        })
+        Throw::ALL
+            .into_iter()
+            .filter(move |&t| self.available_now(p, t))
+    }
+
+    /// Whether `p` can play `t` now: it is pending, or it is a tâb and one is banked.
+    #[inline(always)]
+    fn available_now(&self, p: Player, t: Throw) -> bool {
+        self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
     }
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
@@ -1052,8 +1122,7 @@ impl State {
     /// declining and ending are offered only beside plays, and the rules that filter plays
     /// (reserved tâbs, lowest priority) never remove the last one.
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
-        self.available(p)
-            .any(|t| self.plays_into(p, t, &mut Probe).count > 0)
+        self.any_play(p, Throw::ALL.map(|t| self.available_now(p, t)))
     }
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
@@ -1104,11 +1173,7 @@ impl State {
 
     /// H-13 (c): no unit of either player can use any throw.
     fn dead(&self) -> bool {
-        !Player::ALL.into_iter().any(|p| {
-            Throw::ALL
-                .into_iter()
-                .any(|t| self.plays_into(p, t, &mut Probe).count > 0)
-        })
+        !Player::ALL.into_iter().any(|p| self.any_play(p, [true; 5]))
     }
 
     fn finish(&mut self, reason: EndReason) {
