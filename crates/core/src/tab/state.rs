@@ -878,6 +878,13 @@ impl State {
             self.unit_plays(g, from, all, true, out, found);
             return;
         }
+        self.stack_plays(g, from, all, out, found);
+    }
+
+    /// The plays of the pass's throw by the units on a square of two or more pieces, in order.
+    /// Kept out of line: stacks are the rarer case, and the single-piece loop stays small.
+    #[inline(never)]
+    fn stack_plays(&self, g: &Gen, from: u8, all: u32, out: &mut impl Sink, found: &mut Found) {
         let start = out.mark();
         if self.dissolved(from) {
             // A dissolved square holds independent pieces: each is a unit (L-14); pieces
