@@ -1267,20 +1267,9 @@ impl State {
             play.pieces
         };
         // L-9c: a tâb on an unconverted unit converts it.
-        let mut converting = false;
-        let mut m = group;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if !self.pieces[me][i].converted() {
-                converting = true;
-                self.pieces[me][i].flags |= CONVERTED;
-                self.unconv[me] &= !(1 << i);
-                self.stats.conversions += 1;
-            }
-        }
+        let converting = group & self.unconv[me] != 0;
         if converting {
-            self.stats.turn_progress = true;
+            self.convert(me, group);
         }
         if play.dissolve {
             self.board[from as usize] |= DISSOLVED;
@@ -1311,25 +1300,8 @@ impl State {
             self.occ[me] &= !bit(from);
         }
         // L-16: capture everything on the destination.
-        if let Some(o) = self.owner(dest).filter(|&o| o != p) {
-            let mut m = self.mask(dest);
-            let n = m.count_ones();
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.pieces[o.index()][i] = Piece {
-                    sq: OFF,
-                    ..Piece::default()
-                };
-            }
-            let gone = self.mask(dest);
-            self.unconv[o.index()] &= !gone;
-            self.entered[o.index()] &= !gone;
-            self.occ[o.index()] &= !bit(dest);
-            self.alive[o.index()] -= n as u8;
-            self.captured[me] += n as u16;
-            self.board[dest as usize] = 0;
-            self.stats.turn_progress = true;
+        if self.owner(dest).is_some_and(|o| o != p) {
+            self.capture(p, dest);
         }
         // History of the moving pieces (§3.10).
         let touched = passed | bit(dest);
@@ -1343,29 +1315,7 @@ impl State {
         // L-15: reduce the moving stack to one piece.
         let mut moving = group;
         if reduces {
-            let keep = if self.rules.survivor == Survivor::Mover && play.survivor != NO_PIECE {
-                play.survivor
-            } else {
-                Self::oldest(group)
-            };
-            let lost = group & !(1 << keep);
-            self.entered[me] &= !lost;
-            self.unconv[me] &= !lost;
-            let mut m = lost;
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.pieces[me][i] = Piece {
-                    sq: OFF,
-                    ..Piece::default()
-                };
-            }
-            let k = lost.count_ones();
-            self.alive[me] -= k as u8;
-            self.removed[me] += k as u16;
-            self.stats.reductions += 1;
-            self.stats.turn_progress = true;
-            moving = 1 << keep;
+            moving = self.reduce(me, group, play.survivor);
         }
         let mut m = moving;
         while m != 0 {
@@ -1392,6 +1342,73 @@ impl State {
         self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
         self.occ[me] |= bit(dest);
         self.check_end(p);
+    }
+
+    /// L-9c: converts the unconverted pieces of `group` (of player index `me`).
+    #[inline(never)]
+    fn convert(&mut self, me: usize, group: u32) {
+        let mut m = group & self.unconv[me];
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[me][i].flags |= CONVERTED;
+            self.unconv[me] &= !(1 << i);
+            self.stats.conversions += 1;
+        }
+        self.stats.turn_progress = true;
+    }
+
+    /// L-16: `p` captures everything on `dest`.
+    #[inline(never)]
+    fn capture(&mut self, p: Player, dest: u8) {
+        let me = p.index();
+        let o = !p;
+        let mut m = self.mask(dest);
+        let n = m.count_ones();
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[o.index()][i] = Piece {
+                sq: OFF,
+                ..Piece::default()
+            };
+        }
+        let gone = self.mask(dest);
+        self.unconv[o.index()] &= !gone;
+        self.entered[o.index()] &= !gone;
+        self.occ[o.index()] &= !bit(dest);
+        self.alive[o.index()] -= n as u8;
+        self.captured[me] += n as u16;
+        self.board[dest as usize] = 0;
+        self.stats.turn_progress = true;
+    }
+
+    /// L-15: reduces the moving `group` (of player index `me`) to one piece; returns it.
+    #[inline(never)]
+    fn reduce(&mut self, me: usize, group: u32, survivor: u8) -> u32 {
+        let keep = if self.rules.survivor == Survivor::Mover && survivor != NO_PIECE {
+            survivor
+        } else {
+            Self::oldest(group)
+        };
+        let lost = group & !(1 << keep);
+        self.entered[me] &= !lost;
+        self.unconv[me] &= !lost;
+        let mut m = lost;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[me][i] = Piece {
+                sq: OFF,
+                ..Piece::default()
+            };
+        }
+        let k = lost.count_ones();
+        self.alive[me] -= k as u8;
+        self.removed[me] += k as u16;
+        self.stats.reductions += 1;
+        self.stats.turn_progress = true;
+        1 << keep
     }
 
     /// L-17, H-13 (a, b): the end after a move.
