@@ -1123,7 +1123,8 @@ impl State {
         }
     }
 
-    /// Whether `p` has a decision now: a probe of each available throw, keeping no plays.
+    /// Whether `p` has a decision now: one probe pass over his units for every available
+    /// throw, keeping no plays ([`State::any_play`]).
     ///
     /// A move phase has a decision exactly when some available throw has a play: banking,
     /// declining and ending are offered only beside plays, and the rules that filter plays
