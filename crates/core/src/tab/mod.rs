@@ -15,7 +15,7 @@
 //! has been in the enemy home row, the rows it has seen and (when a reduction rule reads them)
 //! the squares it has visited; per square the owner's pieces and whether the stack is
 //! dissolved; banked tâbs, pending throws, the phase and the counters. Playing a move does not
-//! allocate (move generation inside the rules reuses per-thread buffers).
+//! allocate (the rules check for remaining decisions without building a move list).
 //!
 //! # Parameters
 //! See [`Ruleset`] and `qasab rules`; every option of the research's table is a key.
@@ -23,6 +23,7 @@
 mod game;
 pub(crate) mod id;
 mod moves;
+mod reference;
 mod rules;
 mod state;
 mod text;

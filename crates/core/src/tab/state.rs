@@ -10,7 +10,7 @@ use super::rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
     Split, Stacking, Survivor, ThrowUse, Timing,
 };
-use super::track::{NONE, Table, dests, table};
+use super::track::{Dests, NONE, Table, dests, table};
 
 /// Most pieces a side can have.
 pub(crate) const MAXP: usize = 29;
@@ -147,6 +147,21 @@ static ROW_OF: [[u8; MAX_SQUARES]; 30] = {
     t
 };
 
+/// `ROW_MASK[columns][row]`: the squares of a row.
+static ROW_MASK: [[u128; 4]; 30] = {
+    let mut t = [[0u128; 4]; 30];
+    let mut n = 1;
+    while n < 30 {
+        let mut row = 0;
+        while row < 4 {
+            t[n][row] = ((1u128 << n) - 1) << (row * n);
+            row += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// The most throws the opening may take before the game is stopped (L-18).
 pub(crate) const OPENING_CAP: u16 = 1000;
 
@@ -157,33 +172,79 @@ pub(crate) struct Found {
     pub reducing: u32,
 }
 
-/// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
-/// pieces, and those inside (`Some(true)`) or outside the enemy home row; `None` for all.
-#[derive(Copy, Clone, Debug)]
-struct Sel {
+/// What one generation pass reads for every unit, worked out once per pass.
+#[derive(Copy, Clone)]
+struct Gen {
+    p: Player,
+    t: Throw,
+    /// [`OWNER_BLACK`] if `p` is Black, else 0: how `p`'s squares are marked on the board.
+    black: u32,
+    /// `p`'s enemy home row.
+    enemy_row: u8,
+    /// L-10, A8: the enemy branch is open (to units none of whose pieces has been there).
+    enter_ok: bool,
+    /// L-11: units in the enemy row may not leave it.
+    exit_stuck: bool,
+    /// Only units with (`Some(true)`) or without unconverted pieces; `None` for all.
     unconverted: Option<bool>,
-    enemy_row: Option<bool>,
+    dests: &'static Dests,
 }
 
-/// A path of a move: destination, squares passed over, and whether it took the enemy branch.
-#[derive(Copy, Clone, Debug)]
-struct Path {
-    dest: u8,
-    passed: u128,
+/// Where the generator puts plays: a move list, or a [`Probe`].
+pub(crate) trait Sink {
+    /// Whether generation may stop at the first play.
+    fn probe(&self) -> bool;
+    fn push(&mut self, m: Move);
+    /// The number of plays kept so far.
+    fn mark(&self) -> usize;
+    /// Sorts the plays kept since `start`.
+    fn sort_from(&mut self, start: usize);
 }
 
-thread_local! {
-    /// Buffers for move generation inside the rules, reused so that playing a move does not
-    /// allocate.
-    static SCRATCH: std::cell::RefCell<Vec<Move>> = std::cell::RefCell::new(Vec::with_capacity(128));
+impl Sink for Vec<Move> {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn sort_from(&mut self, start: usize) {
+        let plays = &mut self[start..];
+        if !plays.is_sorted() {
+            plays.sort_unstable();
+        }
+    }
 }
 
-/// Runs `f` with the thread's scratch buffer (or a fresh one if it is in use).
-pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Move>) -> T) -> T {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => f(&mut buf),
-        Err(_) => f(&mut Vec::new()),
-    })
+/// A sink that keeps nothing: generation only counts, and stops at the first play.
+pub(crate) struct Probe;
+
+impl Sink for Probe {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: Move) {}
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn sort_from(&mut self, _: usize) {}
 }
 
 #[inline]
@@ -344,13 +405,13 @@ impl State {
     }
 
     #[inline(always)]
-    fn row_of(&self, sq: u8) -> u8 {
+    pub(crate) fn row_of(&self, sq: u8) -> u8 {
         ROW_OF[self.rules.columns as usize][sq as usize]
     }
 
     /// The spot of a square, without a division.
     #[inline(always)]
-    fn spot(&self, sq: u8) -> Spot {
+    pub(crate) fn spot(&self, sq: u8) -> Spot {
         let n = self.rules.columns;
         let row = self.row_of(sq);
         Spot {
@@ -361,13 +422,12 @@ impl State {
     }
 
     #[inline]
-    fn row_mask(&self, row: u8) -> u128 {
-        let n = self.rules.columns;
-        ((1u128 << n) - 1) << (row * n)
+    pub(crate) fn row_mask(&self, row: u8) -> u128 {
+        ROW_MASK[self.rules.columns as usize][row as usize]
     }
 
     #[inline]
-    fn table(&self, p: Player) -> &'static Table {
+    pub(crate) fn table(&self, p: Player) -> &'static Table {
         table(self.rules.columns, self.rules.track, p)
     }
 
@@ -396,20 +456,15 @@ impl State {
     }
 
     /// True if `p` has a piece in his own home row.
+    #[inline]
     pub(crate) fn home_occupied(&self, p: Player) -> bool {
-        let row = self.home_row(p);
-        let n = self.rules.columns;
-        (0..n).any(|c| self.owner(row * n + c) == Some(p))
+        self.occ[p.index()] & self.row_mask(self.home_row(p)) != 0
     }
 
     /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
+    #[inline]
     fn home_on_one_square(&self, p: Player) -> bool {
-        let row = self.home_row(p);
-        let n = self.rules.columns;
-        (0..n)
-            .filter(|&c| self.owner(row * n + c) == Some(p))
-            .count()
-            <= 1
+        (self.occ[p.index()] & self.row_mask(self.home_row(p))).count_ones() <= 1
     }
 
     /// The piece signature that matters for the rules: pieces with equal signatures are
@@ -448,26 +503,29 @@ impl State {
         reps
     }
 
-    /// The distinct subsets of `mask` of size `k`, up to interchangeable pieces.
-    fn subsets(&self, p: Player, mask: u32, k: u32, out: &mut Vec<u32>) {
-        out.clear();
+    /// Calls `f` with each distinct subset of `mask` of size `k`, up to interchangeable pieces.
+    fn for_subsets(&self, p: Player, mask: u32, k: u32, f: &mut impl FnMut(u32)) {
         // Group the pieces into signature classes, then choose how many of each.
-        let mut classes: Vec<u32> = Vec::new();
+        let mut classes = [0u32; MAXP];
+        let mut n = 0;
         let mut m = mask;
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
             let sig = self.signature(&self.pieces[p.index()][i as usize]);
-            match classes.iter_mut().find(|c| {
+            match classes[..n].iter_mut().find(|c| {
                 self.signature(&self.pieces[p.index()][c.trailing_zeros() as usize]) == sig
             }) {
                 Some(c) => *c |= 1 << i,
-                None => classes.push(1 << i),
+                None => {
+                    classes[n] = 1 << i;
+                    n += 1;
+                }
             }
         }
-        fn rec(classes: &[u32], k: u32, acc: u32, out: &mut Vec<u32>) {
+        fn rec(classes: &[u32], k: u32, acc: u32, f: &mut impl FnMut(u32)) {
             if k == 0 {
-                out.push(acc);
+                f(acc);
                 return;
             }
             let Some((&first, rest)) = classes.split_first() else {
@@ -482,108 +540,38 @@ impl State {
                     chosen |= c & c.wrapping_neg();
                     c &= c - 1;
                 }
-                rec(rest, k - take, acc | chosen, out);
+                rec(rest, k - take, acc | chosen, f);
             }
         }
-        rec(&classes, k, 0, out);
-    }
-
-    /// The paths of `v` steps from `from` along `p`'s track; the enemy branch only if
-    /// `enemy_ok`. A move of at most 6 steps meets the branch square at most once, so there
-    /// are at most two paths. The squares passed over are collected only if `want_passed`.
-    #[inline]
-    fn paths(
-        &self,
-        p: Player,
-        from: u8,
-        v: u8,
-        enemy_ok: bool,
-        want_passed: bool,
-    ) -> ([Path; 2], usize) {
-        let t = self.table(p);
-        let mut out = [Path {
-            dest: NONE,
-            passed: 0,
-        }; 2];
-        let mut n = 0;
-        let mut sq = from;
-        let mut passed = 0u128;
-        for i in 0..v {
-            if i > 0 && want_passed {
-                passed |= bit(sq);
-            }
-            let [a, b] = t[sq as usize];
-            if b != NONE && enemy_ok {
-                // The enemy branch: from `b`, the steps that remain.
-                let mut alt = b;
-                let mut alt_passed = passed;
-                let mut alive = true;
-                for _ in i + 1..v {
-                    if want_passed {
-                        alt_passed |= bit(alt);
-                    }
-                    alt = t[alt as usize][0];
-                    if alt == NONE {
-                        alive = false;
-                        break;
-                    }
-                }
-                if alive {
-                    out[n] = Path {
-                        dest: alt,
-                        passed: alt_passed,
-                    };
-                    n += 1;
-                }
-            }
-            if a == NONE {
-                return (out, n);
-            }
-            sq = a;
-        }
-        out[n] = Path { dest: sq, passed };
-        (out, n + 1)
-    }
-
-    /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
-    #[inline(always)]
-    fn may_enter(&self, p: Player, group: u32) -> bool {
-        group & self.entered[p.index()] == 0
-            && (self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p))
+        rec(&classes[..n], k, 0, f);
     }
 
     /// Whether a path is blocked by the passing rule (A13, H-7).
-    fn blocked(&self, p: Player, path: &Path) -> bool {
+    fn blocked(&self, p: Player, passed: u128, dest: u8) -> bool {
         let own_home = self.row_mask(self.home_row(p));
         let zone = match self.rules.passing {
             Passing::Free => return false,
             Passing::NoOwnInHomeRow | Passing::NoneInHomeRow => own_home,
             Passing::NoOwnInHomeRows => own_home | self.row_mask(self.enemy_row(p)),
         };
-        let mut squares = (path.passed | bit(path.dest)) & zone;
-        while squares != 0 {
-            let sq = squares.trailing_zeros() as u8;
-            squares &= squares - 1;
-            match self.owner(sq) {
-                Some(o) if o == p => return true,
-                Some(_) if self.rules.passing == Passing::NoneInHomeRow && sq != path.dest => {
-                    return true;
-                }
-                _ => {}
-            }
-        }
-        false
+        // Own pieces block passing and landing; under `none-in-home-row` enemy pieces block
+        // passing (landing on them captures).
+        ((passed | bit(dest)) & zone & self.occ[p.index()] != 0)
+            || (self.rules.passing == Passing::NoneInHomeRow
+                && passed & !bit(dest) & zone & self.occ[(!p).index()] != 0)
     }
 
     /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
-    fn may_land(&self, p: Player, dest: u8) -> bool {
-        if self.owner(dest) != Some(p) {
+    #[inline(always)]
+    fn may_land(&self, g: &Gen, dest: u8) -> bool {
+        let c = self.board[dest as usize];
+        if c & PIECE_BITS == 0 || c & OWNER_BLACK != g.black {
             return true;
         }
         if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
             return false;
         }
-        self.rules.land_on_unconverted || self.mask(dest) & self.unconv[p.index()] == 0
+        self.rules.land_on_unconverted || c & self.unconv[g.p.index()] == 0
     }
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
@@ -626,14 +614,17 @@ impl State {
     }
 
     /// The squares passed over by `steps` steps from `from`, through the enemy row at the
-    /// branch if `alt`.
-    fn passed_squares(&self, p: Player, from: u8, steps: u8, alt: bool) -> u128 {
+    /// branch if `alt`, and the rows of those squares.
+    #[inline]
+    fn walk(&self, p: Player, from: u8, steps: u8, alt: bool) -> (u128, u8) {
         let t = self.table(p);
         let mut sq = from;
         let mut passed = 0u128;
+        let mut rows = 0u8;
         for i in 0..steps {
             if i > 0 {
                 passed |= bit(sq);
+                rows |= 1 << self.row_of(sq);
             }
             let [a, b] = t[sq as usize];
             sq = if alt && b != NONE { b } else { a };
@@ -641,99 +632,115 @@ impl State {
                 break;
             }
         }
-        passed
+        (passed, rows)
     }
 
-    /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
+    /// Pushes the plays of the throw by the unit `group` on `from` to the destinations `steps`
+    /// steps on, with every choice. The two destinations come out in square order.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn push_moves(
         &self,
-        p: Player,
-        t: Throw,
+        g: &Gen,
         from: u8,
         group: u32,
         whole: bool,
         steps: u8,
         dissolve: bool,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         found: &mut Found,
     ) {
-        let enemy_row = self.enemy_row(p);
-        let in_enemy_row = self.row_of(from) == enemy_row;
-        let [main, alt] =
-            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
-        for (dest, is_alt) in [(main, false), (alt, true)] {
-            if dest == NONE || (is_alt && !self.may_enter(p, group)) || !self.may_land(p, dest) {
-                continue;
+        let [main, alt] = g.dests[from as usize][usize::from(steps) - 1];
+        // L-11: a unit that may not leave the enemy row.
+        let held = g.exit_stuck && self.row_of(from) == g.enemy_row;
+        let main_ok = main != NONE && self.may_reach(g, from, steps, held, main, false);
+        // L-10: the enemy branch, once per piece.
+        let alt_ok = alt != NONE
+            && g.enter_ok
+            && group & self.entered[g.p.index()] == 0
+            && self.may_reach(g, from, steps, held, alt, true);
+        if alt_ok && (!main_ok || alt < main) {
+            self.push_to(g, from, alt, group, whole, dissolve, out, found);
+            if main_ok {
+                self.push_to(g, from, main, group, whole, dissolve, out, found);
             }
-            if self.rules.passing != Passing::Free {
-                let path = Path {
-                    dest,
-                    passed: self.passed_squares(p, from, steps, is_alt),
-                };
-                if self.blocked(p, &path) {
-                    continue;
-                }
+        } else {
+            if main_ok {
+                self.push_to(g, from, main, group, whole, dissolve, out, found);
             }
-            if in_enemy_row && self.row_of(dest) != enemy_row {
-                // Leaving the enemy row (L-11 options).
-                let stuck = match self.rules.enemy_row {
-                    EnemyRow::FreezeExit => self.home_occupied(p),
-                    EnemyRow::FreezeExitUnlessOneStack => {
-                        self.home_occupied(p) && !self.home_on_one_square(p)
-                    }
-                    _ => false,
-                };
-                if stuck {
-                    continue;
-                }
+            if alt_ok {
+                self.push_to(g, from, alt, group, whole, dissolve, out, found);
             }
-            let play = Play {
-                throw: t,
-                from: self.spot(from),
-                to: Some(self.spot(dest)),
-                pieces: if whole { 0 } else { group },
-                dissolve,
-                survivor: NO_PIECE,
-            };
-            if group & (group - 1) != 0 && self.reduces(p, group, from, dest) {
-                if self.rules.survivor == Survivor::Mover {
-                    let mut reps = self.class_reps(p, group);
-                    while reps != 0 {
-                        let i = reps.trailing_zeros() as u8;
-                        reps &= reps - 1;
-                        out.push(Move::Play(Play {
-                            survivor: i,
-                            ..play
-                        }));
-                        found.count += 1;
-                        found.reducing += 1;
-                    }
-                } else {
-                    out.push(Move::Play(play));
+        }
+    }
+
+    /// Whether a unit may move from `from` to `dest` (`steps` steps on, through the enemy row
+    /// if `is_alt`): landing (L-13, H-9), leaving the enemy row (`held`, L-11), passing (A13,
+    /// H-7).
+    #[inline(always)]
+    fn may_reach(&self, g: &Gen, from: u8, steps: u8, held: bool, dest: u8, is_alt: bool) -> bool {
+        self.may_land(g, dest)
+            && !(held && self.row_of(dest) != g.enemy_row)
+            && (self.rules.passing == Passing::Free
+                || !self.blocked(g.p, self.walk(g.p, from, steps, is_alt).0, dest))
+    }
+
+    /// Pushes the plays of one unit to one destination: one play, or one per surviving piece
+    /// when the stack is reduced and the mover chooses (L-15).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn push_to(
+        &self,
+        g: &Gen,
+        from: u8,
+        dest: u8,
+        group: u32,
+        whole: bool,
+        dissolve: bool,
+        out: &mut impl Sink,
+        found: &mut Found,
+    ) {
+        let play = Play {
+            throw: g.t,
+            from: self.spot(from),
+            to: Some(self.spot(dest)),
+            pieces: if whole { 0 } else { group },
+            dissolve,
+            survivor: NO_PIECE,
+        };
+        if group & (group - 1) != 0 && self.reduces(g.p, group, from, dest) {
+            if self.rules.survivor == Survivor::Mover {
+                let mut reps = self.class_reps(g.p, group);
+                while reps != 0 {
+                    let i = reps.trailing_zeros() as u8;
+                    reps &= reps - 1;
+                    out.push(Move::Play(Play {
+                        survivor: i,
+                        ..play
+                    }));
                     found.count += 1;
                     found.reducing += 1;
                 }
             } else {
                 out.push(Move::Play(play));
                 found.count += 1;
+                found.reducing += 1;
             }
+        } else {
+            out.push(Move::Play(play));
+            found.count += 1;
         }
     }
 
-    /// The legal plays of throw `t` by `p`, appended to `out`, after reserved tâbs (L-9c.2:
-    /// conversions first) and lowest priority (H-12: units outside the enemy row first). With
-    /// `probe`, stops at the first play.
-    pub(crate) fn plays_into(
-        &self,
-        p: Player,
-        t: Throw,
-        out: &mut Vec<Move>,
-        probe: bool,
-    ) -> Found {
+    /// The legal plays of throw `t` by `p`, appended to `out` in [`Move`] order, after reserved
+    /// tâbs (L-9c.2: conversions first) and lowest priority (H-12: units outside the enemy row
+    /// first). A probe stops at the first play.
+    pub(crate) fn plays_into(&self, p: Player, t: Throw, out: &mut impl Sink) -> Found {
         let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
         let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
+        if !reserved && !lowest {
+            return self.gen_pass(p, t, None, None, out);
+        }
         let conv: &[Option<bool>] = if reserved {
             &[Some(true), Some(false)]
         } else {
@@ -746,16 +753,7 @@ impl State {
         };
         for &unconverted in conv {
             for &enemy_row in rows {
-                let found = self.gen_pass(
-                    p,
-                    t,
-                    Sel {
-                        unconverted,
-                        enemy_row,
-                    },
-                    out,
-                    probe,
-                );
+                let found = self.gen_pass(p, t, unconverted, enemy_row, out);
                 if found.count > 0 {
                     return found;
                 }
@@ -764,68 +762,159 @@ impl State {
         Found::default()
     }
 
-    /// One generation pass over the units `sel` selects.
-    fn gen_pass(&self, p: Player, t: Throw, sel: Sel, out: &mut Vec<Move>, probe: bool) -> Found {
+    /// What a generation pass for `p` reads for every unit, and the squares of the units that
+    /// may move at all.
+    #[inline(always)]
+    fn pass_setup(&self, p: Player, t: Throw, unconverted: Option<bool>) -> (Gen, u128) {
+        let erow = self.row_mask(self.enemy_row(p));
+        let mut squares = self.occ[p.index()];
+        let home = self.home_occupied(p);
+        // L-11, H-12: units in the enemy row that may not move at all.
+        let frozen = match self.rules.enemy_row {
+            EnemyRow::Freeze => home,
+            EnemyRow::OpponentHomeEmpty => self.home_occupied(!p),
+            _ => false,
+        };
+        if frozen {
+            squares &= !erow;
+        }
+        let g = Gen {
+            p,
+            t,
+            black: if p == Player::Two { OWNER_BLACK } else { 0 },
+            enemy_row: self.enemy_row(p),
+            // L-10, A8.
+            enter_ok: self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p),
+            exit_stuck: match self.rules.enemy_row {
+                EnemyRow::FreezeExit => home,
+                EnemyRow::FreezeExitUnlessOneStack => home && !self.home_on_one_square(p),
+                _ => false,
+            },
+            unconverted,
+            dests: dests(self.rules.columns, self.rules.track, p),
+        };
+        (g, squares)
+    }
+
+    /// One generation pass over the units with (`Some(true)`) or without unconverted pieces,
+    /// and inside (`Some(true)`) or outside the enemy home row (`None`: all). Squares are taken
+    /// in order and each square's plays are put in order, so the plays come out sorted.
+    fn gen_pass(
+        &self,
+        p: Player,
+        t: Throw,
+        unconverted: Option<bool>,
+        in_enemy_row: Option<bool>,
+        out: &mut impl Sink,
+    ) -> Found {
         let mut found = Found::default();
-        let v = t.value();
-        let me = p.index();
-        let enemy_row = self.enemy_row(p);
-        let mut squares = self.occ[me];
+        let (g, mut squares) = self.pass_setup(p, t, unconverted);
+        match in_enemy_row {
+            None => {}
+            Some(true) => squares &= self.row_mask(g.enemy_row),
+            Some(false) => squares &= !self.row_mask(g.enemy_row),
+        }
         while squares != 0 {
-            if probe && found.count > 0 {
+            if out.probe() && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
-            let all = self.mask(from);
-            let in_enemy_row = self.row_of(from) == enemy_row;
-            if sel.enemy_row.is_some_and(|want| want != in_enemy_row) {
+            if !t.is_tab() && self.mask(from) & !self.unconv[p.index()] == 0 {
+                // L-9c.1: only a tâb moves an unconverted piece.
                 continue;
             }
-            if in_enemy_row {
-                // L-11, H-12.
-                let frozen = match self.rules.enemy_row {
-                    EnemyRow::Freeze => self.home_occupied(p),
-                    EnemyRow::OpponentHomeEmpty => self.home_occupied(!p),
-                    _ => false,
-                };
-                if frozen {
-                    continue;
-                }
-            }
-            if self.dissolved(from) && all & (all - 1) != 0 {
-                // A dissolved square holds independent pieces: each is a unit (L-14); pieces
-                // with the same history are interchangeable.
-                let mut reps = self.class_reps(p, all);
-                while reps != 0 {
-                    let unit = reps & reps.wrapping_neg();
-                    reps &= reps - 1;
-                    self.unit_plays(p, t, v, from, unit, false, sel, out, &mut found);
-                }
-            } else {
-                self.unit_plays(p, t, v, from, all, true, sel, out, &mut found);
-            }
+            self.square_plays(&g, from, out, &mut found);
         }
         found
     }
 
-    /// The plays of throw `t` (value `v`) by one unit.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether `p` can play any of the throws marked in `throws` (indexed by
+    /// [`Throw::index`]). The same as probing each throw with [`State::plays_into`], whose
+    /// passes (reserved tâbs, lowest priority) only order the units and never remove the last
+    /// play, but with one pass over the units.
+    pub(crate) fn any_play(&self, p: Player, throws: [bool; 5]) -> bool {
+        let Some(first) = Throw::ALL.into_iter().find(|t| throws[t.index()]) else {
+            return false;
+        };
+        let me = p.index();
+        let tab = throws[Throw::TAB.index()];
+        // L-9c.1: without a tâb, unconverted pieces cannot move.
+        if !tab && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+            return false;
+        }
+        let (mut g, mut squares) = self.pass_setup(p, first, None);
+        let mut found = Found::default();
+        while squares != 0 {
+            // Units far along the track first: they are the likeliest to move.
+            let from = if p == Player::One {
+                127 - squares.leading_zeros() as u8
+            } else {
+                squares.trailing_zeros() as u8
+            };
+            squares &= !bit(from);
+            if !tab && self.mask(from) & !self.unconv[me] == 0 {
+                continue;
+            }
+            for t in Throw::ALL {
+                if throws[t.index()] {
+                    g.t = t;
+                    self.square_plays(&g, from, &mut Probe, &mut found);
+                    if found.count > 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The plays of the pass's throw by the units on `from`, in order.
+    #[inline(always)]
+    fn square_plays(&self, g: &Gen, from: u8, out: &mut impl Sink, found: &mut Found) {
+        let all = self.mask(from);
+        if all & (all - 1) == 0 {
+            // One piece: its plays are already in order.
+            self.unit_plays(g, from, all, true, out, found);
+            return;
+        }
+        self.stack_plays(g, from, all, out, found);
+    }
+
+    /// The plays of the pass's throw by the units on a square of two or more pieces, in order.
+    /// Kept out of line: stacks are the rarer case, and the single-piece loop stays small.
+    #[inline(never)]
+    fn stack_plays(&self, g: &Gen, from: u8, all: u32, out: &mut impl Sink, found: &mut Found) {
+        let start = out.mark();
+        if self.dissolved(from) {
+            // A dissolved square holds independent pieces: each is a unit (L-14); pieces
+            // with the same history are interchangeable.
+            let mut reps = self.class_reps(g.p, all);
+            while reps != 0 {
+                let unit = reps & reps.wrapping_neg();
+                reps &= reps - 1;
+                self.unit_plays(g, from, unit, false, out, found);
+            }
+        } else {
+            self.unit_plays(g, from, all, true, out, found);
+        }
+        out.sort_from(start);
+    }
+
+    /// The plays of the pass's throw by one unit.
     #[inline(always)]
     fn unit_plays(
         &self,
-        p: Player,
-        t: Throw,
-        v: u8,
+        g: &Gen,
         from: u8,
         unit: u32,
         whole: bool,
-        sel: Sel,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         found: &mut Found,
     ) {
-        let unconverted = unit & self.unconv[p.index()] != 0;
-        if sel.unconverted.is_some_and(|want| want != unconverted) {
+        let t = g.t;
+        let unconverted = unit & self.unconv[g.p.index()] != 0;
+        if g.unconverted.is_some_and(|want| want != unconverted) {
             return;
         }
         if unconverted {
@@ -833,7 +922,7 @@ impl State {
             if t.is_tab() {
                 match self.rules.conversion {
                     Conversion::OneStep => {
-                        self.push_moves(p, t, from, unit, whole, 1, false, out, found)
+                        self.push_moves(g, from, unit, whole, 1, false, out, found)
                     }
                     Conversion::InPlace => {
                         out.push(Move::Play(Play {
@@ -850,20 +939,20 @@ impl State {
             }
             return;
         }
-        self.push_moves(p, t, from, unit, whole, v, false, out, found);
-        let size = unit.count_ones();
-        if size < 2 {
+        let v = t.value();
+        self.push_moves(g, from, unit, whole, v, false, out, found);
+        if unit & (unit - 1) == 0 {
             return;
         }
         // L-14, H-10: breaking up a stack.
         match self.rules.split {
             Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
                 let dissolve = self.rules.split == Split::DissolveMoveOne;
-                let mut reps = self.class_reps(p, unit);
+                let mut reps = self.class_reps(g.p, unit);
                 while reps != 0 {
                     let i = reps.trailing_zeros();
                     reps &= reps - 1;
-                    self.push_moves(p, t, from, 1 << i, false, 1, dissolve, out, found);
+                    self.push_moves(g, from, 1 << i, false, 1, dissolve, out, found);
                 }
             }
             Split::Dissolve if t.is_tab() => {
@@ -878,6 +967,7 @@ impl State {
                 found.count += 1;
             }
             Split::Detach | Split::DetachRemainderOne => {
+                let size = unit.count_ones();
                 let k = u32::from(v);
                 let ok = if self.rules.split == Split::Detach {
                     k < size
@@ -885,11 +975,9 @@ impl State {
                     k + 1 == size
                 };
                 if ok {
-                    let mut subsets = Vec::new();
-                    self.subsets(p, unit, k, &mut subsets);
-                    for &sub in &subsets {
-                        self.push_moves(p, t, from, sub, false, v, false, out, found);
-                    }
+                    self.for_subsets(g.p, unit, k, &mut |sub| {
+                        self.push_moves(g, from, sub, false, v, false, out, found)
+                    });
                 }
             }
             _ => {}
@@ -903,10 +991,16 @@ impl State {
     }
 
     /// The throws `p` can play now: pending ones, and a banked tâb.
-    fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
-        Throw::ALL.into_iter().filter(move |t| {
-            self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
-        })
+    pub(crate) fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
+        Throw::ALL
+            .into_iter()
+            .filter(move |&t| self.available_now(p, t))
+    }
+
+    /// Whether `p` can play `t` now: it is pending, or it is a tâb and one is banked.
+    #[inline(always)]
+    fn available_now(&self, p: Player, t: Throw) -> bool {
+        self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
     }
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
@@ -917,7 +1011,7 @@ impl State {
         let mut compulsory_pending = false;
         let mut optional_pending = 0u32;
         for t in self.available(p) {
-            let found = self.plays_into(p, t, out, false);
+            let found = self.plays_into(p, t, out);
             if found.count == 0 {
                 continue;
             }
@@ -970,12 +1064,11 @@ impl State {
         if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
             out.push(Move::End);
         }
-        if !out.is_sorted() {
-            out.sort_unstable();
-        }
+        // The plays come out sorted by throw, square and the rest; banking, declining and
+        // ending sort after them, in the order pushed.
         debug_assert!(
-            out.windows(2).all(|w| w[0] != w[1]),
-            "generation gives no duplicates"
+            out.windows(2).all(|w| w[0] < w[1]),
+            "generation gives sorted decisions without duplicates"
         );
         true
     }
@@ -1030,17 +1123,14 @@ impl State {
         }
     }
 
-    /// Whether `p` has a decision now, using reused buffers (no allocation once warm).
+    /// Whether `p` has a decision now: one probe pass over his units for every available
+    /// throw, keeping no plays ([`State::any_play`]).
     ///
     /// A move phase has a decision exactly when some available throw has a play: banking,
     /// declining and ending are offered only beside plays, and the rules that filter plays
     /// (reserved tâbs, lowest priority) never remove the last one.
     pub(crate) fn has_decisions(&self, p: Player) -> bool {
-        with_scratch(|buf| {
-            buf.clear();
-            self.available(p)
-                .any(|t| self.plays_into(p, t, buf, true).count > 0)
-        })
+        self.any_play(p, Throw::ALL.map(|t| self.available_now(p, t)))
     }
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
@@ -1091,14 +1181,7 @@ impl State {
 
     /// H-13 (c): no unit of either player can use any throw.
     fn dead(&self) -> bool {
-        with_scratch(|buf| {
-            buf.clear();
-            !Player::ALL.into_iter().any(|p| {
-                Throw::ALL
-                    .into_iter()
-                    .any(|t| self.plays_into(p, t, buf, true).count > 0)
-            })
-        })
+        !Player::ALL.into_iter().any(|p| self.any_play(p, [true; 5]))
     }
 
     fn finish(&mut self, reason: EndReason) {
@@ -1185,20 +1268,9 @@ impl State {
             play.pieces
         };
         // L-9c: a tâb on an unconverted unit converts it.
-        let mut converting = false;
-        let mut m = group;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if !self.pieces[me][i].converted() {
-                converting = true;
-                self.pieces[me][i].flags |= CONVERTED;
-                self.unconv[me] &= !(1 << i);
-                self.stats.conversions += 1;
-            }
-        }
+        let converting = group & self.unconv[me] != 0;
         if converting {
-            self.stats.turn_progress = true;
+            self.convert(me, group);
         }
         if play.dissolve {
             self.board[from as usize] |= DISSOLVED;
@@ -1209,12 +1281,9 @@ impl State {
         };
         let dest = to.square(grid).expect("a legal play is on the board").0;
         let steps = if converting { 1 } else { t.value() };
-        let (paths, n) = self.paths(p, from, steps, true, true);
-        let path = paths[..n]
-            .iter()
-            .find(|x| x.dest == dest)
-            .copied()
-            .expect("the play's path");
+        let [_, alt] =
+            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
+        let (passed, passed_rows) = self.walk(p, from, steps, alt == dest);
         let reduces = self.reduces(p, group, from, dest);
         // Leave the origin.
         let rest = self.mask(from) & !group;
@@ -1232,34 +1301,12 @@ impl State {
             self.occ[me] &= !bit(from);
         }
         // L-16: capture everything on the destination.
-        if let Some(o) = self.owner(dest).filter(|&o| o != p) {
-            let mut m = self.mask(dest);
-            let n = m.count_ones();
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.pieces[o.index()][i] = Piece {
-                    sq: OFF,
-                    ..Piece::default()
-                };
-            }
-            let gone = self.mask(dest);
-            self.unconv[o.index()] &= !gone;
-            self.entered[o.index()] &= !gone;
-            self.occ[o.index()] &= !bit(dest);
-            self.alive[o.index()] -= n as u8;
-            self.captured[me] += n as u16;
-            self.board[dest as usize] = 0;
-            self.stats.turn_progress = true;
+        if self.owner(dest).is_some_and(|o| o != p) {
+            self.capture(p, dest);
         }
         // History of the moving pieces (§3.10).
-        let touched = path.passed | bit(dest);
-        let mut rows = 0u8;
-        for r in 0..4 {
-            if touched & self.row_mask(r) != 0 {
-                rows |= 1 << r;
-            }
-        }
+        let touched = passed | bit(dest);
+        let rows = passed_rows | 1 << self.row_of(dest);
         let entered = touched & self.row_mask(self.enemy_row(p)) != 0;
         let squares = match self.rules.reduction {
             Reduction::SquareVisited => touched,
@@ -1269,29 +1316,7 @@ impl State {
         // L-15: reduce the moving stack to one piece.
         let mut moving = group;
         if reduces {
-            let keep = if self.rules.survivor == Survivor::Mover && play.survivor != NO_PIECE {
-                play.survivor
-            } else {
-                Self::oldest(group)
-            };
-            let lost = group & !(1 << keep);
-            self.entered[me] &= !lost;
-            self.unconv[me] &= !lost;
-            let mut m = lost;
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.pieces[me][i] = Piece {
-                    sq: OFF,
-                    ..Piece::default()
-                };
-            }
-            let k = lost.count_ones();
-            self.alive[me] -= k as u8;
-            self.removed[me] += k as u16;
-            self.stats.reductions += 1;
-            self.stats.turn_progress = true;
-            moving = 1 << keep;
+            moving = self.reduce(me, group, play.survivor);
         }
         let mut m = moving;
         while m != 0 {
@@ -1320,18 +1345,82 @@ impl State {
         self.check_end(p);
     }
 
+    /// L-9c: converts the unconverted pieces of `group` (of player index `me`).
+    #[inline(never)]
+    fn convert(&mut self, me: usize, group: u32) {
+        let mut m = group & self.unconv[me];
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[me][i].flags |= CONVERTED;
+            self.unconv[me] &= !(1 << i);
+            self.stats.conversions += 1;
+        }
+        self.stats.turn_progress = true;
+    }
+
+    /// L-16: `p` captures everything on `dest`.
+    #[inline(never)]
+    fn capture(&mut self, p: Player, dest: u8) {
+        let me = p.index();
+        let o = !p;
+        let mut m = self.mask(dest);
+        let n = m.count_ones();
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[o.index()][i] = Piece {
+                sq: OFF,
+                ..Piece::default()
+            };
+        }
+        let gone = self.mask(dest);
+        self.unconv[o.index()] &= !gone;
+        self.entered[o.index()] &= !gone;
+        self.occ[o.index()] &= !bit(dest);
+        self.alive[o.index()] -= n as u8;
+        self.captured[me] += n as u16;
+        self.board[dest as usize] = 0;
+        self.stats.turn_progress = true;
+    }
+
+    /// L-15: reduces the moving `group` (of player index `me`) to one piece; returns it.
+    #[inline(never)]
+    fn reduce(&mut self, me: usize, group: u32, survivor: u8) -> u32 {
+        let keep = if self.rules.survivor == Survivor::Mover && survivor != NO_PIECE {
+            survivor
+        } else {
+            Self::oldest(group)
+        };
+        let lost = group & !(1 << keep);
+        self.entered[me] &= !lost;
+        self.unconv[me] &= !lost;
+        let mut m = lost;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.pieces[me][i] = Piece {
+                sq: OFF,
+                ..Piece::default()
+            };
+        }
+        let k = lost.count_ones();
+        self.alive[me] -= k as u8;
+        self.removed[me] += k as u16;
+        self.stats.reductions += 1;
+        self.stats.turn_progress = true;
+        1 << keep
+    }
+
     /// L-17, H-13 (a, b): the end after a move.
     fn check_end(&mut self, p: Player) {
         if self.alive[(!p).index()] == 0 || self.alive[p.index()] == 0 {
             return self.finish(EndReason::Elimination);
         }
         if self.rules.end == End::MostCaptures {
-            let all_across = Player::ALL.into_iter().all(|q| {
-                let row = self.enemy_row(q);
-                self.pieces[q.index()]
-                    .iter()
-                    .all(|x| x.sq == OFF || self.row_of(x.sq) == row)
-            });
+            let all_across = Player::ALL
+                .into_iter()
+                .all(|q| self.occ[q.index()] & !self.row_mask(self.enemy_row(q)) == 0);
             if all_across {
                 self.finish(EndReason::NoMoreCaptures);
             }

@@ -1,0 +1,611 @@
+//! The reference move generator: the plain, option-by-option form of the rules' move
+//! generation, kept beside the faster generator in `state.rs` so that tests can check that both
+//! give the same plays, in the same order, at every position (`generator_check`).
+//!
+//! Nothing here is used to play a game.
+
+use crate::player::Player;
+use crate::sticks::Throw;
+
+use super::moves::{Move, NO_PIECE, Play};
+use super::rules::{
+    Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor, ThrowUse,
+};
+use super::state::{CONVERTED, ENTERED, Found, Piece, Probe, State};
+use super::track::{NONE, dests};
+
+/// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
+/// pieces, and those inside (`Some(true)`) or outside the enemy home row; `None` for all.
+#[derive(Copy, Clone, Debug)]
+struct Sel {
+    unconverted: Option<bool>,
+    enemy_row: Option<bool>,
+}
+
+/// A path of a move: its destination and the squares passed over.
+#[derive(Copy, Clone, Debug)]
+struct Path {
+    dest: u8,
+    passed: u128,
+}
+
+#[inline]
+fn bit(sq: u8) -> u128 {
+    1u128 << sq
+}
+
+impl State {
+    /// True if `p` has a piece in his own home row.
+    fn ref_home_occupied(&self, p: Player) -> bool {
+        let row = self.home_row(p);
+        let n = self.rules.columns;
+        (0..n).any(|c| self.owner(row * n + c) == Some(p))
+    }
+
+    /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
+    fn ref_home_on_one_square(&self, p: Player) -> bool {
+        let row = self.home_row(p);
+        let n = self.rules.columns;
+        (0..n)
+            .filter(|&c| self.owner(row * n + c) == Some(p))
+            .count()
+            <= 1
+    }
+
+    /// The piece signature that matters for the rules: pieces with equal signatures are
+    /// interchangeable, so a choice between them is offered once.
+    #[inline]
+    fn ref_signature(&self, piece: &Piece) -> (u8, u128) {
+        let mut flags = piece.flags & (CONVERTED | ENTERED);
+        if self.rules.reduction == Reduction::RowEntered {
+            flags |= piece.flags & 0xF0;
+        }
+        (flags, piece.visited())
+    }
+
+    /// One representative per signature class among the pieces of `mask`.
+    fn ref_class_reps(&self, p: Player, mask: u32) -> u32 {
+        let mut reps = 0u32;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let sig = self.ref_signature(&self.pieces[p.index()][i as usize]);
+            let mut r = reps;
+            let mut dup = false;
+            while r != 0 {
+                let j = r.trailing_zeros();
+                r &= r - 1;
+                if self.ref_signature(&self.pieces[p.index()][j as usize]) == sig {
+                    dup = true;
+                    break;
+                }
+            }
+            if !dup {
+                reps |= 1 << i;
+            }
+        }
+        reps
+    }
+
+    /// The distinct subsets of `mask` of size `k`, up to interchangeable pieces.
+    fn ref_subsets(&self, p: Player, mask: u32, k: u32, out: &mut Vec<u32>) {
+        out.clear();
+        // Group the pieces into signature classes, then choose how many of each.
+        let mut classes: Vec<u32> = Vec::new();
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let sig = self.ref_signature(&self.pieces[p.index()][i as usize]);
+            match classes.iter_mut().find(|c| {
+                self.ref_signature(&self.pieces[p.index()][c.trailing_zeros() as usize]) == sig
+            }) {
+                Some(c) => *c |= 1 << i,
+                None => classes.push(1 << i),
+            }
+        }
+        fn rec(classes: &[u32], k: u32, acc: u32, out: &mut Vec<u32>) {
+            if k == 0 {
+                out.push(acc);
+                return;
+            }
+            let Some((&first, rest)) = classes.split_first() else {
+                return;
+            };
+            let size = first.count_ones();
+            for take in (0..=size.min(k)).rev() {
+                // The lowest-numbered `take` pieces of the class.
+                let mut chosen = 0u32;
+                let mut c = first;
+                for _ in 0..take {
+                    chosen |= c & c.wrapping_neg();
+                    c &= c - 1;
+                }
+                rec(rest, k - take, acc | chosen, out);
+            }
+        }
+        rec(&classes, k, 0, out);
+    }
+
+    /// Whether a group of `p`'s pieces may take the enemy branch (L-10, A8).
+    #[inline(always)]
+    fn ref_may_enter(&self, p: Player, group: u32) -> bool {
+        group & self.entered[p.index()] == 0
+            && (self.rules.enemy_entry == EnemyEntry::Once || self.ref_home_occupied(!p))
+    }
+
+    /// Whether a path is blocked by the passing rule (A13, H-7).
+    fn ref_blocked(&self, p: Player, path: &Path) -> bool {
+        let own_home = self.row_mask(self.home_row(p));
+        let zone = match self.rules.passing {
+            Passing::Free => return false,
+            Passing::NoOwnInHomeRow | Passing::NoneInHomeRow => own_home,
+            Passing::NoOwnInHomeRows => own_home | self.row_mask(self.enemy_row(p)),
+        };
+        let mut squares = (path.passed | bit(path.dest)) & zone;
+        while squares != 0 {
+            let sq = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
+            match self.owner(sq) {
+                Some(o) if o == p => return true,
+                Some(_) if self.rules.passing == Passing::NoneInHomeRow && sq != path.dest => {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
+    fn ref_may_land(&self, p: Player, dest: u8) -> bool {
+        if self.owner(dest) != Some(p) {
+            return true;
+        }
+        if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
+            return false;
+        }
+        self.rules.land_on_unconverted || self.mask(dest) & self.unconv[p.index()] == 0
+    }
+
+    /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
+    fn ref_reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
+        if group.count_ones() < 2 {
+            return false;
+        }
+        let pieces = &self.pieces[p.index()];
+        let members = || {
+            let mut m = group;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    i
+                })
+            })
+        };
+        match self.rules.reduction {
+            Reduction::Off => false,
+            Reduction::SquareVisited | Reduction::SquareLanded => {
+                members().any(|i| pieces[i].visited() & bit(dest) != 0)
+            }
+            Reduction::RowEntered => {
+                let (rf, rd) = (self.row_of(from), self.row_of(dest));
+                rf != rd && members().any(|i| pieces[i].rows() & (1 << rd) != 0)
+            }
+            Reduction::PositionalRows => {
+                let (rf, rd) = (self.row_of(from), self.row_of(dest));
+                let (second, third) = if p == Player::One { (1, 2) } else { (2, 1) };
+                (rf == third && rd == second) || (rf == self.enemy_row(p) && rd != rf)
+            }
+        }
+    }
+
+    /// The squares passed over by `steps` steps from `from`, through the enemy row at the
+    /// branch if `alt`.
+    fn ref_passed_squares(&self, p: Player, from: u8, steps: u8, alt: bool) -> u128 {
+        let t = self.table(p);
+        let mut sq = from;
+        let mut passed = 0u128;
+        for i in 0..steps {
+            if i > 0 {
+                passed |= bit(sq);
+            }
+            let [a, b] = t[sq as usize];
+            sq = if alt && b != NONE { b } else { a };
+            if sq == NONE {
+                break;
+            }
+        }
+        passed
+    }
+
+    /// Pushes the plays of throw `t` by the unit `group` on `from`, with every choice.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn ref_push_moves(
+        &self,
+        p: Player,
+        t: Throw,
+        from: u8,
+        group: u32,
+        whole: bool,
+        steps: u8,
+        dissolve: bool,
+        out: &mut Vec<Move>,
+        found: &mut Found,
+    ) {
+        let enemy_row = self.enemy_row(p);
+        let in_enemy_row = self.row_of(from) == enemy_row;
+        let [main, alt] =
+            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
+        for (dest, is_alt) in [(main, false), (alt, true)] {
+            if dest == NONE
+                || (is_alt && !self.ref_may_enter(p, group))
+                || !self.ref_may_land(p, dest)
+            {
+                continue;
+            }
+            if self.rules.passing != Passing::Free {
+                let path = Path {
+                    dest,
+                    passed: self.ref_passed_squares(p, from, steps, is_alt),
+                };
+                if self.ref_blocked(p, &path) {
+                    continue;
+                }
+            }
+            if in_enemy_row && self.row_of(dest) != enemy_row {
+                // Leaving the enemy row (L-11 options).
+                let stuck = match self.rules.enemy_row {
+                    EnemyRow::FreezeExit => self.ref_home_occupied(p),
+                    EnemyRow::FreezeExitUnlessOneStack => {
+                        self.ref_home_occupied(p) && !self.ref_home_on_one_square(p)
+                    }
+                    _ => false,
+                };
+                if stuck {
+                    continue;
+                }
+            }
+            let play = Play {
+                throw: t,
+                from: self.spot(from),
+                to: Some(self.spot(dest)),
+                pieces: if whole { 0 } else { group },
+                dissolve,
+                survivor: NO_PIECE,
+            };
+            if group & (group - 1) != 0 && self.ref_reduces(p, group, from, dest) {
+                if self.rules.survivor == Survivor::Mover {
+                    let mut reps = self.ref_class_reps(p, group);
+                    while reps != 0 {
+                        let i = reps.trailing_zeros() as u8;
+                        reps &= reps - 1;
+                        out.push(Move::Play(Play {
+                            survivor: i,
+                            ..play
+                        }));
+                        found.count += 1;
+                        found.reducing += 1;
+                    }
+                } else {
+                    out.push(Move::Play(play));
+                    found.count += 1;
+                    found.reducing += 1;
+                }
+            } else {
+                out.push(Move::Play(play));
+                found.count += 1;
+            }
+        }
+    }
+
+    /// The legal plays of throw `t` by `p`, appended to `out`, after reserved tâbs (L-9c.2:
+    /// conversions first) and lowest priority (H-12: units outside the enemy row first). With
+    /// `probe`, stops at the first play.
+    fn ref_plays_into(&self, p: Player, t: Throw, out: &mut Vec<Move>, probe: bool) -> Found {
+        let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
+        let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
+        let conv: &[Option<bool>] = if reserved {
+            &[Some(true), Some(false)]
+        } else {
+            &[None]
+        };
+        let rows: &[Option<bool>] = if lowest {
+            &[Some(false), Some(true)]
+        } else {
+            &[None]
+        };
+        for &unconverted in conv {
+            for &enemy_row in rows {
+                let found = self.ref_gen_pass(
+                    p,
+                    t,
+                    Sel {
+                        unconverted,
+                        enemy_row,
+                    },
+                    out,
+                    probe,
+                );
+                if found.count > 0 {
+                    return found;
+                }
+            }
+        }
+        Found::default()
+    }
+
+    /// One generation pass over the units `sel` selects.
+    fn ref_gen_pass(
+        &self,
+        p: Player,
+        t: Throw,
+        sel: Sel,
+        out: &mut Vec<Move>,
+        probe: bool,
+    ) -> Found {
+        let mut found = Found::default();
+        let v = t.value();
+        let me = p.index();
+        let enemy_row = self.enemy_row(p);
+        let mut squares = self.occ[me];
+        while squares != 0 {
+            if probe && found.count > 0 {
+                return found;
+            }
+            let from = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
+            let all = self.mask(from);
+            let in_enemy_row = self.row_of(from) == enemy_row;
+            if sel.enemy_row.is_some_and(|want| want != in_enemy_row) {
+                continue;
+            }
+            if in_enemy_row {
+                // L-11, H-12.
+                let frozen = match self.rules.enemy_row {
+                    EnemyRow::Freeze => self.ref_home_occupied(p),
+                    EnemyRow::OpponentHomeEmpty => self.ref_home_occupied(!p),
+                    _ => false,
+                };
+                if frozen {
+                    continue;
+                }
+            }
+            if self.dissolved(from) && all & (all - 1) != 0 {
+                // A dissolved square holds independent pieces: each is a unit (L-14); pieces
+                // with the same history are interchangeable.
+                let mut reps = self.ref_class_reps(p, all);
+                while reps != 0 {
+                    let unit = reps & reps.wrapping_neg();
+                    reps &= reps - 1;
+                    self.ref_unit_plays(p, t, v, from, unit, false, sel, out, &mut found);
+                }
+            } else {
+                self.ref_unit_plays(p, t, v, from, all, true, sel, out, &mut found);
+            }
+        }
+        found
+    }
+
+    /// The plays of throw `t` (value `v`) by one unit.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn ref_unit_plays(
+        &self,
+        p: Player,
+        t: Throw,
+        v: u8,
+        from: u8,
+        unit: u32,
+        whole: bool,
+        sel: Sel,
+        out: &mut Vec<Move>,
+        found: &mut Found,
+    ) {
+        let unconverted = unit & self.unconv[p.index()] != 0;
+        if sel.unconverted.is_some_and(|want| want != unconverted) {
+            return;
+        }
+        if unconverted {
+            // L-9c.1: only a tâb moves an unconverted piece, one step, converting it.
+            if t.is_tab() {
+                match self.rules.conversion {
+                    Conversion::OneStep => {
+                        self.ref_push_moves(p, t, from, unit, whole, 1, false, out, found)
+                    }
+                    Conversion::InPlace => {
+                        out.push(Move::Play(Play {
+                            throw: t,
+                            from: self.spot(from),
+                            to: None,
+                            pieces: if whole { 0 } else { unit },
+                            dissolve: false,
+                            survivor: NO_PIECE,
+                        }));
+                        found.count += 1;
+                    }
+                }
+            }
+            return;
+        }
+        self.ref_push_moves(p, t, from, unit, whole, v, false, out, found);
+        let size = unit.count_ones();
+        if size < 2 {
+            return;
+        }
+        // L-14, H-10: breaking up a stack.
+        match self.rules.split {
+            Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
+                let dissolve = self.rules.split == Split::DissolveMoveOne;
+                let mut reps = self.ref_class_reps(p, unit);
+                while reps != 0 {
+                    let i = reps.trailing_zeros();
+                    reps &= reps - 1;
+                    self.ref_push_moves(p, t, from, 1 << i, false, 1, dissolve, out, found);
+                }
+            }
+            Split::Dissolve if t.is_tab() => {
+                out.push(Move::Play(Play {
+                    throw: t,
+                    from: self.spot(from),
+                    to: None,
+                    pieces: 0,
+                    dissolve: true,
+                    survivor: NO_PIECE,
+                }));
+                found.count += 1;
+            }
+            Split::Detach | Split::DetachRemainderOne => {
+                let k = u32::from(v);
+                let ok = if self.rules.split == Split::Detach {
+                    k < size
+                } else {
+                    k + 1 == size
+                };
+                if ok {
+                    let mut subsets = Vec::new();
+                    self.ref_subsets(p, unit, k, &mut subsets);
+                    for &sub in &subsets {
+                        self.ref_push_moves(p, t, from, sub, false, v, false, out, found);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Fills `out` with every decision of the move phase; returns whether there is any.
+    fn ref_decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
+        out.clear();
+        let mut playable_pending = [false; 5];
+        let mut only_reducing = [false; 5];
+        let mut compulsory_pending = false;
+        let mut optional_pending = 0u32;
+        for t in self.available(p) {
+            let found = self.ref_plays_into(p, t, out, false);
+            if found.count == 0 {
+                continue;
+            }
+            let n = self.pending[t.index()];
+            if n == 0 {
+                continue; // a banked tâb: always optional
+            }
+            playable_pending[t.index()] = true;
+            only_reducing[t.index()] = found.reducing == found.count;
+            let optional = match self.rules.throw_use {
+                ThrowUse::Optional => true,
+                ThrowUse::Compulsory => false,
+                ThrowUse::CompulsoryWithExemptions => {
+                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
+                }
+            };
+            if optional {
+                optional_pending += u32::from(n);
+            } else {
+                compulsory_pending = true;
+            }
+        }
+        if out.is_empty() {
+            return false;
+        }
+        let playable_count: u32 = Throw::ALL
+            .iter()
+            .filter(|t| playable_pending[t.index()])
+            .map(|t| u32::from(self.pending[t.index()]))
+            .sum();
+        // Bank and decline single throws only while something else remains to be played;
+        // otherwise `end` does the same.
+        if playable_count >= 2 {
+            let tab = Throw::TAB.index();
+            if self.pending[tab] > 0 && self.may_bank(p) {
+                out.push(Move::Bank);
+            }
+            if self.rules.throw_use != ThrowUse::Compulsory {
+                for t in Throw::ALL {
+                    let i = t.index();
+                    if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
+                        continue;
+                    }
+                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
+                        out.push(Move::Decline(t));
+                    }
+                }
+            }
+        }
+        if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
+            out.push(Move::End);
+        }
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
+        debug_assert!(
+            out.windows(2).all(|w| w[0] != w[1]),
+            "generation gives no duplicates"
+        );
+        true
+    }
+
+    /// Whether `p` has a decision now, by the reference generator.
+    fn ref_has_decisions(&self, p: Player) -> bool {
+        let mut buf = Vec::new();
+        self.available(p)
+            .any(|t| self.ref_plays_into(p, t, &mut buf, true).count > 0)
+    }
+
+    /// Checks the move generator against the reference generator at this position, for both
+    /// players and every throw whether pending or not: the plays of each throw (contents and
+    /// order) and what was counted, the probes that stop at the first play, and the full list
+    /// of decisions with the pending throws. Used by tests.
+    #[doc(hidden)]
+    pub fn generator_check(&self) -> Result<(), String> {
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for p in Player::ALL {
+            for t in Throw::ALL {
+                fast.clear();
+                slow.clear();
+                let a = self.plays_into(p, t, &mut fast);
+                let b = self.ref_plays_into(p, t, &mut slow, false);
+                slow.sort_unstable();
+                if fast != slow || (a.count, a.reducing) != (b.count, b.reducing) {
+                    return Err(format!(
+                        "plays of {t} for {p}: {fast:?} ({}, {}) against the reference {slow:?} ({}, {})",
+                        a.count, a.reducing, b.count, b.reducing
+                    ));
+                }
+                fast.clear();
+                slow.clear();
+                let a = self.plays_into(p, t, &mut Probe).count > 0;
+                let b = self.ref_plays_into(p, t, &mut slow, true).count > 0;
+                if a != b {
+                    return Err(format!(
+                        "the probe of {t} for {p} says {a}, the reference {b}"
+                    ));
+                }
+            }
+            let a = self.decisions(p, &mut fast);
+            let b = self.ref_decisions(p, &mut slow);
+            if a != b || fast != slow {
+                return Err(format!(
+                    "decisions of {p}: {fast:?} against the reference {slow:?}"
+                ));
+            }
+            let a = self.any_play(p, [true; 5]);
+            let b = Throw::ALL
+                .into_iter()
+                .any(|t| self.ref_plays_into(p, t, &mut slow, true).count > 0);
+            if a != b {
+                return Err(format!(
+                    "whether {p} can play any throw: {a}, the reference {b}"
+                ));
+            }
+            let (a, b) = (self.has_decisions(p), self.ref_has_decisions(p));
+            if a != b {
+                return Err(format!("has_decisions for {p} says {a}, the reference {b}"));
+            }
+        }
+        Ok(())
+    }
+}
