@@ -9,7 +9,7 @@ use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play};
 use super::rules::{
-    Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor, ThrowUse,
+    Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor,
 };
 use super::state::{CONVERTED, ENTERED, Found, Piece, Probe, State};
 use super::track::{NONE, dests};
@@ -477,67 +477,10 @@ impl State {
         }
     }
 
-    /// Fills `out` with every decision of the move phase; returns whether there is any.
+    /// Fills `out` with every decision of the move phase, in sorted order; returns whether
+    /// there is any.
     fn ref_decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
-        out.clear();
-        let mut playable_pending = [false; 5];
-        let mut only_reducing = [false; 5];
-        let mut compulsory_pending = false;
-        let mut optional_pending = 0u32;
-        for t in self.available(p) {
-            let found = self.ref_plays_into(p, t, out, false);
-            if found.count == 0 {
-                continue;
-            }
-            let n = self.pending[t.index()];
-            if n == 0 {
-                continue; // a banked tâb: always optional
-            }
-            playable_pending[t.index()] = true;
-            only_reducing[t.index()] = found.reducing == found.count;
-            let optional = match self.rules.throw_use {
-                ThrowUse::Optional => true,
-                ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => {
-                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
-                }
-            };
-            if optional {
-                optional_pending += u32::from(n);
-            } else {
-                compulsory_pending = true;
-            }
-        }
-        if out.is_empty() {
-            return false;
-        }
-        let playable_count: u32 = Throw::ALL
-            .iter()
-            .filter(|t| playable_pending[t.index()])
-            .map(|t| u32::from(self.pending[t.index()]))
-            .sum();
-        // Bank and decline single throws only while something else remains to be played;
-        // otherwise `end` does the same.
-        if playable_count >= 2 {
-            let tab = Throw::TAB.index();
-            if self.pending[tab] > 0 && self.may_bank(p) {
-                out.push(Move::Bank);
-            }
-            if self.rules.throw_use != ThrowUse::Compulsory {
-                for t in Throw::ALL {
-                    let i = t.index();
-                    if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
-                        continue;
-                    }
-                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
-                        out.push(Move::Decline(t));
-                    }
-                }
-            }
-        }
-        if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
-            out.push(Move::End);
-        }
+        let any = self.decisions_from(p, out, |s, t, out| s.ref_plays_into(p, t, out, false));
         if !out.is_sorted() {
             out.sort_unstable();
         }
@@ -545,7 +488,7 @@ impl State {
             out.windows(2).all(|w| w[0] != w[1]),
             "generation gives no duplicates"
         );
-        true
+        any
     }
 
     /// Whether `p` has a decision now, by the reference generator.

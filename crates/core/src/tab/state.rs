@@ -1005,13 +1005,32 @@ impl State {
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
     pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
+        let any = self.decisions_from(p, out, |s, t, out| s.plays_into(p, t, out));
+        // The plays come out sorted by throw, square and the rest; banking, declining and
+        // ending sort after them, in the order pushed.
+        debug_assert!(
+            out.windows(2).all(|w| w[0] < w[1]),
+            "generation gives sorted decisions without duplicates"
+        );
+        any
+    }
+
+    /// The decisions of the move phase given a generator of the plays of one throw (L-7, L-8):
+    /// the plays of every available throw, then banking, declining and ending where allowed.
+    #[inline(always)]
+    pub(crate) fn decisions_from(
+        &self,
+        p: Player,
+        out: &mut Vec<Move>,
+        mut plays: impl FnMut(&State, Throw, &mut Vec<Move>) -> Found,
+    ) -> bool {
         out.clear();
         let mut playable_pending = [false; 5];
         let mut only_reducing = [false; 5];
         let mut compulsory_pending = false;
         let mut optional_pending = 0u32;
         for t in self.available(p) {
-            let found = self.plays_into(p, t, out);
+            let found = plays(self, t, out);
             if found.count == 0 {
                 continue;
             }
@@ -1064,12 +1083,6 @@ impl State {
         if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
             out.push(Move::End);
         }
-        // The plays come out sorted by throw, square and the rest; banking, declining and
-        // ending sort after them, in the order pushed.
-        debug_assert!(
-            out.windows(2).all(|w| w[0] < w[1]),
-            "generation gives sorted decisions without duplicates"
-        );
         true
     }
 
