@@ -505,6 +505,38 @@ impl Default for Ruleset {
 }
 
 impl Ruleset {
+    /// Every value of every option that takes one of a fixed set of values, as `(key, value)`
+    /// in documented order (the numeric options, such as `columns`, are not listed). Whether a
+    /// value is allowed with a preset's other options is for parsing to say.
+    pub fn choice_values() -> Vec<(&'static str, &'static str)> {
+        fn add<T>(
+            out: &mut Vec<(&'static str, &'static str)>,
+            key: &'static str,
+            table: &[(&'static str, T)],
+        ) {
+            out.extend(table.iter().map(|(v, _)| (key, *v)));
+        }
+        let mut out = Vec::new();
+        add(&mut out, "opening", OPENING);
+        add(&mut out, "throw_timing", TIMING);
+        add(&mut out, "throw_use", THROW_USE);
+        add(&mut out, "tab_bank", BANK);
+        add(&mut out, "conversion", CONVERSION);
+        add(&mut out, "tabs_reserved", BOOLS);
+        add(&mut out, "land_on_unconverted", BOOLS);
+        add(&mut out, "passing", PASSING);
+        add(&mut out, "track", TRACK);
+        add(&mut out, "enemy_entry", ENEMY_ENTRY);
+        add(&mut out, "enemy_row", ENEMY_ROW);
+        add(&mut out, "stacking", STACKING);
+        add(&mut out, "split", SPLIT);
+        add(&mut out, "reduction", REDUCTION);
+        add(&mut out, "survivor", SURVIVOR);
+        add(&mut out, "end", END);
+        add(&mut out, "limit_result", LIMIT_RESULT);
+        out
+    }
+
     /// Pieces per side.
     pub fn piece_count(&self) -> u8 {
         if self.pieces == 0 {
@@ -728,6 +760,21 @@ impl FromStr for Ruleset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_choice_value_is_a_documented_key_that_some_preset_accepts() {
+        let values = Ruleset::choice_values();
+        assert!(values.len() > 40);
+        for (k, v) in values {
+            assert!(OPTIONS.iter().any(|o| o.key == k), "{k} is documented");
+            assert!(
+                Preset::ALL
+                    .iter()
+                    .any(|p| format!("{}({k}={v})", p.name()).parse::<Ruleset>().is_ok()),
+                "{k}={v} is accepted by some preset"
+            );
+        }
+    }
 
     #[test]
     fn presets_print_as_their_names_and_round_trip() {
