@@ -11,7 +11,7 @@ use super::moves::{Move, NO_PIECE, Play};
 use super::rules::{
     Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor,
 };
-use super::state::{CONVERTED, ENTERED, Found, Piece, Probe, State};
+use super::state::{Found, Probe, State};
 use super::track::{NONE, dests};
 
 /// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
@@ -52,42 +52,6 @@ impl State {
             <= 1
     }
 
-    /// The piece signature that matters for the rules: pieces with equal signatures are
-    /// interchangeable, so a choice between them is offered once.
-    #[inline]
-    fn ref_signature(&self, piece: &Piece) -> (u8, u128) {
-        let mut flags = piece.flags & (CONVERTED | ENTERED);
-        if self.rules.reduction == Reduction::RowEntered {
-            flags |= piece.flags & 0xF0;
-        }
-        (flags, piece.visited())
-    }
-
-    /// One representative per signature class among the pieces of `mask`.
-    fn ref_class_reps(&self, p: Player, mask: u32) -> u32 {
-        let mut reps = 0u32;
-        let mut m = mask;
-        while m != 0 {
-            let i = m.trailing_zeros();
-            m &= m - 1;
-            let sig = self.ref_signature(&self.pieces[p.index()][i as usize]);
-            let mut r = reps;
-            let mut dup = false;
-            while r != 0 {
-                let j = r.trailing_zeros();
-                r &= r - 1;
-                if self.ref_signature(&self.pieces[p.index()][j as usize]) == sig {
-                    dup = true;
-                    break;
-                }
-            }
-            if !dup {
-                reps |= 1 << i;
-            }
-        }
-        reps
-    }
-
     /// The distinct subsets of `mask` of size `k`, up to interchangeable pieces.
     fn ref_subsets(&self, p: Player, mask: u32, k: u32, out: &mut Vec<u32>) {
         out.clear();
@@ -97,9 +61,9 @@ impl State {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let sig = self.ref_signature(&self.pieces[p.index()][i as usize]);
+            let sig = self.signature(&self.pieces[p.index()][i as usize]);
             match classes.iter_mut().find(|c| {
-                self.ref_signature(&self.pieces[p.index()][c.trailing_zeros() as usize]) == sig
+                self.signature(&self.pieces[p.index()][c.trailing_zeros() as usize]) == sig
             }) {
                 Some(c) => *c |= 1 << i,
                 None => classes.push(1 << i),
@@ -279,7 +243,7 @@ impl State {
             };
             if group & (group - 1) != 0 && self.ref_reduces(p, group, from, dest) {
                 if self.rules.survivor == Survivor::Mover {
-                    let mut reps = self.ref_class_reps(p, group);
+                    let mut reps = self.class_reps(p, group);
                     while reps != 0 {
                         let i = reps.trailing_zeros() as u8;
                         reps &= reps - 1;
@@ -377,7 +341,7 @@ impl State {
             if self.dissolved(from) && all & (all - 1) != 0 {
                 // A dissolved square holds independent pieces: each is a unit (L-14); pieces
                 // with the same history are interchangeable.
-                let mut reps = self.ref_class_reps(p, all);
+                let mut reps = self.class_reps(p, all);
                 while reps != 0 {
                     let unit = reps & reps.wrapping_neg();
                     reps &= reps - 1;
@@ -440,7 +404,7 @@ impl State {
         match self.rules.split {
             Split::PeelOne | Split::DissolveMoveOne if t.is_tab() => {
                 let dissolve = self.rules.split == Split::DissolveMoveOne;
-                let mut reps = self.ref_class_reps(p, unit);
+                let mut reps = self.class_reps(p, unit);
                 while reps != 0 {
                     let i = reps.trailing_zeros();
                     reps &= reps - 1;

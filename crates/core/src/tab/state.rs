@@ -470,7 +470,7 @@ impl State {
     /// The piece signature that matters for the rules: pieces with equal signatures are
     /// interchangeable, so a choice between them is offered once.
     #[inline]
-    fn signature(&self, piece: &Piece) -> (u8, u128) {
+    pub(super) fn signature(&self, piece: &Piece) -> (u8, u128) {
         let mut flags = piece.flags & (CONVERTED | ENTERED);
         if self.rules.reduction == Reduction::RowEntered {
             flags |= piece.flags & 0xF0;
@@ -479,7 +479,7 @@ impl State {
     }
 
     /// One representative per signature class among the pieces of `mask`.
-    fn class_reps(&self, p: Player, mask: u32) -> u32 {
+    pub(super) fn class_reps(&self, p: Player, mask: u32) -> u32 {
         let mut reps = 0u32;
         let mut m = mask;
         while m != 0 {
