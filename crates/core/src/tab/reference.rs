@@ -8,9 +8,7 @@ use crate::player::Player;
 use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play};
-use super::rules::{
-    Conversion, EnemyEntry, EnemyRow, Passing, Reduction, Split, Stacking, Survivor,
-};
+use super::rules::{Conversion, EnemyEntry, EnemyRow, Passing, Split, Stacking, Survivor};
 use super::state::{Found, Probe, State};
 use super::track::{NONE, dests};
 
@@ -133,39 +131,6 @@ impl State {
         self.rules.land_on_unconverted || self.mask(dest) & self.unconv[p.index()] == 0
     }
 
-    /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
-    fn ref_reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
-        if group.count_ones() < 2 {
-            return false;
-        }
-        let pieces = &self.pieces[p.index()];
-        let members = || {
-            let mut m = group;
-            std::iter::from_fn(move || {
-                (m != 0).then(|| {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    i
-                })
-            })
-        };
-        match self.rules.reduction {
-            Reduction::Off => false,
-            Reduction::SquareVisited | Reduction::SquareLanded => {
-                members().any(|i| pieces[i].visited() & bit(dest) != 0)
-            }
-            Reduction::RowEntered => {
-                let (rf, rd) = (self.row_of(from), self.row_of(dest));
-                rf != rd && members().any(|i| pieces[i].rows() & (1 << rd) != 0)
-            }
-            Reduction::PositionalRows => {
-                let (rf, rd) = (self.row_of(from), self.row_of(dest));
-                let (second, third) = if p == Player::One { (1, 2) } else { (2, 1) };
-                (rf == third && rd == second) || (rf == self.enemy_row(p) && rd != rf)
-            }
-        }
-    }
-
     /// The squares passed over by `steps` steps from `from`, through the enemy row at the
     /// branch if `alt`.
     fn ref_passed_squares(&self, p: Player, from: u8, steps: u8, alt: bool) -> u128 {
@@ -241,7 +206,7 @@ impl State {
                 dissolve,
                 survivor: NO_PIECE,
             };
-            if group & (group - 1) != 0 && self.ref_reduces(p, group, from, dest) {
+            if group & (group - 1) != 0 && self.reduces(p, group, from, dest) {
                 if self.rules.survivor == Survivor::Mover {
                     let mut reps = self.class_reps(p, group);
                     while reps != 0 {

@@ -575,7 +575,7 @@ impl State {
     }
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
-    fn reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
+    pub(super) fn reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
         if group.count_ones() < 2 {
             return false;
         }
