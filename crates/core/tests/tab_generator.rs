@@ -6,8 +6,8 @@
 mod common;
 
 use qasab_core::tab::{self, Preset};
-use qasab_core::{GameState, Ruleset, Turn, Weighted};
-use rand_core::{Rng, SeedableRng};
+use qasab_core::{GameState, Ruleset};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Plays one seeded random game, checking the generators at every position; returns the
@@ -20,19 +20,8 @@ fn checked_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus) -> u32 {
         s.generator_check()
             .unwrap_or_else(|e| panic!("{rules}: {e} at {}", s.position_id()));
         checked += 1;
-        match s.turn() {
-            Turn::Over(_) => return checked,
-            Turn::Chance => {
-                let total = s.chance_outcomes(&mut outs);
-                let x = (rng.next_u64() % u64::from(total)) as u32;
-                let pick = Weighted::at(&outs, x).expect("x is below the total weight");
-                s.apply_chance_unchecked(pick);
-            }
-            Turn::Player(_) => {
-                s.legal_moves(&mut moves);
-                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                s.play_unchecked(m);
-            }
+        if !common::random_action(&mut s, rng, &mut moves, &mut outs) {
+            return checked;
         }
     }
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use qasab_core::tab::{self, Preset};
-use qasab_core::{GameState, Player, Ruleset, Turn, Weighted};
-use rand_core::{Rng, SeedableRng};
+use qasab_core::{GameState, Player, Ruleset, Turn};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 struct Checker {
@@ -127,19 +127,8 @@ fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool)
     let bound = 400 * (u32::from(rules.turn_cap) + 1000);
     loop {
         check(&s, &mut c, with_id);
-        match s.turn() {
-            Turn::Over(_) => return s.actions(),
-            Turn::Chance => {
-                let total = s.chance_outcomes(&mut outs);
-                let x = (rng.next_u64() % u64::from(total)) as u32;
-                let pick = Weighted::at(&outs, x).expect("x is below the total weight");
-                s.apply_chance_unchecked(pick);
-            }
-            Turn::Player(_) => {
-                s.legal_moves(&mut moves);
-                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                s.play_unchecked(m);
-            }
+        if !common::random_action(&mut s, rng, &mut moves, &mut outs) {
+            return s.actions();
         }
         assert!(s.actions() < bound, "every game ends");
     }

@@ -1,6 +1,8 @@
 //! What the Tâb test suites share: the ruleset variants they run over.
 
 use qasab_core::tab::{self, Preset};
+use qasab_core::{GameState, Turn, Weighted};
+use rand_core::Rng;
 
 /// Values of the numeric options worth running, as `key=value` texts.
 const NUMERIC_VALUES: &[&str] = &[
@@ -60,4 +62,30 @@ pub fn tab_variants() -> Vec<tab::Ruleset> {
         push(text.parse().expect("a valid combination"));
     }
     out
+}
+
+/// Plays one seeded random action: a throw drawn by its weight, or a legal move drawn
+/// uniformly. Returns false, doing nothing, once the game is over.
+pub fn random_action<S: GameState>(
+    s: &mut S,
+    rng: &mut impl Rng,
+    moves: &mut Vec<S::Move>,
+    outs: &mut Vec<Weighted<S::Chance>>,
+) -> bool {
+    match s.turn() {
+        Turn::Over(_) => false,
+        Turn::Chance => {
+            let total = s.chance_outcomes(outs);
+            let x = (rng.next_u64() % u64::from(total)) as u32;
+            let pick = Weighted::at(outs, x).expect("x is below the total weight");
+            s.apply_chance_unchecked(pick);
+            true
+        }
+        Turn::Player(_) => {
+            s.legal_moves(moves);
+            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            s.play_unchecked(m);
+            true
+        }
+    }
 }
