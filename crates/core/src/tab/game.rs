@@ -135,11 +135,9 @@ impl GameState for State {
         }
     }
 
+    #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        if let Phase::Moving { player } = self.phase {
-            self.decisions(player, out);
-        }
+        self.legal_moves_into(out);
     }
 
     fn chance_outcomes(&self, out: &mut Vec<Weighted<Throw>>) -> u32 {

@@ -23,6 +23,7 @@
 mod game;
 pub(crate) mod id;
 mod moves;
+mod next;
 mod reference;
 mod rules;
 mod state;

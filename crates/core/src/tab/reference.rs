@@ -8,8 +8,11 @@ use crate::player::Player;
 use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play};
-use super::rules::{Conversion, EnemyEntry, EnemyRow, Passing, Split, Stacking, Survivor};
-use super::state::{Found, Probe, State};
+use super::next::decode;
+use super::rules::{
+    Conversion, EnemyEntry, EnemyRow, Passing, Split, Stacking, Survivor, ThrowUse,
+};
+use super::state::{Found, MoveList, Phase, Probe, State};
 use super::track::{NONE, dests};
 
 /// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
@@ -406,10 +409,80 @@ impl State {
         }
     }
 
+    /// The decisions of the move phase given a generator of the plays of one throw (L-7, L-8):
+    /// the plays of every available throw, then banking, declining and ending where allowed.
+    fn ref_decisions_from(
+        &self,
+        p: Player,
+        out: &mut Vec<Move>,
+        mut plays: impl FnMut(&State, Throw, &mut Vec<Move>) -> Found,
+    ) -> bool {
+        out.clear();
+        let mut playable_pending = [false; 5];
+        let mut only_reducing = [false; 5];
+        let mut compulsory_pending = false;
+        let mut optional_pending = 0u32;
+        for t in self.available(p) {
+            let found = plays(self, t, out);
+            if found.count == 0 {
+                continue;
+            }
+            let n = self.pending[t.index()];
+            if n == 0 {
+                continue; // a banked tâb: always optional
+            }
+            playable_pending[t.index()] = true;
+            only_reducing[t.index()] = found.reducing == found.count;
+            let optional = match self.rules.throw_use {
+                ThrowUse::Optional => true,
+                ThrowUse::Compulsory => false,
+                ThrowUse::CompulsoryWithExemptions => {
+                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
+                }
+            };
+            if optional {
+                optional_pending += u32::from(n);
+            } else {
+                compulsory_pending = true;
+            }
+        }
+        if out.is_empty() {
+            return false;
+        }
+        let playable_count: u32 = Throw::ALL
+            .iter()
+            .filter(|t| playable_pending[t.index()])
+            .map(|t| u32::from(self.pending[t.index()]))
+            .sum();
+        // Bank and decline single throws only while something else remains to be played;
+        // otherwise `end` does the same.
+        if playable_count >= 2 {
+            let tab = Throw::TAB.index();
+            if self.pending[tab] > 0 && self.may_bank(p) {
+                out.push(Move::Bank);
+            }
+            if self.rules.throw_use != ThrowUse::Compulsory {
+                for t in Throw::ALL {
+                    let i = t.index();
+                    if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
+                        continue;
+                    }
+                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
+                        out.push(Move::Decline(t));
+                    }
+                }
+            }
+        }
+        if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
+            out.push(Move::End);
+        }
+        true
+    }
+
     /// Fills `out` with every decision of the move phase, in sorted order; returns whether
     /// there is any.
     fn ref_decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
-        let any = self.decisions_from(p, out, |s, t, out| s.ref_plays_into(p, t, out, false));
+        let any = self.ref_decisions_from(p, out, |s, t, out| s.ref_plays_into(p, t, out, false));
         if !out.is_sorted() {
             out.sort_unstable();
         }
@@ -430,15 +503,44 @@ impl State {
     /// Checks the move generator against the reference generator at this position, for both
     /// players and every throw whether pending or not: the plays of each throw (contents and
     /// order) and what was counted, the probes that stop at the first play, and the full list
-    /// of decisions with the pending throws. Used by tests.
+    /// of decisions with the pending throws; and that the decisions the state keeps for the
+    /// player to move are his decisions, all of them, in order. Used by tests.
     #[doc(hidden)]
     pub fn generator_check(&self) -> Result<(), String> {
         let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        if let Phase::Moving { player } = self.phase
+            && self.next.valid
+        {
+            self.ref_decisions(player, &mut slow);
+            let kept = self.next.kept().map(|codes| {
+                let rows: Vec<u8> = (0..self.grid().len() as u8)
+                    .map(|sq| self.row_of(sq))
+                    .collect();
+                codes
+                    .iter()
+                    .map(|&c| decode(c, self.rules.columns, &rows))
+                    .collect::<Vec<_>>()
+            });
+            if self.next.len as usize != slow.len()
+                || kept.as_ref().is_some_and(|kept| *kept != slow)
+            {
+                return Err(format!(
+                    "the kept decisions of {player} ({} of them): {kept:?} against the reference {slow:?}",
+                    self.next.len
+                ));
+            }
+            self.legal_moves_into(&mut fast);
+            if fast != slow {
+                return Err(format!(
+                    "the legal moves of {player}: {fast:?} against the reference {slow:?}"
+                ));
+            }
+        }
         for p in Player::ALL {
             for t in Throw::ALL {
                 fast.clear();
                 slow.clear();
-                let a = self.plays_into(p, t, &mut fast);
+                let a = self.plays_into(p, t, &mut MoveList::new(self, &mut fast));
                 let b = self.ref_plays_into(p, t, &mut slow, false);
                 slow.sort_unstable();
                 if fast != slow || (a.count, a.reducing) != (b.count, b.reducing) {

@@ -6,6 +6,7 @@ use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play, Spot};
+use super::next::{self, Next};
 use super::rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
     Split, Stacking, Survivor, ThrowUse, Timing,
@@ -130,6 +131,9 @@ pub struct State {
     pub(crate) actions: u32,
     pub(crate) stats: Stats,
     pub(crate) over: Option<Outcome>,
+    /// The decisions of the player to move, kept by the rules when they check that he has
+    /// one; not part of the position (see [`super::next`]).
+    pub(crate) next: Next,
 }
 
 /// `ROW_OF[columns][square]`: the row of a square, without a division.
@@ -177,6 +181,8 @@ pub(crate) struct Found {
 struct Gen {
     p: Player,
     t: Throw,
+    /// The throw's bits in a play's code.
+    throw_bits: u64,
     /// [`OWNER_BLACK`] if `p` is Black, else 0: how `p`'s squares are marked on the board.
     black: u32,
     /// `p`'s enemy home row.
@@ -190,37 +196,78 @@ struct Gen {
     dests: &'static Dests,
 }
 
-/// Where the generator puts plays: a move list, or a [`Probe`].
+/// Where the generator puts plays, as codes (see [`super::next`]): a move list, the kept
+/// decisions, or a [`Probe`].
 pub(crate) trait Sink {
     /// Whether generation may stop at the first play.
-    fn probe(&self) -> bool;
-    fn push(&mut self, m: Move);
-    /// The number of plays kept so far.
+    const PROBE: bool;
+    fn push(&mut self, code: u64);
+    /// The number of plays put so far.
     fn mark(&self) -> usize;
-    /// Sorts the plays kept since `start`.
+    /// Sorts the plays put since `start`.
     fn sort_from(&mut self, start: usize);
 }
 
-impl Sink for Vec<Move> {
-    #[inline(always)]
-    fn probe(&self) -> bool {
-        false
+/// A move list as a [`Sink`]: codes are decoded as they come.
+pub(crate) struct MoveList<'a> {
+    out: &'a mut Vec<Move>,
+    columns: u8,
+    rows: &'static [u8; MAX_SQUARES],
+}
+
+impl<'a> MoveList<'a> {
+    pub(crate) fn new(state: &State, out: &'a mut Vec<Move>) -> MoveList<'a> {
+        MoveList {
+            out,
+            columns: state.rules.columns,
+            rows: &ROW_OF[state.rules.columns as usize],
+        }
     }
+}
+
+impl Sink for MoveList<'_> {
+    const PROBE: bool = false;
 
     #[inline(always)]
-    fn push(&mut self, m: Move) {
-        Vec::push(self, m);
+    fn push(&mut self, code: u64) {
+        self.out.push(next::decode(code, self.columns, self.rows));
     }
 
     #[inline(always)]
     fn mark(&self) -> usize {
-        self.len()
+        self.out.len()
     }
 
     #[inline]
     fn sort_from(&mut self, start: usize) {
-        let plays = &mut self[start..];
+        let plays = &mut self.out[start..];
         if !plays.is_sorted() {
+            plays.sort_unstable();
+        }
+    }
+}
+
+impl Sink for Next {
+    const PROBE: bool = false;
+
+    #[inline(always)]
+    fn push(&mut self, code: u64) {
+        if let Some(slot) = self.codes.get_mut(self.len as usize) {
+            *slot = code;
+        }
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    fn sort_from(&mut self, start: usize) {
+        if let Some(plays) = self.codes.get_mut(start..self.len as usize)
+            && !plays.is_sorted()
+        {
             plays.sort_unstable();
         }
     }
@@ -230,13 +277,10 @@ impl Sink for Vec<Move> {
 pub(crate) struct Probe;
 
 impl Sink for Probe {
-    #[inline(always)]
-    fn probe(&self) -> bool {
-        true
-    }
+    const PROBE: bool = true;
 
     #[inline(always)]
-    fn push(&mut self, _: Move) {}
+    fn push(&mut self, _: u64) {}
 
     #[inline(always)]
     fn mark(&self) -> usize {
@@ -286,6 +330,7 @@ impl State {
             actions: 0,
             stats: Stats::default(),
             over: None,
+            next: Next::EMPTY,
         };
         for p in Player::ALL {
             let home = s.home_row(p);
@@ -700,35 +745,38 @@ impl State {
         out: &mut impl Sink,
         found: &mut Found,
     ) {
-        let play = Play {
-            throw: g.t,
-            from: self.spot(from),
-            to: Some(self.spot(dest)),
-            pieces: if whole { 0 } else { group },
+        let code = next::play(
+            g.throw_bits,
+            from,
+            Some(dest),
+            if whole { 0 } else { group },
             dissolve,
-            survivor: NO_PIECE,
-        };
+        );
         if group & (group - 1) != 0 && self.reduces(g.p, group, from, dest) {
-            if self.rules.survivor == Survivor::Mover {
-                let mut reps = self.class_reps(g.p, group);
-                while reps != 0 {
-                    let i = reps.trailing_zeros() as u8;
-                    reps &= reps - 1;
-                    out.push(Move::Play(Play {
-                        survivor: i,
-                        ..play
-                    }));
-                    found.count += 1;
-                    found.reducing += 1;
-                }
-            } else {
-                out.push(Move::Play(play));
+            self.push_reduced(g, group, code, out, found);
+        } else {
+            out.push(code);
+            found.count += 1;
+        }
+    }
+
+    /// Pushes a play that reduces the moving stack: once, or once per distinct survivor the
+    /// mover may choose (L-15).
+    #[inline(never)]
+    fn push_reduced(&self, g: &Gen, group: u32, code: u64, out: &mut impl Sink, found: &mut Found) {
+        if self.rules.survivor == Survivor::Mover {
+            let mut reps = self.class_reps(g.p, group);
+            while reps != 0 {
+                let i = reps.trailing_zeros() as u8;
+                reps &= reps - 1;
+                out.push(next::with_survivor(code, i));
                 found.count += 1;
                 found.reducing += 1;
             }
         } else {
-            out.push(Move::Play(play));
+            out.push(code);
             found.count += 1;
+            found.reducing += 1;
         }
     }
 
@@ -736,11 +784,33 @@ impl State {
     /// tâbs (L-9c.2: conversions first) and lowest priority (H-12: units outside the enemy row
     /// first). A probe stops at the first play.
     pub(crate) fn plays_into(&self, p: Player, t: Throw, out: &mut impl Sink) -> Found {
-        let reserved = t.is_tab() && self.rules.tabs_reserved && self.unconv[p.index()] != 0;
+        let (mut g, squares) = self.pass_setup(p, t);
+        self.plays_of(&mut g, squares, out)
+    }
+
+    /// The legal plays of the throw `g.t` by the units on `squares`, as [`State::plays_into`].
+    #[inline(always)]
+    fn plays_of(&self, g: &mut Gen, squares: u128, out: &mut impl Sink) -> Found {
+        let reserved = g.t.is_tab() && self.rules.tabs_reserved && self.unconv[g.p.index()] != 0;
         let lowest = self.rules.enemy_row == EnemyRow::LowestPriority;
+        g.unconverted = None;
         if !reserved && !lowest {
-            return self.gen_pass(p, t, None, None, out);
+            return self.gen_pass(g, squares, out);
         }
+        self.ordered_passes(g, squares, reserved, lowest, out)
+    }
+
+    /// The passes of reserved tâbs (L-9c.2) and lowest priority (H-12): the first that finds a
+    /// play gives the plays.
+    #[inline(never)]
+    fn ordered_passes(
+        &self,
+        g: &mut Gen,
+        squares: u128,
+        reserved: bool,
+        lowest: bool,
+        out: &mut impl Sink,
+    ) -> Found {
         let conv: &[Option<bool>] = if reserved {
             &[Some(true), Some(false)]
         } else {
@@ -751,9 +821,16 @@ impl State {
         } else {
             &[None]
         };
+        let erow = self.row_mask(g.enemy_row);
         for &unconverted in conv {
-            for &enemy_row in rows {
-                let found = self.gen_pass(p, t, unconverted, enemy_row, out);
+            g.unconverted = unconverted;
+            for &in_enemy_row in rows {
+                let squares = match in_enemy_row {
+                    None => squares,
+                    Some(true) => squares & erow,
+                    Some(false) => squares & !erow,
+                };
+                let found = self.gen_pass(g, squares, out);
                 if found.count > 0 {
                     return found;
                 }
@@ -762,10 +839,10 @@ impl State {
         Found::default()
     }
 
-    /// What a generation pass for `p` reads for every unit, and the squares of the units that
-    /// may move at all.
+    /// What generation for `p` reads for every unit (with the throw `t`), and the squares of
+    /// the units that may move at all.
     #[inline(always)]
-    fn pass_setup(&self, p: Player, t: Throw, unconverted: Option<bool>) -> (Gen, u128) {
+    fn pass_setup(&self, p: Player, t: Throw) -> (Gen, u128) {
         let erow = self.row_mask(self.enemy_row(p));
         let mut squares = self.occ[p.index()];
         let home = self.home_occupied(p);
@@ -781,6 +858,7 @@ impl State {
         let g = Gen {
             p,
             t,
+            throw_bits: next::throw_bits(t),
             black: if p == Player::Two { OWNER_BLACK } else { 0 },
             enemy_row: self.enemy_row(p),
             // L-10, A8.
@@ -790,41 +868,29 @@ impl State {
                 EnemyRow::FreezeExitUnlessOneStack => home && !self.home_on_one_square(p),
                 _ => false,
             },
-            unconverted,
+            unconverted: None,
             dests: dests(self.rules.columns, self.rules.track, p),
         };
         (g, squares)
     }
 
-    /// One generation pass over the units with (`Some(true)`) or without unconverted pieces,
-    /// and inside (`Some(true)`) or outside the enemy home row (`None`: all). Squares are taken
-    /// in order and each square's plays are put in order, so the plays come out sorted.
-    fn gen_pass(
-        &self,
-        p: Player,
-        t: Throw,
-        unconverted: Option<bool>,
-        in_enemy_row: Option<bool>,
-        out: &mut impl Sink,
-    ) -> Found {
+    /// One generation pass over the units on `squares` with (`g.unconverted == Some(true)`)
+    /// or without unconverted pieces (`None`: all). Squares are taken in order and each
+    /// square's plays are put in order, so the plays come out sorted.
+    fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
-        let (g, mut squares) = self.pass_setup(p, t, unconverted);
-        match in_enemy_row {
-            None => {}
-            Some(true) => squares &= self.row_mask(g.enemy_row),
-            Some(false) => squares &= !self.row_mask(g.enemy_row),
-        }
+        let unconv = self.unconv[g.p.index()];
         while squares != 0 {
-            if out.probe() && found.count > 0 {
+            if S::PROBE && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
-            if !t.is_tab() && self.mask(from) & !self.unconv[p.index()] == 0 {
+            if !g.t.is_tab() && self.mask(from) & !unconv == 0 {
                 // L-9c.1: only a tâb moves an unconverted piece.
                 continue;
             }
-            self.square_plays(&g, from, out, &mut found);
+            self.square_plays(g, from, out, &mut found);
         }
         found
     }
@@ -843,7 +909,7 @@ impl State {
         if !tab && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
             return false;
         }
-        let (mut g, mut squares) = self.pass_setup(p, first, None);
+        let (mut g, mut squares) = self.pass_setup(p, first);
         let mut found = Found::default();
         while squares != 0 {
             // Units far along the track first: they are the likeliest to move.
@@ -859,6 +925,7 @@ impl State {
             for t in Throw::ALL {
                 if throws[t.index()] {
                     g.t = t;
+                    g.throw_bits = next::throw_bits(t);
                     self.square_plays(&g, from, &mut Probe, &mut found);
                     if found.count > 0 {
                         return true;
@@ -925,14 +992,13 @@ impl State {
                         self.push_moves(g, from, unit, whole, 1, false, out, found)
                     }
                     Conversion::InPlace => {
-                        out.push(Move::Play(Play {
-                            throw: t,
-                            from: self.spot(from),
-                            to: None,
-                            pieces: if whole { 0 } else { unit },
-                            dissolve: false,
-                            survivor: NO_PIECE,
-                        }));
+                        out.push(next::play(
+                            g.throw_bits,
+                            from,
+                            None,
+                            if whole { 0 } else { unit },
+                            false,
+                        ));
                         found.count += 1;
                     }
                 }
@@ -956,14 +1022,7 @@ impl State {
                 }
             }
             Split::Dissolve if t.is_tab() => {
-                out.push(Move::Play(Play {
-                    throw: t,
-                    from: self.spot(from),
-                    to: None,
-                    pieces: 0,
-                    dissolve: true,
-                    survivor: NO_PIECE,
-                }));
+                out.push(next::play(g.throw_bits, from, None, 0, true));
                 found.count += 1;
             }
             Split::Detach | Split::DetachRemainderOne => {
@@ -1005,7 +1064,8 @@ impl State {
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
     pub(crate) fn decisions(&self, p: Player, out: &mut Vec<Move>) -> bool {
-        let any = self.decisions_from(p, out, |s, t, out| s.plays_into(p, t, out));
+        out.clear();
+        let any = self.decisions_into(p, &mut MoveList::new(self, out));
         // The plays come out sorted by throw, square and the rest; banking, declining and
         // ending sort after them, in the order pushed.
         debug_assert!(
@@ -1015,73 +1075,85 @@ impl State {
         any
     }
 
-    /// The decisions of the move phase given a generator of the plays of one throw (L-7, L-8):
-    /// the plays of every available throw, then banking, declining and ending where allowed.
-    #[inline(always)]
-    pub(crate) fn decisions_from(
-        &self,
-        p: Player,
-        out: &mut Vec<Move>,
-        mut plays: impl FnMut(&State, Throw, &mut Vec<Move>) -> Found,
-    ) -> bool {
-        out.clear();
-        let mut playable_pending = [false; 5];
-        let mut only_reducing = [false; 5];
+    /// Puts every decision of the move phase into `out` (L-7, L-8): the plays of every
+    /// available throw, then banking, declining and ending where allowed. Returns whether there
+    /// is any.
+    pub(crate) fn decisions_into(&self, p: Player, out: &mut impl Sink) -> bool {
+        let me = p.index();
+        let mut available = 0u32;
+        for (i, &n) in self.pending.iter().enumerate() {
+            available |= u32::from(n > 0) << i;
+        }
+        // A banked tâb can be played too.
+        available |= u32::from(self.bank[me] > 0);
+        if available == 0 {
+            return false;
+        }
+        // L-9c.1: without a tâb, unconverted pieces cannot move.
+        if available & 1 == 0 && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+            return false;
+        }
+        let may_bank = self.may_bank(p);
+        let (mut g, squares) = self.pass_setup(p, Throw::TAB);
+        let mut any = false;
+        let (mut playable, mut only_reducing) = (0u32, 0u32);
         let mut compulsory_pending = false;
-        let mut optional_pending = 0u32;
-        for t in self.available(p) {
-            let found = plays(self, t, out);
+        let (mut optional_pending, mut playable_count) = (0u32, 0u32);
+        let mut rest = available;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let t = Throw::ALL[i];
+            g.t = t;
+            g.throw_bits = next::throw_bits(t);
+            let found = self.plays_of(&mut g, squares, out);
             if found.count == 0 {
                 continue;
             }
-            let n = self.pending[t.index()];
+            any = true;
+            let n = u32::from(self.pending[i]);
             if n == 0 {
                 continue; // a banked tâb: always optional
             }
-            playable_pending[t.index()] = true;
-            only_reducing[t.index()] = found.reducing == found.count;
+            playable |= 1 << i;
+            playable_count += n;
+            let reducing = found.reducing == found.count;
+            only_reducing |= u32::from(reducing) << i;
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => {
-                    (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
-                }
+                ThrowUse::CompulsoryWithExemptions => (t.is_tab() && may_bank) || reducing,
             };
             if optional {
-                optional_pending += u32::from(n);
+                optional_pending += n;
             } else {
                 compulsory_pending = true;
             }
         }
-        if out.is_empty() {
+        if !any {
             return false;
         }
-        let playable_count: u32 = Throw::ALL
-            .iter()
-            .filter(|t| playable_pending[t.index()])
-            .map(|t| u32::from(self.pending[t.index()]))
-            .sum();
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
-            let tab = Throw::TAB.index();
-            if self.pending[tab] > 0 && self.may_bank(p) {
-                out.push(Move::Bank);
+            if self.pending[Throw::TAB.index()] > 0 && may_bank {
+                out.push(next::BANK);
             }
-            if self.rules.throw_use != ThrowUse::Compulsory {
-                for t in Throw::ALL {
-                    let i = t.index();
-                    if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
-                        continue;
-                    }
-                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
-                        out.push(Move::Decline(t));
-                    }
-                }
+            let declinable = match self.rules.throw_use {
+                ThrowUse::Compulsory => 0,
+                ThrowUse::Optional => playable,
+                ThrowUse::CompulsoryWithExemptions => playable & only_reducing,
+            };
+            // A tâb that may be banked is banked, not declined.
+            let mut d = declinable & !u32::from(may_bank);
+            while d != 0 {
+                let i = d.trailing_zeros() as usize;
+                d &= d - 1;
+                out.push(next::decline(Throw::ALL[i]));
             }
         }
-        if !compulsory_pending && (optional_pending > 0 || self.bank[p.index()] > 0) {
-            out.push(Move::End);
+        if !compulsory_pending && (optional_pending > 0 || self.bank[me] > 0) {
+            out.push(next::END);
         }
         true
     }
@@ -1131,8 +1203,37 @@ impl State {
 
     fn enter_moving(&mut self, p: Player) {
         self.phase = Phase::Moving { player: p };
-        if !self.has_decisions(p) {
+        if !self.keep_decisions(p) {
             self.finish_moving(p);
+        }
+    }
+
+    /// Generates `p`'s decisions and keeps them for the next call for the legal moves; returns
+    /// whether there is any (a move phase without one is skipped).
+    #[inline]
+    fn keep_decisions(&mut self, p: Player) -> bool {
+        let mut next = Next::EMPTY;
+        let any = self.decisions_into(p, &mut next);
+        next.valid = true;
+        self.next = next;
+        any
+    }
+
+    /// The legal moves: the kept decisions if they are all kept, else generated again.
+    pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let Phase::Moving { player } = self.phase else {
+            return;
+        };
+        match self.next.kept() {
+            Some(codes) => {
+                let columns = self.rules.columns;
+                let rows = &ROW_OF[columns as usize];
+                out.extend(codes.iter().map(|&c| next::decode(c, columns, rows)));
+            }
+            None => {
+                self.decisions(player, out);
+            }
         }
     }
 
@@ -1148,6 +1249,7 @@ impl State {
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
     fn finish_moving(&mut self, p: Player) {
+        self.next.valid = false;
         let tab = Throw::TAB.index();
         if self.pending[tab] > 0 && self.may_bank(p) {
             let n = u16::from(self.pending[tab]);
@@ -1254,9 +1356,10 @@ impl State {
         }
         if self.over.is_some() {
             self.pending = [0; 5];
+            self.next.valid = false;
             return;
         }
-        if !self.has_decisions(p) {
+        if !self.keep_decisions(p) {
             self.finish_moving(p);
         }
     }

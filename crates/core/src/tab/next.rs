@@ -1,0 +1,205 @@
+//! The decisions of the move phase in compact form, and the list of them kept with the state.
+//!
+//! Whenever an action leaves a player to decide, the rules must know whether he has any decision
+//! (a move phase without one is skipped), and the next call for the legal moves needs the same
+//! list. The rules therefore generate the decisions once, in compact form, and keep them in
+//! the state ([`Next`]); `legal_moves` reads them back. The kept list is not part of the
+//! position: equality, hashing and position ids ignore it.
+//!
+//! A decision is one `u64` whose order is the order of [`Move`], so that sorting codes sorts
+//! moves:
+//!
+//! | bits | field |
+//! |---|---|
+//! | 62–63 | kind: 0 play, 1 bank, 2 decline, 3 end |
+//! | 52–54 | the throw ([`Throw::index`]) |
+//! | 45–51 | the square moved from |
+//! | 38–44 | the square moved to, plus one (0: no destination) |
+//! | 9–37 | the pieces that move (0: the whole unit) |
+//! | 8 | the stack dissolves |
+//! | 0–7 | the survivor of a reduction ([`NO_PIECE`]: none chosen) |
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use crate::sticks::Throw;
+
+use super::moves::{Move, NO_PIECE, Play, Spot};
+
+const KIND_SHIFT: u32 = 62;
+const THROW_SHIFT: u32 = 52;
+const FROM_SHIFT: u32 = 45;
+const TO_SHIFT: u32 = 38;
+const PIECES_SHIFT: u32 = 9;
+const DISSOLVE: u64 = 1 << 8;
+
+/// The code of a bank decision.
+pub(crate) const BANK: u64 = 1 << KIND_SHIFT;
+/// The code of ending the move phase.
+pub(crate) const END: u64 = 3 << KIND_SHIFT;
+
+/// The throw bits of a play's code.
+#[inline(always)]
+pub(crate) const fn throw_bits(t: Throw) -> u64 {
+    (t.index() as u64) << THROW_SHIFT
+}
+
+/// The code of a play of the throw with bits `throw` (from [`throw_bits`]) by the unit on
+/// `from`, without a survivor.
+#[inline(always)]
+pub(crate) const fn play(throw: u64, from: u8, to: Option<u8>, pieces: u32, dissolve: bool) -> u64 {
+    let to = match to {
+        Some(sq) => sq as u64 + 1,
+        None => 0,
+    };
+    throw
+        | (from as u64) << FROM_SHIFT
+        | to << TO_SHIFT
+        | (pieces as u64) << PIECES_SHIFT
+        | if dissolve { DISSOLVE } else { 0 }
+        | NO_PIECE as u64
+}
+
+/// A play's code with survivor `i` chosen.
+#[inline(always)]
+pub(crate) const fn with_survivor(code: u64, i: u8) -> u64 {
+    (code & !0xFF) | i as u64
+}
+
+/// The code of declining throw `t`.
+#[inline(always)]
+pub(crate) const fn decline(t: Throw) -> u64 {
+    2 << KIND_SHIFT | t.index() as u64
+}
+
+/// The spot of square `sq` on a board of `columns` columns.
+#[inline(always)]
+fn spot(columns: u8, rows: &[u8], sq: u8) -> Spot {
+    let row = rows[usize::from(sq)];
+    Spot {
+        row,
+        col: sq - row * columns,
+        lane: columns == 9,
+    }
+}
+
+/// The move of a code, on a board of `columns` columns whose rows by square are `rows`.
+#[inline]
+pub(crate) fn decode(code: u64, columns: u8, rows: &[u8]) -> Move {
+    match code >> KIND_SHIFT {
+        0 => {
+            let to = (code >> TO_SHIFT) as u8 & 0x7F;
+            Move::Play(Play {
+                throw: Throw::ALL[(code >> THROW_SHIFT) as usize & 7],
+                from: spot(columns, rows, (code >> FROM_SHIFT) as u8 & 0x7F),
+                to: (to != 0).then(|| spot(columns, rows, to - 1)),
+                pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
+                dissolve: code & DISSOLVE != 0,
+                survivor: code as u8,
+            })
+        }
+        1 => Move::Bank,
+        2 => Move::Decline(Throw::ALL[code as usize & 7]),
+        _ => Move::End,
+    }
+}
+
+/// The most decisions [`Next`] keeps; a longer list is generated again when asked for.
+pub(crate) const CAP: usize = 32;
+
+/// The decisions of the player to move, kept with the state by the rules.
+///
+/// Not part of the position: it compares equal to any other and hashes to nothing.
+#[derive(Copy, Clone)]
+pub(crate) struct Next {
+    /// The number of decisions generated; only the first [`CAP`] are kept.
+    pub len: u32,
+    /// The list is the current player's decisions (set by the rules when they generate it).
+    pub valid: bool,
+    /// The codes, in order.
+    pub codes: [u64; CAP],
+}
+
+impl Next {
+    /// An empty list, not valid.
+    pub const EMPTY: Next = Next {
+        len: 0,
+        valid: false,
+        codes: [0; CAP],
+    };
+
+    /// The kept decisions, if they are the current ones and all of them are kept.
+    #[inline]
+    pub fn kept(&self) -> Option<&[u64]> {
+        (self.valid && self.len as usize <= CAP).then(|| &self.codes[..self.len as usize])
+    }
+}
+
+impl PartialEq for Next {
+    /// The kept list is not part of the position.
+    fn eq(&self, _: &Next) -> bool {
+        true
+    }
+}
+
+impl Eq for Next {}
+
+impl Hash for Next {
+    /// The kept list is not part of the position.
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+impl fmt::Debug for Next {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kept() {
+            Some(codes) => write!(f, "Next({} kept)", codes.len()),
+            None => f.write_str("Next(-)"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    #[test]
+    fn codes_decode_and_sort_as_moves() {
+        let g = Grid::new(9);
+        let rows: Vec<u8> = (0..36).map(|sq| g.row(crate::grid::Square(sq))).collect();
+        let tb = |v| throw_bits(Throw::from_value(v).unwrap());
+        let codes = [
+            play(tb(1), 2, None, 0, false),
+            play(tb(1), 2, Some(3), 0, false),
+            play(tb(1), 2, Some(3), 0b10, true),
+            with_survivor(play(tb(1), 2, Some(3), 0b110, false), 1),
+            play(tb(1), 2, Some(3), 0b110, false),
+            play(tb(2), 0, Some(35), 0, false),
+            play(tb(6), 35, Some(30), 1 << 28, false),
+            BANK,
+            decline(Throw::TAB),
+            decline(Throw::from_value(6).unwrap()),
+            END,
+        ];
+        let moves: Vec<Move> = codes.iter().map(|&c| decode(c, 9, &rows)).collect();
+        assert!(codes.is_sorted());
+        assert!(moves.is_sorted(), "{moves:?}");
+        let text: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "1:C",
+                "1:C-D",
+                "1:C-D^2*",
+                "1:C-D^2,3=2",
+                "1:C-D^2,3",
+                "2:A-a",
+                "6:a-f^29",
+                "bank",
+                "decline:1",
+                "decline:6",
+                "end"
+            ]
+        );
+    }
+}
