@@ -27,7 +27,7 @@ use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
 use super::rules::{Reduction, Ruleset};
-use super::state::{CONVERTED, ENTERED, OFF, Phase, Piece, ROWS_SHIFT, State, Stats};
+use super::state::{CONVERTED, ENTERED, OFF, Phase, Piece, Position, ROWS_SHIFT, State, Stats};
 
 fn side(p: Player) -> char {
     if p == Player::One { 'w' } else { 'b' }
@@ -164,7 +164,8 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             f.len()
         )));
     }
-    let mut s = State::new(rules);
+    let mut state = State::new(rules);
+    let s: &mut Position = &mut state;
     let grid = s.grid();
     let who = |c: &str| match c {
         "w" => Ok(Player::One),
@@ -378,7 +379,7 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
                 .into(),
         ));
     }
-    Ok(s)
+    Ok(state)
 }
 
 fn rules_seat(p: Player) -> &'static str {

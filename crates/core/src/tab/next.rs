@@ -22,6 +22,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+use crate::grid::MAX_COLUMNS;
 use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play, Spot};
@@ -72,34 +73,64 @@ pub(crate) const fn decline(t: Throw) -> u64 {
     2 << KIND_SHIFT | t.index() as u64
 }
 
-/// The spot of square `sq` on a board of `columns` columns.
-#[inline(always)]
-fn spot(columns: u8, rows: &[u8], sq: u8) -> Spot {
-    let row = rows[usize::from(sq)];
-    Spot {
-        row,
-        col: sq - row * columns,
-        lane: columns == 9,
+/// `SPOTS[columns][square]`: the spot of a square (indices up to 127, so that a 7-bit field
+/// needs no bounds check).
+static SPOTS: [[Spot; 128]; MAX_COLUMNS as usize + 1] = {
+    let none = Spot {
+        row: 0,
+        col: 0,
+        lane: false,
+    };
+    let mut t = [[none; 128]; MAX_COLUMNS as usize + 1];
+    let mut n = 3;
+    while n <= MAX_COLUMNS {
+        let mut sq = 0;
+        while sq < 4 * n {
+            t[n as usize][sq as usize] = Spot {
+                row: sq / n,
+                col: sq % n,
+                lane: n == 9,
+            };
+            sq += 1;
+        }
+        n += 1;
     }
+    t
+};
+
+/// The spots of the squares of a board of `columns` columns, for [`decode`].
+#[inline(always)]
+pub(crate) fn spots(columns: u8) -> &'static [Spot; 128] {
+    &SPOTS[usize::from(columns)]
 }
 
-/// The move of a code, on a board of `columns` columns whose rows by square are `rows`.
-#[inline]
-pub(crate) fn decode(code: u64, columns: u8, rows: &[u8]) -> Move {
+/// Throws by index, padded so that a 3-bit field needs no bounds check.
+const THROWS: [Throw; 8] = {
+    let t = Throw::ALL;
+    [t[0], t[1], t[2], t[3], t[4], t[4], t[4], t[4]]
+};
+
+/// The move of a code, on a board whose spots are `spots` (from [`spots`]).
+#[inline(always)]
+pub(crate) fn decode(code: u64, spots: &[Spot; 128]) -> Move {
     match code >> KIND_SHIFT {
         0 => {
-            let to = (code >> TO_SHIFT) as u8 & 0x7F;
+            let to = (code >> TO_SHIFT) as usize & 0x7F;
             Move::Play(Play {
-                throw: Throw::ALL[(code >> THROW_SHIFT) as usize & 7],
-                from: spot(columns, rows, (code >> FROM_SHIFT) as u8 & 0x7F),
-                to: (to != 0).then(|| spot(columns, rows, to - 1)),
+                throw: THROWS[(code >> THROW_SHIFT) as usize & 7],
+                from: spots[(code >> FROM_SHIFT) as usize & 0x7F],
+                to: if to == 0 {
+                    None
+                } else {
+                    Some(spots[to - 1])
+                },
                 pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
                 dissolve: code & DISSOLVE != 0,
                 survivor: code as u8,
             })
         }
         1 => Move::Bank,
-        2 => Move::Decline(Throw::ALL[code as usize & 7]),
+        2 => Move::Decline(THROWS[code as usize & 7]),
         _ => Move::End,
     }
 }
@@ -116,8 +147,8 @@ pub(crate) struct Next {
     pub len: u32,
     /// The list is the current player's decisions (set by the rules when they generate it).
     pub valid: bool,
-    /// The codes, in order.
-    pub codes: [u64; CAP],
+    /// The decisions, in order.
+    pub moves: [Move; CAP],
 }
 
 impl Next {
@@ -125,13 +156,13 @@ impl Next {
     pub const EMPTY: Next = Next {
         len: 0,
         valid: false,
-        codes: [0; CAP],
+        moves: [Move::End; CAP],
     };
 
     /// The kept decisions, if they are the current ones and all of them are kept.
     #[inline]
-    pub fn kept(&self) -> Option<&[u64]> {
-        (self.valid && self.len as usize <= CAP).then(|| &self.codes[..self.len as usize])
+    pub fn kept(&self) -> Option<&[Move]> {
+        (self.valid && self.len as usize <= CAP).then(|| &self.moves[..self.len as usize])
     }
 }
 
@@ -161,12 +192,9 @@ impl fmt::Debug for Next {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
 
     #[test]
     fn codes_decode_and_sort_as_moves() {
-        let g = Grid::new(9);
-        let rows: Vec<u8> = (0..36).map(|sq| g.row(crate::grid::Square(sq))).collect();
         let tb = |v| throw_bits(Throw::from_value(v).unwrap());
         let codes = [
             play(tb(1), 2, None, 0, false),
@@ -181,7 +209,7 @@ mod tests {
             decline(Throw::from_value(6).unwrap()),
             END,
         ];
-        let moves: Vec<Move> = codes.iter().map(|&c| decode(c, 9, &rows)).collect();
+        let moves: Vec<Move> = codes.iter().map(|&c| decode(c, spots(9))).collect();
         assert!(codes.is_sorted());
         assert!(moves.is_sorted(), "{moves:?}");
         let text: Vec<String> = moves.iter().map(Move::to_string).collect();

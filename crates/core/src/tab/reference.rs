@@ -8,7 +8,6 @@ use crate::player::Player;
 use crate::sticks::Throw;
 
 use super::moves::{Move, NO_PIECE, Play};
-use super::next::decode;
 use super::rules::{
     Conversion, EnemyEntry, EnemyRow, Passing, Split, Stacking, Survivor, ThrowUse,
 };
@@ -512,15 +511,7 @@ impl State {
             && self.next.valid
         {
             self.ref_decisions(player, &mut slow);
-            let kept = self.next.kept().map(|codes| {
-                let rows: Vec<u8> = (0..self.grid().len() as u8)
-                    .map(|sq| self.row_of(sq))
-                    .collect();
-                codes
-                    .iter()
-                    .map(|&c| decode(c, self.rules.columns, &rows))
-                    .collect::<Vec<_>>()
-            });
+            let kept = self.next.kept().map(<[Move]>::to_vec);
             if self.next.len as usize != slow.len()
                 || kept.as_ref().is_some_and(|kept| *kept != slow)
             {

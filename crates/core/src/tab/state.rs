@@ -1,5 +1,7 @@
 //! The Tâb state and its rules: throws, moves, captures, stacks, the end (research §3–5).
 
+use std::ops::{Deref, DerefMut};
+
 use crate::game::{EndReason, Outcome, PositionIdError};
 use crate::grid::{Grid, MAX_SQUARES, Square};
 use crate::player::{ByPlayer, Player};
@@ -102,9 +104,21 @@ pub struct Stats {
 
 /// A Tâb game in progress (`tab`, `tab-hyde`, `tab-modern`).
 ///
-/// Compact and `Copy` (about 2 KB, no heap). Equality compares everything, histories included.
+/// Compact and `Copy` (about 2 KB, no heap). Equality compares everything, histories included;
+/// the decisions the rules keep for the player to move are not part of it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    pos: Position,
+    /// The decisions of the player to move, kept by the rules when they check that he has
+    /// one; not part of the position (see [`super::next`]).
+    pub(crate) next: Next,
+}
+
+/// The position: everything of a [`State`] but the kept decisions, so that the rules can
+/// read the position while they write the decisions. A [`State`] dereferences to it.
+#[doc(hidden)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
     pub(crate) rules: Ruleset,
     pub(crate) pieces: [[Piece; MAXP]; 2],
     /// Per square: bit 31 set for Black's pieces, bit 30 for a dissolved stack, bits 0–28 the
@@ -131,9 +145,22 @@ pub struct State {
     pub(crate) actions: u32,
     pub(crate) stats: Stats,
     pub(crate) over: Option<Outcome>,
-    /// The decisions of the player to move, kept by the rules when they check that he has
-    /// one; not part of the position (see [`super::next`]).
-    pub(crate) next: Next,
+}
+
+impl Deref for State {
+    type Target = Position;
+
+    #[inline(always)]
+    fn deref(&self) -> &Position {
+        &self.pos
+    }
+}
+
+impl DerefMut for State {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
 }
 
 /// `ROW_OF[columns][square]`: the row of a square, without a division.
@@ -211,16 +238,14 @@ pub(crate) trait Sink {
 /// A move list as a [`Sink`]: codes are decoded as they come.
 pub(crate) struct MoveList<'a> {
     out: &'a mut Vec<Move>,
-    columns: u8,
-    rows: &'static [u8; MAX_SQUARES],
+    spots: &'static [Spot; 128],
 }
 
 impl<'a> MoveList<'a> {
-    pub(crate) fn new(state: &State, out: &'a mut Vec<Move>) -> MoveList<'a> {
+    pub(crate) fn new(state: &Position, out: &'a mut Vec<Move>) -> MoveList<'a> {
         MoveList {
             out,
-            columns: state.rules.columns,
-            rows: &ROW_OF[state.rules.columns as usize],
+            spots: next::spots(state.rules.columns),
         }
     }
 }
@@ -230,7 +255,7 @@ impl Sink for MoveList<'_> {
 
     #[inline(always)]
     fn push(&mut self, code: u64) {
-        self.out.push(next::decode(code, self.columns, self.rows));
+        self.out.push(next::decode(code, self.spots));
     }
 
     #[inline(always)]
@@ -247,25 +272,31 @@ impl Sink for MoveList<'_> {
     }
 }
 
-impl Sink for Next {
+/// The kept decisions as a [`Sink`].
+pub(crate) struct Keep<'a> {
+    next: &'a mut Next,
+    spots: &'static [Spot; 128],
+}
+
+impl Sink for Keep<'_> {
     const PROBE: bool = false;
 
     #[inline(always)]
     fn push(&mut self, code: u64) {
-        if let Some(slot) = self.codes.get_mut(self.len as usize) {
-            *slot = code;
+        if let Some(slot) = self.next.moves.get_mut(self.next.len as usize) {
+            *slot = next::decode(code, self.spots);
         }
-        self.len += 1;
+        self.next.len += 1;
     }
 
     #[inline(always)]
     fn mark(&self) -> usize {
-        self.len as usize
+        self.next.len as usize
     }
 
     #[inline]
     fn sort_from(&mut self, start: usize) {
-        if let Some(plays) = self.codes.get_mut(start..self.len as usize)
+        if let Some(plays) = self.next.moves.get_mut(start..self.next.len as usize)
             && !plays.is_sorted()
         {
             plays.sort_unstable();
@@ -299,8 +330,61 @@ fn bit(sq: u8) -> u128 {
 impl State {
     /// The start of a game under `rules` (L-3, H-2, M-1).
     pub fn new(rules: Ruleset) -> State {
+        State {
+            pos: Position::new(rules),
+            next: Next::EMPTY,
+        }
+    }
+
+    /// Checks that the board, the pieces and every derived field agree; used by tests.
+    #[doc(hidden)]
+    pub fn validity_check(&self) -> Result<(), String> {
+        self.pos.validity_check()
+    }
+
+    /// The board geometry.
+    #[inline]
+    pub fn grid(&self) -> Grid {
+        self.pos.grid()
+    }
+
+    /// Applies a throw (a chance outcome).
+    #[inline]
+    pub(crate) fn apply_throw(&mut self, t: Throw) {
+        self.pos.apply_throw(t, &mut self.next);
+    }
+
+    /// Applies a decision of the move phase (assumed legal).
+    #[inline]
+    pub(crate) fn apply_move(&mut self, m: Move) {
+        self.pos.apply_move(m, &mut self.next);
+    }
+
+    /// The legal moves: the kept decisions if they are all kept, else generated again.
+    pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let Phase::Moving { player } = self.phase else {
+            return;
+        };
+        match self.next.kept() {
+            Some(moves) => out.extend_from_slice(moves),
+            None => {
+                self.decisions(player, out);
+            }
+        }
+    }
+
+    /// Reads a position id (format in `docs/notation.md`).
+    pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
+        super::id::parse(rules, id)
+    }
+}
+
+impl Position {
+    /// The start of a game under `rules` (L-3, H-2, M-1).
+    fn new(rules: Ruleset) -> Position {
         let n = rules.piece_count();
-        let mut s = State {
+        let mut s = Position {
             rules,
             pieces: [[Piece {
                 sq: OFF,
@@ -330,7 +414,6 @@ impl State {
             actions: 0,
             stats: Stats::default(),
             over: None,
-            next: Next::EMPTY,
         };
         for p in Player::ALL {
             let home = s.home_row(p);
@@ -375,9 +458,8 @@ impl State {
         }
     }
 
-    /// Checks that the board, the pieces and every derived field agree; used by tests.
-    #[doc(hidden)]
-    pub fn validity_check(&self) -> Result<(), String> {
+    /// Checks that the board, the pieces and every derived field agree.
+    fn validity_check(&self) -> Result<(), String> {
         let mut copy = *self;
         copy.derive_caches();
         if copy.unconv != self.unconv || copy.entered != self.entered || copy.occ != self.occ {
@@ -424,7 +506,7 @@ impl State {
 
     /// The board geometry.
     #[inline]
-    pub fn grid(&self) -> Grid {
+    pub(crate) fn grid(&self) -> Grid {
         Grid::new(self.rules.columns)
     }
 
@@ -1160,8 +1242,9 @@ impl State {
 
     // ----- applying actions -----
 
-    /// Applies a throw (a chance outcome).
-    pub(crate) fn apply_throw(&mut self, t: Throw) {
+    /// Applies a throw (a chance outcome); `next` receives the decisions if a move phase
+    /// begins.
+    fn apply_throw(&mut self, t: Throw, next: &mut Next) {
         self.actions += 1;
         match self.phase {
             Phase::Opening { thrower } => {
@@ -1172,7 +1255,7 @@ impl State {
                     self.stats.throws += 1;
                     self.stats.turn_tab = true;
                     self.pending[t.index()] += 1;
-                    self.after_throw(thrower, t);
+                    self.after_throw(thrower, t, next);
                 } else if self.opening_throws >= OPENING_CAP {
                     self.finish_by_limit(EndReason::TurnCap);
                 } else {
@@ -1183,58 +1266,44 @@ impl State {
                 self.stats.throws += 1;
                 self.stats.turn_tab |= t.is_tab();
                 self.pending[t.index()] += 1;
-                self.after_throw(player, t);
+                self.after_throw(player, t, next);
             }
             _ => unreachable!("a throw outside a chance turn"),
         }
     }
 
-    fn after_throw(&mut self, p: Player, t: Throw) {
+    fn after_throw(&mut self, p: Player, t: Throw, next: &mut Next) {
         match self.rules.timing {
             // L-5: throw again after 1, 4, 6; then play.
             Timing::Accumulate if t.throws_again() => self.phase = Phase::Throwing { player: p },
-            Timing::Accumulate => self.enter_moving(p),
+            Timing::Accumulate => self.enter_moving(p, next),
             Timing::Interleaved => {
                 self.extra = t.throws_again();
-                self.enter_moving(p);
+                self.enter_moving(p, next);
             }
         }
     }
 
-    fn enter_moving(&mut self, p: Player) {
+    fn enter_moving(&mut self, p: Player, next: &mut Next) {
         self.phase = Phase::Moving { player: p };
-        if !self.keep_decisions(p) {
-            self.finish_moving(p);
+        if !self.keep_decisions(p, next) {
+            self.finish_moving(p, next);
         }
     }
 
     /// Generates `p`'s decisions and keeps them for the next call for the legal moves; returns
     /// whether there is any (a move phase without one is skipped).
     #[inline]
-    fn keep_decisions(&mut self, p: Player) -> bool {
-        let mut next = Next::EMPTY;
-        let any = self.decisions_into(p, &mut next);
+    fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
+        next.len = 0;
         next.valid = true;
-        self.next = next;
-        any
-    }
-
-    /// The legal moves: the kept decisions if they are all kept, else generated again.
-    pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
-        out.clear();
-        let Phase::Moving { player } = self.phase else {
-            return;
-        };
-        match self.next.kept() {
-            Some(codes) => {
-                let columns = self.rules.columns;
-                let rows = &ROW_OF[columns as usize];
-                out.extend(codes.iter().map(|&c| next::decode(c, columns, rows)));
-            }
-            None => {
-                self.decisions(player, out);
-            }
-        }
+        self.decisions_into(
+            p,
+            &mut Keep {
+                spots: next::spots(self.rules.columns),
+                next,
+            },
+        )
     }
 
     /// Whether `p` has a decision now: one probe pass over his units for every available
@@ -1248,8 +1317,8 @@ impl State {
     }
 
     /// Ends a move phase: bank what can be banked, forfeit the rest, and go on.
-    fn finish_moving(&mut self, p: Player) {
-        self.next.valid = false;
+    fn finish_moving(&mut self, p: Player, next: &mut Next) {
+        next.valid = false;
         let tab = Throw::TAB.index();
         if self.pending[tab] > 0 && self.may_bank(p) {
             let n = u16::from(self.pending[tab]);
@@ -1338,8 +1407,9 @@ impl State {
         self.phase = Phase::Over;
     }
 
-    /// Applies a decision of the move phase (assumed legal).
-    pub(crate) fn apply_move(&mut self, m: Move) {
+    /// Applies a decision of the move phase (assumed legal); `next` receives the decisions
+    /// that follow.
+    fn apply_move(&mut self, m: Move, next: &mut Next) {
         self.actions += 1;
         let Phase::Moving { player: p } = self.phase else {
             unreachable!("a move outside a move phase")
@@ -1351,16 +1421,16 @@ impl State {
                 self.stats.banked += 1;
             }
             Move::Decline(t) => self.pending[t.index()] -= 1,
-            Move::End => return self.finish_moving(p),
+            Move::End => return self.finish_moving(p, next),
             Move::Play(play) => self.apply_play(p, play),
         }
         if self.over.is_some() {
             self.pending = [0; 5];
-            self.next.valid = false;
+            next.valid = false;
             return;
         }
-        if !self.keep_decisions(p) {
-            self.finish_moving(p);
+        if !self.keep_decisions(p, next) {
+            self.finish_moving(p, next);
         }
     }
 
@@ -1548,10 +1618,5 @@ impl State {
     /// The piece number (1-based) and owner of a piece index, for messages.
     pub(crate) fn piece_name(&self, p: Player, i: u8) -> String {
         self.grid().name(Square(self.start_square(p, i)))
-    }
-
-    /// Reads a position id (format in `docs/notation.md`).
-    pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
-        super::id::parse(rules, id)
     }
 }
