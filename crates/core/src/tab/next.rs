@@ -119,11 +119,7 @@ pub(crate) fn decode(code: u64, spots: &[Spot; 128]) -> Move {
             Move::Play(Play {
                 throw: THROWS[(code >> THROW_SHIFT) as usize & 7],
                 from: spots[(code >> FROM_SHIFT) as usize & 0x7F],
-                to: if to == 0 {
-                    None
-                } else {
-                    Some(spots[to - 1])
-                },
+                to: if to == 0 { None } else { Some(spots[to - 1]) },
                 pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
                 dissolve: code & DISSOLVE != 0,
                 survivor: code as u8,
