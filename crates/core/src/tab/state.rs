@@ -139,6 +139,10 @@ pub struct Position {
     pub(crate) entered: [u32; 2],
     /// The squares holding each side's pieces (derived from `board`, for speed).
     pub(crate) occ: [u128; 2],
+    /// The squares holding a converted piece of each side (derived, for speed).
+    pub(crate) conv_sq: [u128; 2],
+    /// The squares holding an unconverted piece of each side (derived, for speed).
+    pub(crate) unconv_sq: [u128; 2],
     pub(crate) turns: u32,
     pub(crate) no_progress: u16,
     pub(crate) opening_throws: u16,
@@ -210,8 +214,8 @@ struct Gen {
     t: Throw,
     /// The throw's bits in a play's code.
     throw_bits: u64,
-    /// [`OWNER_BLACK`] if `p` is Black, else 0: how `p`'s squares are marked on the board.
-    black: u32,
+    /// The squares where `p` may not end a move ([`Position::no_land`]).
+    no_land: u128,
     /// `p`'s enemy home row.
     enemy_row: u8,
     /// L-10, A8: the enemy branch is open (to units none of whose pieces has been there).
@@ -408,6 +412,8 @@ impl Position {
             unconv: [0; 2],
             entered: [0; 2],
             occ: [0; 2],
+            conv_sq: [0; 2],
+            unconv_sq: [0; 2],
             turns: u32::from(rules.opening == Opening::Normal),
             no_progress: 0,
             opening_throws: 0,
@@ -436,6 +442,7 @@ impl Position {
     pub(crate) fn derive_caches(&mut self) {
         for p in Player::ALL {
             let (mut unconv, mut entered, mut occ) = (0u32, 0u32, 0u128);
+            let (mut conv_sq, mut unconv_sq) = (0u128, 0u128);
             for (i, piece) in self.pieces[p.index()]
                 .iter()
                 .enumerate()
@@ -445,8 +452,11 @@ impl Position {
                     continue;
                 }
                 occ |= bit(piece.sq);
-                if !piece.converted() {
+                if piece.converted() {
+                    conv_sq |= bit(piece.sq);
+                } else {
                     unconv |= 1 << i;
+                    unconv_sq |= bit(piece.sq);
                 }
                 if piece.entered() {
                     entered |= 1 << i;
@@ -455,17 +465,46 @@ impl Position {
             self.unconv[p.index()] = unconv;
             self.entered[p.index()] = entered;
             self.occ[p.index()] = occ;
+            self.conv_sq[p.index()] = conv_sq;
+            self.unconv_sq[p.index()] = unconv_sq;
         }
+    }
+
+    /// Brings `me`'s derived square sets up to date at `sq` after the board changed there.
+    #[inline(always)]
+    fn refresh_square(&mut self, me: usize, sq: u8) {
+        let c = self.board[sq as usize];
+        let mine = (c & OWNER_BLACK != 0) == (me == 1);
+        let m = if mine { c & PIECE_BITS } else { 0 };
+        let b = bit(sq);
+        let unconv = self.unconv[me];
+        self.occ[me] = (self.occ[me] & !b) | if m != 0 { b } else { 0 };
+        self.conv_sq[me] = (self.conv_sq[me] & !b) | if m & !unconv != 0 { b } else { 0 };
+        self.unconv_sq[me] = (self.unconv_sq[me] & !b) | if m & unconv != 0 { b } else { 0 };
     }
 
     /// Checks that the board, the pieces and every derived field agree.
     fn validity_check(&self) -> Result<(), String> {
         let mut copy = *self;
         copy.derive_caches();
-        if copy.unconv != self.unconv || copy.entered != self.entered || copy.occ != self.occ {
+        if copy.unconv != self.unconv
+            || copy.entered != self.entered
+            || copy.occ != self.occ
+            || copy.conv_sq != self.conv_sq
+            || copy.unconv_sq != self.unconv_sq
+        {
             return Err(format!(
-                "derived fields differ: {:?} {:?} {:?} vs {:?} {:?} {:?}",
-                self.unconv, self.entered, self.occ, copy.unconv, copy.entered, copy.occ
+                "derived fields differ: {:?} {:?} {:?} {:?} {:?} vs {:?} {:?} {:?} {:?} {:?}",
+                self.unconv,
+                self.entered,
+                self.occ,
+                self.conv_sq,
+                self.unconv_sq,
+                copy.unconv,
+                copy.entered,
+                copy.occ,
+                copy.conv_sq,
+                copy.unconv_sq
             ));
         }
         for p in Player::ALL {
@@ -691,14 +730,23 @@ impl Position {
     /// Whether `p` may end a move on `dest` (L-9c.3, L-13, H-9).
     #[inline(always)]
     fn may_land(&self, g: &Gen, dest: u8) -> bool {
-        let c = self.board[dest as usize];
-        if c & PIECE_BITS == 0 || c & OWNER_BLACK != g.black {
-            return true;
+        g.no_land & bit(dest) == 0
+    }
+
+    /// The squares where `p` may not end a move (L-9c.3, L-13, H-9): his own squares outside
+    /// the middle rows under `stacking=middle-rows`, and his squares holding an unconverted
+    /// piece unless `land_on_unconverted`.
+    #[inline(always)]
+    fn no_land(&self, p: Player) -> u128 {
+        let me = p.index();
+        let mut no = 0;
+        if self.rules.stacking == Stacking::MiddleRows {
+            no |= self.occ[me] & !(self.row_mask(1) | self.row_mask(2));
         }
-        if self.rules.stacking == Stacking::MiddleRows && !matches!(self.row_of(dest), 1 | 2) {
-            return false;
+        if !self.rules.land_on_unconverted {
+            no |= self.unconv_sq[me];
         }
-        self.rules.land_on_unconverted || c & self.unconv[g.p.index()] == 0
+        no
     }
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
@@ -941,7 +989,7 @@ impl Position {
             p,
             t,
             throw_bits: next::throw_bits(t),
-            black: if p == Player::Two { OWNER_BLACK } else { 0 },
+            no_land: self.no_land(p),
             enemy_row: self.enemy_row(p),
             // L-10, A8.
             enter_ok: self.rules.enemy_entry == EnemyEntry::Once || self.home_occupied(!p),
@@ -961,17 +1009,16 @@ impl Position {
     /// square's plays are put in order, so the plays come out sorted.
     fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
-        let unconv = self.unconv[g.p.index()];
+        if !g.t.is_tab() {
+            // L-9c.1: only a tâb moves an unconverted piece.
+            squares &= self.conv_sq[g.p.index()];
+        }
         while squares != 0 {
             if S::PROBE && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
-            if !g.t.is_tab() && self.mask(from) & !unconv == 0 {
-                // L-9c.1: only a tâb moves an unconverted piece.
-                continue;
-            }
             self.square_plays(g, from, out, &mut found);
         }
         found
@@ -1462,6 +1509,7 @@ impl Position {
             self.board[from as usize] |= DISSOLVED;
         }
         let Some(to) = play.to else {
+            self.refresh_square(me, from);
             self.check_end(p);
             return;
         };
@@ -1483,9 +1531,7 @@ impl Position {
             };
             rest | dissolved | (self.board[from as usize] & OWNER_BLACK)
         };
-        if rest == 0 {
-            self.occ[me] &= !bit(from);
-        }
+        self.refresh_square(me, from);
         // L-16: capture everything on the destination.
         if self.owner(dest).is_some_and(|o| o != p) {
             self.capture(p, dest);
@@ -1527,7 +1573,7 @@ impl Position {
             0
         };
         self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
-        self.occ[me] |= bit(dest);
+        self.refresh_square(me, dest);
         self.check_end(p);
     }
 
@@ -1564,6 +1610,8 @@ impl Position {
         self.unconv[o.index()] &= !gone;
         self.entered[o.index()] &= !gone;
         self.occ[o.index()] &= !bit(dest);
+        self.conv_sq[o.index()] &= !bit(dest);
+        self.unconv_sq[o.index()] &= !bit(dest);
         self.alive[o.index()] -= n as u8;
         self.captured[me] += n as u16;
         self.board[dest as usize] = 0;
