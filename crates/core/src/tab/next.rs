@@ -73,24 +73,39 @@ pub(crate) const fn decline(t: Throw) -> u64 {
     2 << KIND_SHIFT | t.index() as u64
 }
 
-/// `SPOTS[columns][square]`: the spot of a square (indices up to 127, so that a 7-bit field
-/// needs no bounds check).
-static SPOTS: [[Spot; 128]; MAX_COLUMNS as usize + 1] = {
-    let none = Spot {
+/// The spots of a board's squares, for [`decode`]: indexed by 7-bit fields, so that no
+/// lookup needs a bounds check.
+pub(crate) struct Spots {
+    /// The spot of each square.
+    from: [Spot; 128],
+    /// The destination of each `to` field: none for 0, else the spot of square `to - 1`.
+    to: [Option<Spot>; 128],
+}
+
+/// `SPOTS[columns]`: the spots of a board of `columns` columns.
+static SPOTS: [Spots; MAX_COLUMNS as usize + 1] = {
+    const NOWHERE: Spot = Spot {
         row: 0,
         col: 0,
         lane: false,
     };
-    let mut t = [[none; 128]; MAX_COLUMNS as usize + 1];
+    let mut t = [const {
+        Spots {
+            from: [NOWHERE; 128],
+            to: [None; 128],
+        }
+    }; MAX_COLUMNS as usize + 1];
     let mut n = 3;
     while n <= MAX_COLUMNS {
         let mut sq = 0;
         while sq < 4 * n {
-            t[n as usize][sq as usize] = Spot {
+            let spot = Spot {
                 row: sq / n,
                 col: sq % n,
                 lane: n == 9,
             };
+            t[n as usize].from[sq as usize] = spot;
+            t[n as usize].to[sq as usize + 1] = Some(spot);
             sq += 1;
         }
         n += 1;
@@ -100,7 +115,7 @@ static SPOTS: [[Spot; 128]; MAX_COLUMNS as usize + 1] = {
 
 /// The spots of the squares of a board of `columns` columns, for [`decode`].
 #[inline(always)]
-pub(crate) fn spots(columns: u8) -> &'static [Spot; 128] {
+pub(crate) fn spots(columns: u8) -> &'static Spots {
     &SPOTS[usize::from(columns)]
 }
 
@@ -112,19 +127,16 @@ const THROWS: [Throw; 8] = {
 
 /// The move of a code, on a board whose spots are `spots` (from [`spots`]).
 #[inline(always)]
-pub(crate) fn decode(code: u64, spots: &[Spot; 128]) -> Move {
+pub(crate) fn decode(code: u64, spots: &Spots) -> Move {
     match code >> KIND_SHIFT {
-        0 => {
-            let to = (code >> TO_SHIFT) as usize & 0x7F;
-            Move::Play(Play {
-                throw: THROWS[(code >> THROW_SHIFT) as usize & 7],
-                from: spots[(code >> FROM_SHIFT) as usize & 0x7F],
-                to: if to == 0 { None } else { Some(spots[to - 1]) },
-                pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
-                dissolve: code & DISSOLVE != 0,
-                survivor: code as u8,
-            })
-        }
+        0 => Move::Play(Play {
+            throw: THROWS[(code >> THROW_SHIFT) as usize & 7],
+            from: spots.from[(code >> FROM_SHIFT) as usize & 0x7F],
+            to: spots.to[(code >> TO_SHIFT) as usize & 0x7F],
+            pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
+            dissolve: code & DISSOLVE != 0,
+            survivor: code as u8,
+        }),
         1 => Move::Bank,
         2 => Move::Decline(THROWS[code as usize & 7]),
         _ => Move::End,

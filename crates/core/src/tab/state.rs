@@ -222,6 +222,8 @@ struct Gen {
     enter_ok: bool,
     /// L-11: units in the enemy row may not leave it.
     exit_stuck: bool,
+    /// A13, H-7: the passing rule is `free`, so paths need no walk.
+    passing_free: bool,
     /// Only units with (`Some(true)`) or without unconverted pieces; `None` for all.
     unconverted: Option<bool>,
     dests: &'static Dests,
@@ -242,7 +244,7 @@ pub(crate) trait Sink {
 /// A move list as a [`Sink`]: codes are decoded as they come.
 pub(crate) struct MoveList<'a> {
     out: &'a mut Vec<Move>,
-    spots: &'static [Spot; 128],
+    spots: &'static next::Spots,
 }
 
 impl<'a> MoveList<'a> {
@@ -279,7 +281,7 @@ impl Sink for MoveList<'_> {
 /// The kept decisions as a [`Sink`].
 pub(crate) struct Keep<'a> {
     next: &'a mut Next,
-    spots: &'static [Spot; 128],
+    spots: &'static next::Spots,
 }
 
 impl Sink for Keep<'_> {
@@ -998,6 +1000,7 @@ impl Position {
                 EnemyRow::FreezeExitUnlessOneStack => home && !self.home_on_one_square(p),
                 _ => false,
             },
+            passing_free: self.rules.passing == Passing::Free,
             unconverted: None,
             dests: dests(self.rules.columns, self.rules.track, p),
         };
@@ -1013,15 +1016,59 @@ impl Position {
             // L-9c.1: only a tâb moves an unconverted piece.
             squares &= self.conv_sq[g.p.index()];
         }
+        let me = g.p.index();
+        // The common unit, one converted piece, is played here when no passing or leaving rule
+        // applies and the pass takes such units; every other unit goes through `square_plays`.
+        let lean = g.passing_free && !g.exit_stuck && g.unconverted != Some(true);
+        let step = usize::from(g.t.value()) - 1;
         while squares != 0 {
             if S::PROBE && found.count > 0 {
                 return found;
             }
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
+            let m = self.mask(from);
+            if lean && m & (m - 1) == 0 && m & self.unconv[me] == 0 {
+                let [main, alt] = g.dests[from as usize][step];
+                self.lone_plays(g, from, m, main, alt, out, &mut found);
+                continue;
+            }
             self.square_plays(g, from, out, &mut found);
         }
         found
+    }
+
+    /// The plays of one converted piece (`m`) on `from` to `main` and, through the enemy row,
+    /// `alt`, when the passing rule is `free` and nothing holds it in the enemy row: what
+    /// [`Position::unit_plays`] gives for it, without the general tests.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lone_plays(
+        &self,
+        g: &Gen,
+        from: u8,
+        m: u32,
+        main: u8,
+        alt: u8,
+        out: &mut impl Sink,
+        found: &mut Found,
+    ) {
+        let main_ok = main != NONE && g.no_land & bit(main) == 0;
+        // L-10: the enemy branch, once per piece.
+        let alt_ok = alt != NONE
+            && g.enter_ok
+            && m & self.entered[g.p.index()] == 0
+            && g.no_land & bit(alt) == 0;
+        // The two destinations in square order.
+        let swap = alt < main;
+        let (first, first_ok) = if swap { (alt, alt_ok) } else { (main, main_ok) };
+        let (second, second_ok) = if swap { (main, main_ok) } else { (alt, alt_ok) };
+        for (dest, ok) in [(first, first_ok), (second, second_ok)] {
+            if ok {
+                out.push(next::play(g.throw_bits, from, Some(dest), 0, false));
+                found.count += 1;
+            }
+        }
     }
 
     /// Whether `p` can play any of the throws marked in `throws` (indexed by
@@ -1066,7 +1113,7 @@ impl Position {
     }
 
     /// The plays of the pass's throw by the units on `from`, in order.
-    #[inline(always)]
+    #[inline(never)]
     fn square_plays(&self, g: &Gen, from: u8, out: &mut impl Sink, found: &mut Found) {
         let all = self.mask(from);
         if all & (all - 1) == 0 {
