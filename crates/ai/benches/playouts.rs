@@ -1,4 +1,5 @@
-//! Criterion benchmarks: random playouts, the exact solver, and the solver player's move values.
+//! Criterion benchmarks: random playouts, Tâb move generation, the exact solver, and the solver
+//! player's move values.
 //!
 //! Run with `cargo bench -p qasab-ai`; figures are recorded in `docs/PERFORMANCE.md`.
 
@@ -7,8 +8,8 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::Solver;
 use qasab_ai::bench::random_playout;
-use qasab_ai::rng::rng_from_seed;
-use qasab_core::Ruleset;
+use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_core::{GameState, Ruleset, Turn};
 use qasab_core::{tab, tihbat};
 
 fn playouts(c: &mut Criterion) {
@@ -25,6 +26,53 @@ fn playouts(c: &mut Criterion) {
             b.iter(|| random_playout(black_box(&rules), &mut rng, &mut moves, &mut outs))
         });
     }
+}
+
+/// About one decision position in 800 of 3,000 seeded random `tab` games, read back from their
+/// position ids so that they carry no kept decisions: `legal_moves` generates every time.
+fn tab_sample() -> Vec<tab::State> {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let mut rng = rng_from_seed(1);
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    let mut sample = Vec::new();
+    for _ in 0..3000 {
+        let mut s = rules.initial_state();
+        loop {
+            match s.turn() {
+                Turn::Over(_) => break,
+                Turn::Player(_) => {
+                    s.legal_moves(&mut moves);
+                    if below(&mut rng, 800) == 0 {
+                        sample.push(tab::State::from_id(rules, &s.position_id()).unwrap());
+                    }
+                    let m = moves[below(&mut rng, moves.len())];
+                    s.play_unchecked(m);
+                }
+                Turn::Chance => {
+                    s.chance_outcomes(&mut outs);
+                    let c = outs[pick_weighted(&mut rng, outs.iter().map(|w| w.weight))].outcome;
+                    s.apply_chance_unchecked(c);
+                }
+            }
+        }
+    }
+    sample
+}
+
+fn generation(c: &mut Criterion) {
+    let sample = tab_sample();
+    let mut moves = Vec::new();
+    c.bench_function(
+        &format!("tab generate decisions ({} positions)", sample.len()),
+        |b| {
+            b.iter(|| {
+                for s in &sample {
+                    s.legal_moves(&mut moves);
+                    black_box(moves.len());
+                }
+            })
+        },
+    );
 }
 
 fn solver(c: &mut Criterion) {
@@ -49,5 +97,5 @@ fn solver(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, playouts, solver);
+criterion_group!(benches, playouts, generation, solver);
 criterion_main!(benches);
