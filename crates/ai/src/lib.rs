@@ -10,6 +10,7 @@
 //! * [`rng`]: the pinned generator and seed derivation.
 
 pub mod agent;
+pub mod analysis;
 pub mod bench;
 pub mod driver;
 pub mod random;

@@ -399,6 +399,12 @@ pub trait GameState:
         format!("chance: {c}")
     }
 
+    /// At a chance turn, the player whose throw it is, for statistics such as luck; `None` at
+    /// other turns and in games whose chance belongs to nobody.
+    fn chance_player(&self) -> Option<Player> {
+        None
+    }
+
     /// True if `m` is legal now.
     fn is_legal(&self, m: Self::Move) -> bool {
         let mut moves = Vec::new();

@@ -157,11 +157,13 @@ fn l3_every_piece_starts_unconverted_on_its_home_row() {
 #[test]
 fn l4_opening_alternates_single_throws_until_a_tab() {
     let mut s = tab::Ruleset::default().initial_state();
+    assert_eq!(s.chance_player(), Some(Player::One));
     throw(&mut s, "4");
     assert!(
         s.position_id().starts_with("open:b"),
         "a 4 gives no extra throw in the opening"
     );
+    assert_eq!(s.chance_player(), Some(Player::Two));
     throw(&mut s, "6");
     assert!(s.position_id().starts_with("open:w"));
     throw(&mut s, "1");
@@ -170,8 +172,10 @@ fn l4_opening_alternates_single_throws_until_a_tab() {
         "the tab is White's first throw: {}",
         s.position_id()
     );
+    assert_eq!(s.chance_player(), Some(Player::One));
     throw(&mut s, "3");
     assert_eq!(moves(&s), ["1:I-K"]);
+    assert_eq!(s.chance_player(), None, "a player's turn belongs to no thrower");
 }
 
 #[test]

@@ -135,6 +135,14 @@ impl GameState for State {
         }
     }
 
+    fn chance_player(&self) -> Option<Player> {
+        match self.phase {
+            Phase::Opening { thrower } => Some(thrower),
+            Phase::Throwing { player } => Some(player),
+            _ => None,
+        }
+    }
+
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         self.legal_moves_into(out);

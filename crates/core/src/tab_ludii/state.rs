@@ -694,6 +694,10 @@ impl GameState for State {
         }
     }
 
+    fn chance_player(&self) -> Option<Player> {
+        (self.over.is_none() && self.throw.is_none()).then_some(self.to_move)
+    }
+
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         match (self.over, self.throw) {
