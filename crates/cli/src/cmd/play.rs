@@ -4,8 +4,11 @@ use std::fs;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::{Agent, Playable, PreparedAgent};
 use qasab_ai::driver::{ChanceSource, seat_seed};
 use qasab_ai::{Evaluation, ValueKind};
@@ -127,7 +130,10 @@ where
             }
             Turn::Chance => (Action::Chance(chance.draw(&state, &mut chance_buf)), false),
             Turn::Player(p) => match &mut seats[p.index()] {
-                Seat::Computer { agent } => (Action::Move(agent.choose(&state)), false),
+                Seat::Computer { agent } => {
+                    let who = format!("{} ({})", rules.seat_name(p), agent.spec());
+                    (Action::Move(thinking(&who, || agent.choose(&state))), false)
+                }
                 Seat::Human => {
                     outln!();
                     if let Some(l) = &last {
@@ -160,7 +166,9 @@ where
                                     hint = Some(hint_prepared()?.make(args.seed));
                                 }
                                 let agent = hint.as_mut().expect("hint agent");
-                                print_hint(&state, agent.spec(), agent.evaluate(&state))?;
+                                let who = agent.spec();
+                                let eval = thinking(&who, || agent.evaluate(&state));
+                                print_hint(&state, who, eval)?;
                             }
                             "undo" => {
                                 let Some(i) = by_human.iter().rposition(|&h| h) else {
@@ -285,6 +293,41 @@ fn print_hint<S: GameState>(
         );
     }
     Ok(())
+}
+
+/// How long a computer player may think before a spinner says so.
+const QUIET_THINKING: Duration = Duration::from_millis(300);
+
+/// Runs a computer player's `work` on its own thread; if it takes longer than a moment, shows
+/// a spinner on stderr saying who is thinking, so that a long search never looks like a hang.
+fn thinking<T: Send>(who: &str, work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let (done, result) = mpsc::channel();
+        let worker = scope.spawn(move || {
+            // The receiver outlives the scope's threads, so the send cannot fail.
+            let _ = done.send(work());
+        });
+        let answer = match result.recv_timeout(QUIET_THINKING) {
+            Ok(answer) => Some(answer),
+            Err(_) => {
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                        .expect("template"),
+                );
+                bar.set_message(format!("{who} is thinking"));
+                bar.enable_steady_tick(Duration::from_millis(120));
+                let answer = result.recv().ok();
+                bar.finish_and_clear();
+                answer
+            }
+        };
+        match (answer, worker.join()) {
+            (Some(answer), _) => answer,
+            (None, Err(panic)) => std::panic::resume_unwind(panic),
+            (None, Ok(())) => unreachable!("the worker sends its answer before it ends"),
+        }
+    })
 }
 
 /// Writes the record next to its destination and renames it over it, so that a crash never
