@@ -76,6 +76,7 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
         }
         Turn::Chance => {
             assert!(moves.is_empty());
+            assert!(s.chance_player().is_some(), "every throw has a thrower");
             assert_eq!(outs.iter().map(|w| w.weight).sum::<u32>(), denominator);
             let (_, total) = rules.odds.weights();
             assert_eq!(denominator, total);

@@ -42,10 +42,12 @@ fn check(s: &State, moves: &mut Vec<Move>) -> usize {
             assert_eq!(outs.iter().map(|w| w.weight).sum::<u32>(), denominator);
             assert!(outs.iter().all(|w| w.weight > 0));
             assert!(outs.windows(2).all(|w| w[0].outcome < w[1].outcome));
+            assert_eq!(s.chance_player(), Some(s.mover()), "the mover throws");
             0
         }
         Turn::Player(p) => {
             assert_eq!(p, s.mover());
+            assert_eq!(s.chance_player(), None);
             assert!(outs.is_empty() && denominator == 0);
             assert!(!moves.is_empty(), "a player's turn has a move");
             assert!(
