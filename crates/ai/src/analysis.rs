@@ -166,12 +166,17 @@ pub struct Analysis<M, C> {
     pub players: [PlayerSummary; 2],
 }
 
-fn serialize_kind<S: serde::Serializer>(k: &ValueKind, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(match k {
+/// The name of a kind of value in reports: `exact-margin`, `approximate-margin`, `estimate`.
+pub fn kind_name(k: ValueKind) -> &'static str {
+    match k {
         ValueKind::ExactMargin => "exact-margin",
         ValueKind::ApproximateMargin => "approximate-margin",
         ValueKind::Estimate => "estimate",
-    })
+    }
+}
+
+fn serialize_kind<S: serde::Serializer>(k: &ValueKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind_name(*k))
 }
 
 /// Why a game could not be analysed.
