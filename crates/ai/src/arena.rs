@@ -88,7 +88,7 @@ pub enum ArenaError {
     },
     /// Too many games in all.
     #[error(
-        "{pairings} pairings of {games_per_pairing} games make {total} games; at most {MAX_GAMES} are allowed"
+        "{games_per_pairing} games per pairing make {total} games in all; at most {MAX_GAMES} are allowed"
     )]
     TooManyGames {
         /// Pairings.

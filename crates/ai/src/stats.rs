@@ -148,7 +148,8 @@ pub fn score_interval(unit_scores: &[f64], games_per_unit: u32) -> ScoreInterval
 
 /// The Elo difference of a mean score: `-400 log10(1/s - 1)`, infinite at 0 and 1.
 pub fn elo_from_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // Adding 0 turns the -0 of an even score into 0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The mean score of a player `elo` points stronger: `1 / (1 + 10^(-elo / 400))`.
@@ -630,7 +631,7 @@ mod tests {
 
     #[test]
     fn elo_of_known_scores() {
-        assert_eq!(elo_from_score(0.5), 0.0);
+        assert_eq!(elo_from_score(0.5).to_string(), "0");
         assert!((elo_from_score(10.0 / 11.0) - 400.0).abs() < 1e-9);
         assert!((elo_from_score(0.75) - 400.0 * 3f64.log10()).abs() < 1e-9);
         assert!((elo_from_score(0.25) + elo_from_score(0.75)).abs() < 1e-9);
