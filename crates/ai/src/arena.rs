@@ -15,8 +15,8 @@
 //! the first seat has in one game, it has in the other, where the players have swapped seats.
 //! The games drift apart as the players choose differently, so later throws fall to different
 //! positions, but they remain the same sequence. (A draw takes one 64-bit word of the generator
-//! except after a rejection in [`crate::rng::below`], which has probability below 2⁻⁵⁹ for the
-//! sticks, so the two sequences stay aligned.) Luck that favours a seat then cancels within a
+//! except after a rejection in [`crate::rng::below`], whose probability is below `w/2⁶⁴` for
+//! weights summing to `w`, 2⁻⁶⁰ for four fair sticks, so the two sequences stay aligned.) Luck that favours a seat then cancels within a
 //! pair, and the statistics (see [`crate::stats`]) treat the pair, not the game, as the
 //! independent unit.
 //!

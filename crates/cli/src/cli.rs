@@ -150,7 +150,7 @@ pub struct SimulateArgs {
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// The ruleset (before --players, which takes every word after it).
+    /// The ruleset (write it before --players, which takes the words up to the next option).
     pub ruleset: String,
     /// Two or more players: specs such as random, solver or random(seed=3), separated by
     /// spaces or commas. A spec given twice plays as two players, labelled spec#1 and spec#2.
