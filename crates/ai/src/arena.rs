@@ -711,9 +711,9 @@ mod tests {
         );
         assert!(err(&["random", "solver"], 0).contains("got 0"));
         assert!(err(&["random", "solver"], 7).contains("must be an even number"));
-        assert_eq!(
-            err(&["random", "bogus"], 10),
-            "player 2 (bogus): unknown player 'bogus'; valid players: random, solver"
+        assert!(
+            err(&["random", "bogus"], 10)
+                .starts_with("player 2 (bogus): unknown player 'bogus'; valid players: random")
         );
         assert!(err(&["random", "random"], MAX_GAMES + 2).contains("at most 100000000"));
         let many = ArenaOptions {

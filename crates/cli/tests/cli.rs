@@ -760,7 +760,7 @@ fn arena_explains_bad_input() {
     );
     fails(
         &arena(&["tihbat", "--players", "random", "bogus"]),
-        "--players: player 2 (bogus): unknown player 'bogus'; valid players: random, solver",
+        "--players: player 2 (bogus): unknown player 'bogus'; valid players: random",
     );
     fails(
         &arena(&["tab", "--players", "solver", "random"]),
