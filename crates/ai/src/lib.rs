@@ -6,17 +6,22 @@
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
 //! * [`simulate`]: many games on all cores, with statistics.
+//! * [`arena`]: round robins between players with paired throws, and their Elo ladder.
+//! * [`analysis`]: every decision of a game against an agent's best, and the luck of throws.
+//! * [`stats`]: score intervals, Elo differences and Bradley–Terry ratings.
 //! * [`bench`](mod@bench): playout speed.
 //! * [`rng`]: the pinned generator and seed derivation.
 
 pub mod agent;
 pub mod analysis;
+pub mod arena;
 pub mod bench;
 pub mod driver;
 pub mod random;
 pub mod rng;
 pub mod simulate;
 pub mod solver;
+pub mod stats;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;

@@ -107,7 +107,7 @@ pub struct Rate {
 }
 
 impl Rate {
-    /// `count` of `n`, with the Wilson interval (z = 1.96).
+    /// `count` of `n`, with the Wilson interval ([`crate::stats::wilson`]).
     pub fn new(count: u64, n: u64) -> Rate {
         if n == 0 {
             return Rate {
@@ -116,16 +116,11 @@ impl Rate {
                 ci95: [0.0, 1.0],
             };
         }
-        let (k, n) = (count as f64, n as f64);
-        let p = k / n;
-        let z = 1.959_963_984_540_054_f64;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        let p = count as f64 / n as f64;
         Rate {
             count,
             rate: p,
-            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+            ci95: crate::stats::wilson(p, n as f64),
         }
     }
 }

@@ -26,6 +26,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Play many games between two players on all cores and report statistics.
     Simulate(SimulateArgs),
+    /// Rate players: a round robin with paired throws, scores, Elo differences and a ladder.
+    Arena(ArenaArgs),
     /// Replay and check a game record.
     Replay {
         /// The record file.
@@ -136,6 +138,28 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "random,random")]
     pub players: String,
     /// Base seed; game g uses a seed derived from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// The ruleset (write it before --players, which takes the words up to the next option).
+    pub ruleset: String,
+    /// Two or more players: specs such as random, solver or random(seed=3), separated by
+    /// spaces or commas. A spec given twice plays as two players, labelled spec#1 and spec#2.
+    #[arg(long, num_args = 1.., required = true, value_name = "SPEC")]
+    pub players: Vec<String>,
+    /// Games per pairing: an even number, half with each seating.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The arena seed: every throw and every player's seed is derived from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads (0 = all cores). The results do not depend on it.

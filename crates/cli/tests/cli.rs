@@ -620,3 +620,184 @@ fn tab_simulation_reports_stick_statistics() {
         serde_json::from_str(&ok(&["simulate", "tihbat", "--games", "10", "--json"])).unwrap();
     assert!(t.get("throws_per_turn").is_none(), "tihbat has no sticks");
 }
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &serde_json::Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    k.sort_unstable();
+    k
+}
+
+#[test]
+fn arena_reports_pairings_and_a_ladder() {
+    let out = ok(&[
+        "arena",
+        "tihbat(seeds=4)",
+        "--players",
+        "random",
+        "solver",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    assert!(
+        out.starts_with("tihbat(seeds=4): 3 players, 3 pairings of 20 games (60 games), seed 3"),
+        "{out}"
+    );
+    for word in [
+        "Score: win 1, draw 1/2, truncated game 1/2 each",
+        "A score",
+        "Elo A-B",
+        "A wins ",
+        "draws ",
+        "B wins ",
+        "truncated ",
+        "Ladder",
+    ] {
+        assert!(out.contains(word), "missing {word}: {out}");
+    }
+    let pairing_lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  random") || l.starts_with("  solver"))
+        .collect();
+    assert_eq!(pairing_lines.len(), 3, "{out}");
+    assert!(pairing_lines[0].starts_with("  random#1  solver "), "{out}");
+    assert!(
+        pairing_lines[1].starts_with("  random#1  random#2"),
+        "{out}"
+    );
+    let ladder = out.split("Ladder").nth(1).unwrap();
+    let first = ladder.lines().nth(2).unwrap();
+    assert!(first.trim_start().starts_with("1  solver"), "{out}");
+
+    let json = |players: &[&str], threads: &str| -> String {
+        let mut args = vec!["arena", "tab-ludii", "--players"];
+        args.extend_from_slice(players);
+        args.extend_from_slice(&[
+            "--games",
+            "16",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        ok(&args)
+    };
+    let text = json(&["random", "random(seed=2)", "random"], "1");
+    assert_eq!(text, json(&["random", "random(seed=2)", "random"], "2"));
+    assert_eq!(text, json(&["random,random(seed=2)", "random"], "2"));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        keys(&v),
+        [
+            "games_per_pairing",
+            "pairings",
+            "ratings",
+            "ruleset",
+            "seed"
+        ]
+    );
+    assert_eq!(v["ruleset"], "tab-ludii");
+    assert_eq!(v["games_per_pairing"], 16);
+    let pairings = v["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 3);
+    for p in pairings {
+        assert_eq!(
+            keys(p),
+            [
+                "a",
+                "a_elo",
+                "a_elo_ci95",
+                "a_score",
+                "a_score_ci95",
+                "a_wins",
+                "b",
+                "b_wins",
+                "draws",
+                "games",
+                "truncated"
+            ]
+        );
+        let n = |k: &str| p[k].as_u64().unwrap();
+        assert_eq!(n("a_wins") + n("b_wins") + n("draws") + n("truncated"), 16);
+        let points = n("a_wins") as f64 + (n("draws") + n("truncated")) as f64 / 2.0;
+        assert!((p["a_score"].as_f64().unwrap() - points / 16.0).abs() < 1e-12);
+        let ci = p["a_score_ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= p["a_score"].as_f64().unwrap());
+    }
+    assert_eq!(
+        (pairings[0]["a"].as_str(), pairings[0]["b"].as_str()),
+        (Some("random#1"), Some("random(seed=2)"))
+    );
+    assert_eq!(pairings[2]["b"], "random#2");
+    let ratings = v["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3);
+    let mut sum = 0.0;
+    for r in ratings {
+        assert_eq!(keys(r), ["elo", "elo_ci95", "player"]);
+        sum += r["elo"].as_f64().unwrap();
+    }
+    assert!(sum.abs() < 1e-6, "ratings have mean 0: {sum}");
+}
+
+#[test]
+fn arena_explains_bad_input() {
+    fn arena<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["arena"];
+        args.extend_from_slice(extra);
+        args
+    }
+    fails(
+        &arena(&["tihbet", "--players", "random", "random"]),
+        "unknown ruleset 'tihbet'",
+    );
+    fails(
+        &arena(&["tihbat", "--players", "random"]),
+        "--players: an arena needs at least two players; got 1",
+    );
+    fails(
+        &arena(&["tihbat", "--players", "random", "bogus"]),
+        "--players: player 2 (bogus): unknown player 'bogus'; valid players: random",
+    );
+    fails(
+        &arena(&["tab", "--players", "solver", "random"]),
+        "--players: player 1 (solver): player solver cannot play tab",
+    );
+    fails(
+        &arena(&["tihbat", "--players", "random(seed=x)", "random"]),
+        "player 1 (random(seed=x)): player random option seed=x is not valid",
+    );
+    fails(
+        &arena(&["tihbat", "--players", "random", "random", "--games", "0"]),
+        "--games: games per pairing must be an even number, at least 2",
+    );
+    fails(
+        &arena(&["tihbat", "--players", "random", "random", "--games", "7"]),
+        "both seatings with the same throws); got 7",
+    );
+    fails(
+        &arena(&[
+            "tihbat",
+            "--players",
+            "random",
+            "random",
+            "--games",
+            "100000000000",
+        ]),
+        "--games: 100000000000 games per pairing make 100000000000 games in all; at most 100000000",
+    );
+    fails(
+        &arena(&[
+            "tihbat",
+            "--players",
+            "random",
+            "random",
+            "--threads",
+            "5000",
+        ]),
+        "--threads: threads must be from 0 (one per core) to 1024; got 5000",
+    );
+}

@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use crate::cli::{Cli, Command};
 
+mod arena;
 mod bench;
 mod ludii_replay;
 mod play;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Rules { ruleset } => rules::run(ruleset.as_deref()),
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Arena(args) => arena::run(&args),
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),

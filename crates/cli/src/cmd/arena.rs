@@ -1,0 +1,182 @@
+//! `qasab arena`: a round robin between players, with Elo ratings.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, anyhow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::agent::Playable;
+use qasab_ai::arena::{ArenaError, ArenaOptions, ArenaReport, arena, pairings};
+use qasab_ai::simulate::{Rate, timed};
+use qasab_core::{Ruleset, with_ruleset};
+
+use super::{parse_ruleset, split_specs};
+use crate::cli::ArenaArgs;
+
+pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
+    let any = parse_ruleset(&args.ruleset)?;
+    let specs: Vec<String> = args.players.iter().flat_map(|p| split_specs(p)).collect();
+    with_ruleset!(&any, r => run_arena(r, &specs, args))
+}
+
+/// Names the flag an arena error is about, so the message points at what to change.
+fn flag_error(err: ArenaError) -> anyhow::Error {
+    let flag = match err {
+        ArenaError::TooFewPlayers { .. } | ArenaError::Player { .. } => "--players",
+        ArenaError::Games { .. } | ArenaError::TooManyGames { .. } => "--games",
+        ArenaError::Threads { .. } => "--threads",
+        _ => return err.into(),
+    };
+    anyhow!("{flag}: {err}")
+}
+
+fn run_arena<R: Ruleset>(rules: &R, specs: &[String], args: &ArenaArgs) -> Result<ExitCode>
+where
+    R::State: Playable,
+{
+    let options = ArenaOptions {
+        games_per_pairing: args.games,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    options.check(specs.len()).map_err(flag_error)?;
+    let total = pairings(specs.len()).len() as u64 * args.games;
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+    let (report, seconds) = timed(|| arena::<R::State>(rules, &refs, &options, &|| bar.inc(1)));
+    bar.finish_and_clear();
+    let report = report.map_err(flag_error)?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let threads = if args.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            args.threads
+        };
+        print_report(&report, threads, seconds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn elo(x: f64) -> String {
+    // Adding 0 turns a rounded -0 into +0.
+    format!("{:+.0}", x.round() + 0.0)
+}
+
+/// A count of `n` games with its share and 95% Wilson interval.
+fn rate(what: &str, count: u64, n: u64) -> String {
+    let r = Rate::new(count, n);
+    format!(
+        "{what} {count} ({}, {} - {})",
+        pct(r.rate),
+        pct(r.ci95[0]),
+        pct(r.ci95[1])
+    )
+}
+
+fn print_report(r: &ArenaReport, threads: usize, seconds: f64) -> Result<()> {
+    let players = r.ratings.len();
+    let games: u64 = r.pairings.iter().map(|p| p.games).sum();
+    outln!(
+        "{}: {} players, {} pairings of {} games ({} games), seed {}, {} threads, {:.2} s",
+        r.ruleset,
+        players,
+        r.pairings.len(),
+        r.games_per_pairing,
+        games,
+        r.seed,
+        threads,
+        seconds
+    );
+    outln!(
+        "Score: win 1, draw 1/2, truncated game 1/2 each. Both games of a pair share their throws, seats swapped. Intervals are 95%."
+    );
+    let w = r
+        .ratings
+        .iter()
+        .map(|x| x.player.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    outln!();
+    outln!(
+        "  {:<w$}  {:<w$}  {:>6}  {:>7}  {:<15}  {:>7}   95% CI",
+        "A",
+        "B",
+        "games",
+        "A score",
+        "95% CI",
+        "Elo A-B"
+    );
+    let mut sweeps = false;
+    for p in &r.pairings {
+        let sweep = p.a_score <= 0.0 || p.a_score >= 1.0;
+        sweeps |= sweep;
+        outln!(
+            "  {:<w$}  {:<w$}  {:>6}  {:>7}  {:<15}  {:>7}{} {} - {}",
+            p.a,
+            p.b,
+            p.games,
+            pct(p.a_score),
+            format!("{} - {}", pct(p.a_score_ci95[0]), pct(p.a_score_ci95[1])),
+            elo(p.a_elo),
+            if sweep { "*" } else { " " },
+            elo(p.a_elo_ci95[0]),
+            elo(p.a_elo_ci95[1])
+        );
+        outln!(
+            "      {}; {}; {}; {}",
+            rate("A wins", p.a_wins, p.games),
+            rate("draws", p.draws, p.games),
+            rate("B wins", p.b_wins, p.games),
+            rate("truncated", p.truncated, p.games)
+        );
+    }
+    if sweeps {
+        outln!(
+            "  * a clean sweep has no finite Elo; it is shown at half a game from the sweep, and the true difference may be larger."
+        );
+    }
+    outln!();
+    outln!("Ladder (Bradley-Terry fit to every game; ratings have mean 0):");
+    outln!(
+        "  {:>4}  {:<w$}  {:>6}  {:<13}  {:>6}  {:>6}",
+        "rank",
+        "player",
+        "Elo",
+        "95% CI",
+        "games",
+        "score"
+    );
+    for (rank, x) in r.ratings.iter().enumerate() {
+        let (mut n, mut points) = (0u64, 0.0);
+        for p in &r.pairings {
+            if p.a == x.player {
+                n += p.games;
+                points += p.a_score * p.games as f64;
+            } else if p.b == x.player {
+                n += p.games;
+                points += (1.0 - p.a_score) * p.games as f64;
+            }
+        }
+        outln!(
+            "  {:>4}  {:<w$}  {:>6}  {:<13}  {:>6}  {:>6}",
+            rank + 1,
+            x.player,
+            elo(x.elo),
+            format!("{} - {}", elo(x.elo_ci95[0]), elo(x.elo_ci95[1])),
+            n,
+            pct(points / n.max(1) as f64)
+        );
+    }
+    Ok(())
+}
