@@ -71,9 +71,9 @@ pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 
 /// Iterations per move of levels 1 to 5 (`level=1` is index 0).
 ///
-/// On one thread, from the start of `tab` (the slowest preset per iteration), level 3 takes
-/// about a third of a second and level 5 a few seconds; `tab-ludii` and `tihbat` are several
-/// times faster (see `docs/PERFORMANCE.md`).
+/// On one thread, at the first decision of a game, level 3 takes about 0.3 s on `tab`, 0.5 s on
+/// `tab-modern` (the slowest preset per iteration) and 43 ms on `tab-ludii`; level 5 takes ten
+/// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
 /// The level used when a spec sets no budget: a good opponent in well under a second per move on
