@@ -129,7 +129,8 @@ pub enum Budget {
 }
 
 impl Budget {
-    /// The number of iterations, or `None` for a time budget.
+    /// The number of iterations, or `None` for a time budget. A level outside 1..=5 counts as
+    /// the nearest level.
     pub fn iterations(self) -> Option<u64> {
         match self {
             Budget::Level(l) => Some(LEVEL_ITERATIONS[usize::from(l.clamp(1, 5)) - 1]),
@@ -576,15 +577,9 @@ fn run_search<S: GameState>(
     while trees.len() < threads {
         trees.push(Tree::new());
     }
-    let (total, deadline) = match options.budget.iterations() {
-        Some(n) => (n, None),
-        None => {
-            let ms = match options.budget {
-                Budget::Time(ms) => ms,
-                _ => unreachable!("only a time budget has no iteration count"),
-            };
-            (u64::MAX, Some(Instant::now() + Duration::from_millis(ms)))
-        }
+    let (total, deadline) = match options.budget {
+        Budget::Time(ms) => (u64::MAX, Some(Instant::now() + Duration::from_millis(ms))),
+        budget => (budget.iterations().unwrap_or(u64::MAX), None),
     };
     let share = |t: usize| match deadline {
         Some(_) => u64::MAX,
