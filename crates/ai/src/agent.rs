@@ -58,7 +58,7 @@ pub struct AgentSpec {
 }
 
 /// Names of the agents, for messages.
-pub const AGENT_NAMES: &[&str] = &["random", "solver"];
+pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts"];
 
 /// Why an agent spec was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -219,7 +219,7 @@ pub trait Playable: GameState {
     fn strongest_agent() -> &'static str;
 }
 
-/// The maker of an agent every game has (`random`); `None` for other names.
+/// The maker of an agent every game has (`random`, `mcts`); `None` for other names.
 ///
 /// # Errors
 /// [`AgentError`] for bad options.
@@ -230,6 +230,12 @@ pub fn common_maker<S: GameState>(spec: &AgentSpec) -> Result<Option<AgentMaker<
             spec.seed()?;
             Ok(Some(Arc::new(|seed| {
                 Box::new(crate::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>
+            })))
+        }
+        "mcts" => {
+            let options = crate::mcts::MctsOptions::from_spec(spec)?;
+            Ok(Some(Arc::new(move |seed| {
+                Box::new(crate::mcts::MctsAgent::<S>::new(options, seed)) as Box<dyn Agent<S>>
             })))
         }
         _ => Ok(None),

@@ -2,6 +2,7 @@
 //!
 //! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
 //! * [`random`]: the uniform random player.
+//! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
@@ -17,6 +18,7 @@ pub mod analysis;
 pub mod arena;
 pub mod bench;
 pub mod driver;
+pub mod mcts;
 pub mod random;
 pub mod rng;
 pub mod simulate;

@@ -236,8 +236,8 @@ fn two_people_can_share_the_terminal() {
 #[test]
 fn play_rejects_bad_seats_and_players() {
     fails(
-        &["play", "tihbat", "--south", "mcts"],
-        "unknown player 'mcts'; valid players: random, solver",
+        &["play", "tihbat", "--south", "oracle"],
+        "unknown player 'oracle'; valid players: random, solver, mcts",
     );
     fails(
         &["play", "tihbat", "--north", "random(speed=2)"],

@@ -1,0 +1,1051 @@
+//! `mcts`: Monte Carlo tree search with chance nodes, for every game.
+//!
+//! The player searches through the [`GameState`] API only, so it plays every ruleset. How it
+//! works (a longer account with the reasons is in `docs/mcts.md`):
+//!
+//! * **Tree.** One node per action path from the root, kept in an arena (`Vec`) and addressed by
+//!   index; a node's children are allocated together, contiguously, when it is expanded. Nodes
+//!   hold no state: each iteration clones the root state and replays the actions on the way
+//!   down. There is no transposition table.
+//! * **Iteration.** From the root, descend until a node that has not been visited yet (or a
+//!   finished game); play a rollout from there; add the result to every node on the path. A
+//!   node's children are allocated on its second visit (the root's on its first), so a node
+//!   costs memory only once the search comes back to it.
+//! * **Player nodes** choose a child by UCB1 (Kocsis and Szepesvári's UCT): a child never
+//!   visited is taken first, otherwise the child maximising
+//!   `q + c · sqrt(ln N / n)`, where `n` is the child's visits, `N` the node's, `q` the child's
+//!   mean result **from the point of view of the player to move at the node**, and `c` the
+//!   exploration constant ([`DEFAULT_C`]). Results are stored from [`Player::One`]'s point of
+//!   view and negated for [`Player::Two`] at selection, so nothing assumes that players
+//!   alternate: a player who makes several decisions in a row (extra throws, several throws to
+//!   play) maximises his own result at each of them.
+//! * **Chance nodes** are sampled, not fully expanded: on its second visit a chance node gets
+//!   one child per outcome, and each descent draws one of them with probability
+//!   `weight / denominator`, by the exact integer weights of
+//!   [`GameState::chance_outcomes`] ([`pick_weighted`]). A chance node's value is thus the
+//!   sampled average of its children's.
+//! * **Rewards** are the outcome of the game: +1 for a win, −1 for a loss, 0 for a draw, and 0
+//!   for a game stopped by a safety limit ([`Outcome::is_truncated`]), whatever its scores.
+//! * **Rollouts** follow a [`RolloutPolicy`]; the only one is `random` (a uniform legal move,
+//!   chance by its weights, to the end of the game), with reused buffers.
+//! * **Ties** are broken by the seed: the children of a player node are stored in an order
+//!   shuffled with the tree's generator, and the first of equals in that order is taken.
+//! * **Budget** ([`Budget`]): a number of iterations, or a time in milliseconds, or a level
+//!   ([`LEVEL_ITERATIONS`]).
+//! * **Threads.** `threads=T` searches `T` independent trees from the same root (root
+//!   parallelisation), tree `t` seeded with `derive_seed(seed, t)`; an iteration budget is
+//!   split between them (the first `N mod T` trees get one more). Their root statistics are
+//!   summed move by move. With an iteration budget the result depends only on the state, the
+//!   options and the seed, never on how the trees are scheduled.
+//! * **Final move.** The move with the most visits (summed over the trees); among equals, the
+//!   higher mean value; among equals again, the first in an order drawn from the search's seed.
+//!   A decision with a single legal move is played without searching.
+//!
+//! Memory: one node is a few dozen bytes; a search allocates at most [`MAX_NODES`] nodes in all
+//! (split between its trees). Past that, leaves are no longer expanded and the search goes on
+//! with rollouts from them.
+//!
+//! References: Auer, Cesa-Bianchi and Fischer, "Finite-time Analysis of the Multiarmed Bandit
+//! Problem" (2002, UCB1); Kocsis and Szepesvári, "Bandit based Monte-Carlo Planning" (2006,
+//! UCT); Chaslot, Winands and van den Herik, "Parallel Monte-Carlo Tree Search" (2008, root
+//! parallelisation); OpenSpiel's `algorithms/mcts.h` (chance nodes sampled by their
+//! probabilities, values per player).
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use qasab_core::{GameState, Outcome, Player, Turn, Weighted};
+use rand_core::Rng;
+use rayon::prelude::*;
+
+use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
+use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
+
+/// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
+///
+/// Results lie in `[-1, 1]`, twice the width of the `[0, 1]` of Auer et al.'s UCB1, whose
+/// `sqrt(2)` would become `2·sqrt(2)` here. In matches of 1,000 iterations a move on
+/// `tab-ludii`, 1.4 scored 53 to 54% against 1.0, 2.0 and 2.8, and 1.0 scored 68% against 0.5
+/// (`docs/mcts.md`).
+pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
+
+/// Iterations per move of levels 1 to 5 (`level=1` is index 0).
+///
+/// On one thread, at the first decision of a game, level 3 takes about 0.3 s on `tab`, 0.5 s on
+/// `tab-modern` (the slowest preset per iteration) and 43 ms on `tab-ludii`; level 5 takes ten
+/// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
+pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
+
+/// The level used when a spec sets no budget: a good opponent in well under a second per move on
+/// `tab`.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// Nodes a search may allocate, over all its trees, before it stops expanding leaves.
+pub const MAX_NODES: usize = 1 << 22;
+
+/// The largest `iterations=`.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+
+/// The largest `time=`, in milliseconds (one hour).
+pub const MAX_TIME_MS: u64 = 3_600_000;
+
+/// The largest `threads=`.
+pub const MAX_THREADS: usize = 256;
+
+/// The largest `c=`.
+pub const MAX_C: f64 = 100.0;
+
+/// A tree stops after this many iterations whatever the budget, so that visit counts and result
+/// sums fit their 32-bit fields.
+const MAX_TREE_ITERATIONS: u64 = i32::MAX as u64;
+
+/// Iterations between two looks at the clock under a time budget.
+const CLOCK_EVERY: u64 = 8;
+
+/// The seed stream of the final tie-break (tree `t` uses stream `t`).
+const TIE_BREAK_STREAM: u64 = u64::MAX;
+
+/// The option keys of `mcts`.
+pub const OPTION_KEYS: &[&str] = &[
+    "level",
+    "iterations",
+    "time",
+    "threads",
+    "c",
+    "rollout",
+    "seed",
+];
+
+/// How much searching to do for one move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Budget {
+    /// A preset: the iterations of [`LEVEL_ITERATIONS`] for level 1 to 5.
+    Level(u8),
+    /// A fixed number of iterations (over all trees together).
+    Iterations(u64),
+    /// A time in milliseconds: every tree iterates until then. The result then depends on the
+    /// machine and its load.
+    Time(u64),
+}
+
+impl Budget {
+    /// The number of iterations, or `None` for a time budget. A level outside 1..=5 counts as
+    /// the nearest level.
+    pub fn iterations(self) -> Option<u64> {
+        match self {
+            Budget::Level(l) => Some(LEVEL_ITERATIONS[usize::from(l.clamp(1, 5)) - 1]),
+            Budget::Iterations(n) => Some(n),
+            Budget::Time(_) => None,
+        }
+    }
+}
+
+/// How a rollout chooses moves, from the leaf where the tree stops to the end of the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RolloutPolicy {
+    /// A legal move uniformly at random; chance outcomes by their weights.
+    #[default]
+    Random,
+}
+
+impl RolloutPolicy {
+    /// Every policy, in the order the docs list them.
+    pub const ALL: [RolloutPolicy; 1] = [RolloutPolicy::Random];
+
+    /// The policy's name in a spec (`rollout=random`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            RolloutPolicy::Random => "random",
+        }
+    }
+
+    /// Plays `state` to the end and returns the reward for [`Player::One`]; `moves` and `outs`
+    /// are scratch buffers, reused so that a rollout does not allocate.
+    fn play<S: GameState>(
+        self,
+        state: &mut S,
+        rng: &mut GameRng,
+        moves: &mut Vec<S::Move>,
+        outs: &mut Vec<Weighted<S::Chance>>,
+    ) -> i32 {
+        match self {
+            RolloutPolicy::Random => loop {
+                match state.turn() {
+                    Turn::Over(o) => return reward(&o),
+                    Turn::Player(_) => {
+                        state.legal_moves(moves);
+                        let m = moves[below(rng, moves.len())];
+                        state.play_unchecked(m);
+                    }
+                    Turn::Chance => {
+                        state.chance_outcomes(outs);
+                        let i = pick_weighted(rng, outs.iter().map(|w| w.weight));
+                        state.apply_chance_unchecked(outs[i].outcome);
+                    }
+                }
+            },
+        }
+    }
+}
+
+impl fmt::Display for RolloutPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The reward of a finished game for [`Player::One`]: +1, −1 or 0, and 0 if it was truncated.
+fn reward(o: &Outcome) -> i32 {
+    if o.is_truncated() {
+        0
+    } else {
+        o.return_for(Player::One)
+    }
+}
+
+/// The options of an `mcts` player.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// How much to search for each move.
+    pub budget: Budget,
+    /// The exploration constant `c` of UCB1.
+    pub c: f64,
+    /// Independent trees searched in parallel (root parallelisation).
+    pub threads: usize,
+    /// How rollouts choose moves.
+    pub rollout: RolloutPolicy,
+}
+
+impl Default for MctsOptions {
+    /// Level [`DEFAULT_LEVEL`], `c` = [`DEFAULT_C`], one thread, random rollouts.
+    fn default() -> Self {
+        MctsOptions {
+            budget: Budget::Level(DEFAULT_LEVEL),
+            c: DEFAULT_C,
+            threads: 1,
+            rollout: RolloutPolicy::Random,
+        }
+    }
+}
+
+impl MctsOptions {
+    /// Reads the options of an `mcts` spec: `level=1..5`, `iterations=N` or `time=MS` (at most
+    /// one of the three), `threads=T`, `c=X`, `rollout=random`, and `seed=` (checked here, used
+    /// by the caller).
+    ///
+    /// # Errors
+    /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a value out of
+    /// range or two budgets.
+    pub fn from_spec(spec: &AgentSpec) -> Result<MctsOptions, AgentError> {
+        spec.check_keys(OPTION_KEYS)?;
+        spec.seed()?;
+        let bad = |key: &str, value: &str, expected: String| AgentError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: value.into(),
+            expected,
+        };
+        let int = |key: &str, lo: u64, hi: u64| -> Result<Option<u64>, AgentError> {
+            match spec.get(key) {
+                None => Ok(None),
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+                    _ => Err(bad(key, v, format!("an integer from {lo} to {hi}"))),
+                },
+            }
+        };
+        let mut opts = MctsOptions::default();
+        let budgets: Vec<&str> = ["level", "iterations", "time"]
+            .into_iter()
+            .filter(|k| spec.get(k).is_some())
+            .collect();
+        if let [first, second, ..] = budgets[..] {
+            return Err(bad(
+                second,
+                spec.get(second).unwrap_or_default(),
+                format!(
+                    "a single budget, but {first}= is given too: use one of level=, iterations= \
+                     and time="
+                ),
+            ));
+        }
+        if let Some(l) = int("level", 1, 5)? {
+            opts.budget = Budget::Level(l as u8);
+        }
+        if let Some(n) = int("iterations", 1, MAX_ITERATIONS)? {
+            opts.budget = Budget::Iterations(n);
+        }
+        if let Some(ms) = int("time", 1, MAX_TIME_MS)? {
+            opts.budget = Budget::Time(ms);
+        }
+        if let Some(t) = int("threads", 1, MAX_THREADS as u64)? {
+            opts.threads = t as usize;
+        }
+        if let Some(v) = spec.get("c") {
+            match v.parse::<f64>() {
+                Ok(c) if (0.0..=MAX_C).contains(&c) => opts.c = c,
+                _ => return Err(bad("c", v, format!("a number from 0 to {MAX_C}"))),
+            }
+        }
+        if let Some(v) = spec.get("rollout") {
+            opts.rollout = RolloutPolicy::ALL
+                .into_iter()
+                .find(|p| p.name() == v)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = RolloutPolicy::ALL.iter().map(|p| p.name()).collect();
+                    bad("rollout", v, format!("one of: {}", names.join(", ")))
+                })?;
+        }
+        Ok(opts)
+    }
+
+    /// The spec of a player with these options and `seed`: the budget, then `c`, `threads` and
+    /// `rollout` where they differ from the defaults, then the seed. It parses back to the same
+    /// options.
+    pub fn spec(&self, seed: u64) -> String {
+        let mut parts = vec![match self.budget {
+            Budget::Level(l) => format!("level={l}"),
+            Budget::Iterations(n) => format!("iterations={n}"),
+            Budget::Time(ms) => format!("time={ms}"),
+        }];
+        let d = MctsOptions::default();
+        if self.c != d.c {
+            parts.push(format!("c={}", self.c));
+        }
+        if self.threads != d.threads {
+            parts.push(format!("threads={}", self.threads));
+        }
+        if self.rollout != d.rollout {
+            parts.push(format!("rollout={}", self.rollout));
+        }
+        parts.push(format!("seed={seed}"));
+        format!("mcts({})", parts.join(","))
+    }
+}
+
+/// What the search found for one legal move at the root.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Times the search tried it, over all trees.
+    pub visits: u64,
+    /// Its mean result for the player to move, in `[-1, 1]` (0 if never visited).
+    pub value: f64,
+}
+
+/// The result of a search: every legal move, best first by the final-move rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// Every legal move with its statistics, in the order of the final-move rule (most visits,
+    /// then highest value, then the seed's order).
+    pub moves: Vec<MoveStats<M>>,
+    /// Iterations run, over all trees.
+    pub iterations: u64,
+    /// Tree nodes allocated, over all trees.
+    pub nodes: u64,
+}
+
+impl<M: Copy> SearchResult<M> {
+    /// The move chosen: the first of [`moves`](Self::moves).
+    pub fn best(&self) -> M {
+        self.moves[0].mv
+    }
+}
+
+/// How a tree node was reached from its parent.
+#[derive(Copy, Clone, Debug)]
+enum Edge<M, C> {
+    /// The root.
+    Root,
+    /// A player's move.
+    Move(M),
+    /// A chance outcome with its weight.
+    Chance(C, u32),
+}
+
+/// A node of the search tree.
+#[derive(Copy, Clone, Debug)]
+struct Node<M, C> {
+    /// The action that leads here.
+    edge: Edge<M, C>,
+    /// Iterations that passed through the node.
+    visits: u32,
+    /// The sum of their rewards for [`Player::One`].
+    sum: i32,
+    /// The index of the first child.
+    first: u32,
+    /// The number of children; 0 until the node is expanded (always 0 at the end of a game).
+    len: u32,
+}
+
+impl<M, C> Node<M, C> {
+    fn new(edge: Edge<M, C>) -> Self {
+        Node {
+            edge,
+            visits: 0,
+            sum: 0,
+            first: 0,
+            len: 0,
+        }
+    }
+}
+
+/// One search tree with its scratch buffers; kept by the agent so that its memory is reused
+/// from move to move.
+struct Tree<S: GameState> {
+    nodes: Vec<Node<S::Move, S::Chance>>,
+    path: Vec<u32>,
+    moves: Vec<S::Move>,
+    outs: Vec<Weighted<S::Chance>>,
+    iterations: u64,
+}
+
+impl<S: GameState> Tree<S> {
+    fn new() -> Self {
+        Tree {
+            nodes: Vec::new(),
+            path: Vec::new(),
+            moves: Vec::new(),
+            outs: Vec::new(),
+            iterations: 0,
+        }
+    }
+
+    /// Searches from `root` for `iterations` iterations or until `deadline`, whichever comes
+    /// first (at least one iteration), with at most `max_nodes` nodes.
+    fn search(
+        &mut self,
+        root: &S,
+        opts: &MctsOptions,
+        seed: u64,
+        iterations: u64,
+        deadline: Option<Instant>,
+        max_nodes: usize,
+    ) {
+        let mut rng = rng_from_seed(seed);
+        self.nodes.clear();
+        self.nodes.push(Node::new(Edge::Root));
+        let limit = iterations.min(MAX_TREE_ITERATIONS);
+        let mut done = 0;
+        while done < limit {
+            if let Some(d) = deadline
+                && done > 0
+                && done % CLOCK_EVERY == 0
+                && Instant::now() >= d
+            {
+                break;
+            }
+            self.iterate(root, opts, &mut rng, max_nodes);
+            done += 1;
+        }
+        self.iterations = done;
+    }
+
+    /// One iteration: descend, expand, roll out, back up.
+    fn iterate(&mut self, root: &S, opts: &MctsOptions, rng: &mut GameRng, max_nodes: usize) {
+        let mut state = root.clone();
+        self.path.clear();
+        let mut node = 0usize;
+        let result = loop {
+            self.path.push(node as u32);
+            let mover = match state.turn() {
+                Turn::Over(o) => break reward(&o),
+                Turn::Chance => None,
+                Turn::Player(p) => Some(p),
+            };
+            if self.nodes[node].len == 0 {
+                if self.nodes[node].visits == 0 && node != 0 {
+                    break opts
+                        .rollout
+                        .play(&mut state, rng, &mut self.moves, &mut self.outs);
+                }
+                if !self.expand(node, &state, mover.is_some(), rng, max_nodes) {
+                    break opts
+                        .rollout
+                        .play(&mut state, rng, &mut self.moves, &mut self.outs);
+                }
+            }
+            let child = match mover {
+                Some(p) => self.select(node, p, opts.c),
+                None => self.sample(node, rng),
+            };
+            match self.nodes[child].edge {
+                Edge::Move(m) => state.play_unchecked(m),
+                Edge::Chance(c, _) => state.apply_chance_unchecked(c),
+                Edge::Root => unreachable!("the root is nobody's child"),
+            }
+            node = child;
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.sum += result;
+        }
+    }
+
+    /// Allocates the children of `node` (whose state is `state`): one per legal move in an order
+    /// shuffled by `rng`, or one per chance outcome. Returns false, allocating nothing, if that
+    /// would pass `max_nodes`.
+    fn expand(
+        &mut self,
+        node: usize,
+        state: &S,
+        player: bool,
+        rng: &mut GameRng,
+        max_nodes: usize,
+    ) -> bool {
+        let first = self.nodes.len();
+        if player {
+            state.legal_moves(&mut self.moves);
+            let len = self.moves.len();
+            if first + len > max_nodes {
+                return false;
+            }
+            for i in (1..len).rev() {
+                self.moves.swap(i, below(rng, i + 1));
+            }
+            self.nodes
+                .extend(self.moves.iter().map(|&m| Node::new(Edge::Move(m))));
+        } else {
+            state.chance_outcomes(&mut self.outs);
+            if first + self.outs.len() > max_nodes {
+                return false;
+            }
+            self.nodes.extend(
+                self.outs
+                    .iter()
+                    .map(|w| Node::new(Edge::Chance(w.outcome, w.weight))),
+            );
+        }
+        let len = self.nodes.len() - first;
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = len as u32;
+        true
+    }
+
+    /// The child UCB1 picks at a node where `p` is to move.
+    fn select(&self, node: usize, p: Player, c: f64) -> usize {
+        let n = &self.nodes[node];
+        let (first, len) = (n.first as usize, n.len as usize);
+        let sign = if p == Player::One { 1.0 } else { -1.0 };
+        let explore = c * f64::from(n.visits.max(1)).ln().sqrt();
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, ch) in self.nodes[first..first + len].iter().enumerate() {
+            if ch.visits == 0 {
+                return first + i;
+            }
+            let inv = 1.0 / f64::from(ch.visits);
+            let score = sign * f64::from(ch.sum) * inv + explore * inv.sqrt();
+            if score > best_score {
+                best = first + i;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    /// A child of a chance node, drawn by the outcomes' weights.
+    fn sample(&self, node: usize, rng: &mut GameRng) -> usize {
+        let n = &self.nodes[node];
+        let (first, len) = (n.first as usize, n.len as usize);
+        let children = &self.nodes[first..first + len];
+        first
+            + pick_weighted(
+                rng,
+                children.iter().map(|ch| match ch.edge {
+                    Edge::Chance(_, w) => w,
+                    _ => 0,
+                }),
+            )
+    }
+}
+
+/// Searches `state` with `options`, using (and keeping for reuse) `trees`; `None` if it is not
+/// a player's turn.
+fn run_search<S: GameState>(
+    trees: &mut Vec<Tree<S>>,
+    state: &S,
+    options: &MctsOptions,
+    seed: u64,
+) -> Option<SearchResult<S::Move>> {
+    let mover = state.turn().player()?;
+    let threads = options.threads.max(1);
+    while trees.len() < threads {
+        trees.push(Tree::new());
+    }
+    let (total, deadline) = match options.budget {
+        Budget::Time(ms) => (u64::MAX, Some(Instant::now() + Duration::from_millis(ms))),
+        budget => (budget.iterations().unwrap_or(u64::MAX), None),
+    };
+    let share = |t: usize| match deadline {
+        Some(_) => u64::MAX,
+        None => total / threads as u64 + u64::from((t as u64) < total % threads as u64),
+    };
+    let max_nodes = (MAX_NODES / threads).max(1024);
+    let work = |(t, tree): (usize, &mut Tree<S>)| {
+        tree.search(
+            state,
+            options,
+            derive_seed(seed, t as u64),
+            share(t),
+            deadline,
+            max_nodes,
+        );
+    };
+    if threads == 1 {
+        work((0, &mut trees[0]));
+    } else {
+        trees[..threads].par_iter_mut().enumerate().for_each(work);
+    }
+
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal);
+    let mut visits = vec![0u64; legal.len()];
+    let mut sums = vec![0i64; legal.len()];
+    let (mut iterations, mut nodes) = (0, 0);
+    for tree in &trees[..threads] {
+        iterations += tree.iterations;
+        nodes += tree.nodes.len() as u64;
+        let root = &tree.nodes[0];
+        let (first, len) = (root.first as usize, root.len as usize);
+        for ch in &tree.nodes[first..first + len] {
+            if let Edge::Move(m) = ch.edge
+                && let Ok(i) = legal.binary_search(&m)
+            {
+                visits[i] += u64::from(ch.visits);
+                sums[i] += i64::from(ch.sum);
+            }
+        }
+    }
+    let sign = if mover == Player::One { 1 } else { -1 };
+    let mut tie = rng_from_seed(derive_seed(seed, TIE_BREAK_STREAM));
+    let mut ranked: Vec<(MoveStats<S::Move>, i64, u64)> = legal
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let value = if visits[i] == 0 {
+                0.0
+            } else {
+                (sign * sums[i]) as f64 / visits[i] as f64
+            };
+            let stats = MoveStats {
+                mv,
+                visits: visits[i],
+                value,
+            };
+            (stats, sign * sums[i], tie.next_u64())
+        })
+        .collect();
+    // Most visits first; equal visits make the sums comparable exactly.
+    ranked.sort_by(|a, b| {
+        b.0.visits
+            .cmp(&a.0.visits)
+            .then(b.1.cmp(&a.1))
+            .then(a.2.cmp(&b.2))
+    });
+    Some(SearchResult {
+        moves: ranked.into_iter().map(|r| r.0).collect(),
+        iterations,
+        nodes,
+    })
+}
+
+/// The `mcts` player: Monte Carlo tree search with the options of an [`MctsOptions`].
+///
+/// Each search draws its seed from the agent's generator, so a game is reproducible from the
+/// agent's seed (with an iteration budget).
+pub struct MctsAgent<S: GameState> {
+    options: MctsOptions,
+    seed: u64,
+    rng: GameRng,
+    trees: Vec<Tree<S>>,
+}
+
+impl<S: GameState> MctsAgent<S> {
+    /// A player with `options`, seeded with `seed`.
+    pub fn new(options: MctsOptions, seed: u64) -> Self {
+        MctsAgent {
+            options,
+            seed,
+            rng: rng_from_seed(seed),
+            trees: Vec::new(),
+        }
+    }
+
+    /// The player's options.
+    pub fn options(&self) -> &MctsOptions {
+        &self.options
+    }
+
+    /// Searches `state` and returns every legal move with its visits and value, best first;
+    /// `None` if it is not a player's turn. Every call draws a new seed from the agent's
+    /// generator.
+    pub fn search(&mut self, state: &S) -> Option<SearchResult<S::Move>> {
+        state.turn().player()?;
+        let seed = self.rng.next_u64();
+        run_search(&mut self.trees, state, &self.options, seed)
+    }
+}
+
+impl<S: GameState> Agent<S> for MctsAgent<S> {
+    fn spec(&self) -> String {
+        self.options.spec(self.seed)
+    }
+
+    fn choose(&mut self, state: &S) -> S::Move {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        if let [only] = moves[..] {
+            return only;
+        }
+        self.search(state)
+            .expect("choose is called at a player's turn")
+            .best()
+    }
+
+    fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
+        let result = self.search(state)?;
+        Some(Evaluation {
+            kind: ValueKind::Estimate,
+            moves: result.moves.iter().map(|m| (m.mv, m.value)).collect(),
+        })
+    }
+}
+
+/// Searches `state` once with `options` and `seed`, without an agent; `None` if it is not a
+/// player's turn. The same state, options and seed (with an iteration budget) give the same
+/// result.
+pub fn search<S: GameState>(
+    state: &S,
+    options: &MctsOptions,
+    seed: u64,
+) -> Option<SearchResult<S::Move>> {
+    run_search(&mut Vec::new(), state, options, seed)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The search on toy games whose values are known by hand: a player who decides twice in a
+    //! row, chance outcomes of unequal weights, a truncated game.
+
+    use std::fmt;
+    use std::str::FromStr;
+
+    use qasab_core::{
+        ByPlayer, ChanceError, EndReason, GameState, MoveError, OptionDoc, Outcome, Player,
+        PositionIdError, Ruleset, RulesetError, Turn, Weighted,
+    };
+
+    use super::*;
+
+    /// A node of a toy game tree, addressed by its index in a static table.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    enum Toy {
+        /// A player chooses a letter; each leads to a node.
+        Decide(Player, &'static [(char, usize)]),
+        /// Chance: (outcome, weight, next node).
+        Chance(&'static [(u8, u32, usize)]),
+        /// The end: the winner by score, and whether a safety limit stopped the game.
+        End(Option<Player>, bool),
+    }
+
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    struct ToyRules(&'static [Toy]);
+
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    struct ToyState {
+        rules: ToyRules,
+        at: usize,
+        actions: u32,
+    }
+
+    impl fmt::Display for ToyRules {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("toy")
+        }
+    }
+
+    impl FromStr for ToyRules {
+        type Err = RulesetError;
+        fn from_str(s: &str) -> Result<Self, RulesetError> {
+            Err(RulesetError::UnknownName {
+                name: s.into(),
+                valid: vec![],
+            })
+        }
+    }
+
+    impl Ruleset for ToyRules {
+        type State = ToyState;
+        fn name(&self) -> &'static str {
+            "toy"
+        }
+        fn title(&self) -> &'static str {
+            "a game tree written out by hand"
+        }
+        fn options() -> &'static [OptionDoc] {
+            &[]
+        }
+        fn option_value(&self, _: &str) -> Option<String> {
+            None
+        }
+        fn default_value(&self, _: &str) -> Option<String> {
+            None
+        }
+        fn initial_state(&self) -> ToyState {
+            ToyState {
+                rules: *self,
+                at: 0,
+                actions: 0,
+            }
+        }
+        fn state_from_id(&self, id: &str) -> Result<ToyState, PositionIdError> {
+            Err(PositionIdError {
+                game: "toy",
+                id: id.into(),
+                why: "toy games have no ids".into(),
+            })
+        }
+        fn seat_name(&self, p: Player) -> &'static str {
+            ["one", "two"][p.index()]
+        }
+        fn rules_text(&self) -> String {
+            self.title().into()
+        }
+    }
+
+    impl serde::Serialize for ToyState {
+        fn serialize<Ser: serde::Serializer>(&self, s: Ser) -> Result<Ser::Ok, Ser::Error> {
+            s.serialize_u64(self.at as u64)
+        }
+    }
+
+    impl GameState for ToyState {
+        type Ruleset = ToyRules;
+        type Move = char;
+        type Chance = u8;
+
+        fn ruleset(&self) -> &ToyRules {
+            &self.rules
+        }
+        fn turn(&self) -> Turn {
+            match self.rules.0[self.at] {
+                Toy::Decide(p, _) => Turn::Player(p),
+                Toy::Chance(_) => Turn::Chance,
+                Toy::End(winner, truncated) => Turn::Over(Outcome {
+                    winner,
+                    scores: ByPlayer::from_fn(|p| u32::from(winner == Some(p))),
+                    reason: if truncated {
+                        EndReason::NoProgress
+                    } else {
+                        EndReason::Elimination
+                    },
+                }),
+            }
+        }
+        fn legal_moves(&self, out: &mut Vec<char>) {
+            out.clear();
+            if let Toy::Decide(_, m) = self.rules.0[self.at] {
+                out.extend(m.iter().map(|&(c, _)| c));
+            }
+        }
+        fn chance_outcomes(&self, out: &mut Vec<Weighted<u8>>) -> u32 {
+            out.clear();
+            if let Toy::Chance(o) = self.rules.0[self.at] {
+                out.extend(
+                    o.iter()
+                        .map(|&(outcome, weight, _)| Weighted { outcome, weight }),
+                );
+            }
+            out.iter().map(|w| w.weight).sum()
+        }
+        fn play_unchecked(&mut self, m: char) {
+            let Toy::Decide(_, moves) = self.rules.0[self.at] else {
+                panic!("not a decision")
+            };
+            self.at = moves.iter().find(|&&(c, _)| c == m).expect("legal").1;
+            self.actions += 1;
+        }
+        fn apply_chance_unchecked(&mut self, c: u8) {
+            let Toy::Chance(outs) = self.rules.0[self.at] else {
+                panic!("not chance")
+            };
+            self.at = outs.iter().find(|&&(o, _, _)| o == c).expect("listed").2;
+            self.actions += 1;
+        }
+        fn parse_move(&self, text: &str) -> Result<char, MoveError> {
+            Err(MoveError::Syntax {
+                text: text.into(),
+                expected: "nothing".into(),
+            })
+        }
+        fn parse_chance(&self, text: &str) -> Result<u8, ChanceError> {
+            Err(ChanceError::Syntax {
+                text: text.into(),
+                expected: "nothing".into(),
+            })
+        }
+        fn scores(&self) -> ByPlayer<u32> {
+            ByPlayer::default()
+        }
+        fn turns(&self) -> u32 {
+            self.actions
+        }
+        fn actions(&self) -> u32 {
+            self.actions
+        }
+        fn render(&self) -> String {
+            format!("node {}", self.at)
+        }
+        fn position_id(&self) -> String {
+            self.at.to_string()
+        }
+        fn describe_move(&self, m: char) -> String {
+            m.to_string()
+        }
+    }
+
+    use Player::{One, Two};
+
+    /// One decides twice in a row: `l` then `a` wins outright (+1). `r` leads to a throw that
+    /// wins 3 times in 4 and otherwise lets Two choose between his win and a draw (+0.5). A
+    /// search that took the second decision for Two's would value `l` at −1.
+    static TWICE: [Toy; 7] = [
+        Toy::Decide(One, &[('l', 1), ('r', 4)]),
+        Toy::Decide(One, &[('a', 2), ('b', 3)]),
+        Toy::End(Some(One), false),
+        Toy::End(Some(Two), false),
+        Toy::Chance(&[(0, 3, 2), (1, 1, 5)]),
+        Toy::Decide(Two, &[('x', 3), ('y', 6)]),
+        Toy::End(None, false),
+    ];
+
+    /// Two chooses between a draw (`q`, 0) and a throw with three outcomes of weights 1, 1 and
+    /// 6, where the first two win for Two and the last loses (`p`, −0.5 for Two). Drawing the
+    /// outcomes uniformly would value `p` at +1/3.
+    static WEIGHTS: [Toy; 5] = [
+        Toy::Decide(Two, &[('p', 1), ('q', 2)]),
+        Toy::Chance(&[(0, 1, 3), (1, 1, 3), (2, 6, 4)]),
+        Toy::End(None, false),
+        Toy::End(Some(Two), false),
+        Toy::End(Some(One), false),
+    ];
+
+    /// `t` ends the game by a safety limit with One ahead (0); `d` draws or wins evenly (+0.5).
+    static TRUNCATED: [Toy; 4] = [
+        Toy::Decide(One, &[('d', 2), ('t', 1)]),
+        Toy::End(Some(One), true),
+        Toy::Chance(&[(0, 1, 3), (1, 1, 1)]),
+        Toy::End(Some(One), false),
+    ];
+
+    fn opts(iterations: u64) -> MctsOptions {
+        MctsOptions {
+            budget: Budget::Iterations(iterations),
+            ..MctsOptions::default()
+        }
+    }
+
+    fn stats(tree: &'static [Toy], iterations: u64, seed: u64) -> SearchResult<char> {
+        search(&ToyRules(tree).initial_state(), &opts(iterations), seed).unwrap()
+    }
+
+    fn value_of(r: &SearchResult<char>, m: char) -> f64 {
+        r.moves.iter().find(|s| s.mv == m).unwrap().value
+    }
+
+    #[test]
+    fn a_player_deciding_twice_in_a_row_keeps_his_own_point_of_view() {
+        for seed in 0..20 {
+            let r = stats(&TWICE, 2000, seed);
+            assert_eq!(r.best(), 'l', "seed {seed}: {r:?}");
+            assert!(value_of(&r, 'l') > 0.9, "seed {seed}: {r:?}");
+            assert!((value_of(&r, 'r') - 0.5).abs() < 0.35, "seed {seed}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn chance_outcomes_are_drawn_by_their_weights() {
+        for seed in 0..20 {
+            let r = stats(&WEIGHTS, 2000, seed);
+            assert_eq!(r.best(), 'q', "seed {seed}: {r:?}");
+            assert_eq!(value_of(&r, 'q'), 0.0);
+        }
+        // With the throw as the only line, its value is estimated closely: −0.5 for Two.
+        static THROW: [Toy; 4] = [
+            Toy::Decide(Two, &[('p', 1)]),
+            Toy::Chance(&[(0, 1, 2), (1, 1, 2), (2, 6, 3)]),
+            Toy::End(Some(Two), false),
+            Toy::End(Some(One), false),
+        ];
+        for seed in 0..5 {
+            let r = stats(&THROW, 4000, seed);
+            assert!((value_of(&r, 'p') + 0.5).abs() < 0.1, "seed {seed}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn a_truncated_game_is_worth_nothing() {
+        for seed in 0..20 {
+            let r = stats(&TRUNCATED, 2000, seed);
+            assert_eq!(r.best(), 'd', "seed {seed}: {r:?}");
+            assert_eq!(value_of(&r, 't'), 0.0);
+        }
+    }
+
+    #[test]
+    fn visits_add_up_to_the_iterations_and_the_order_follows_the_rule() {
+        for threads in [1, 3] {
+            let o = MctsOptions {
+                threads,
+                ..opts(1001)
+            };
+            let r = search(&ToyRules(&TWICE).initial_state(), &o, 5).unwrap();
+            assert_eq!(r.iterations, 1001);
+            assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 1001);
+            assert!(r.moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+        }
+        // Fewer iterations than moves: the unvisited move comes last with value 0.
+        let r = stats(&TWICE, 1, 3);
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!((r.moves[1].visits, r.moves[1].value), (0, 0.0));
+    }
+
+    #[test]
+    fn ties_are_broken_by_the_seed() {
+        // Two moves that both win: equal visits are likely, equal values certain.
+        static EQUAL: [Toy; 2] = [
+            Toy::Decide(One, &[('a', 1), ('b', 1)]),
+            Toy::End(Some(One), false),
+        ];
+        let firsts: std::collections::HashSet<char> =
+            (0..40).map(|seed| stats(&EQUAL, 2, seed).best()).collect();
+        assert_eq!(firsts.len(), 2, "both moves are chosen for some seed");
+    }
+
+    #[test]
+    fn no_search_outside_a_players_turn() {
+        let end = ToyState {
+            rules: ToyRules(&TWICE),
+            at: 2,
+            actions: 0,
+        };
+        assert!(search(&end, &opts(10), 1).is_none());
+        let chance = ToyState { at: 4, ..end };
+        assert!(search(&chance, &opts(10), 1).is_none());
+    }
+
+    #[test]
+    fn a_search_past_the_node_limit_goes_on_with_rollouts() {
+        let state = ToyRules(&TWICE).initial_state();
+        let mut tree = Tree::<ToyState>::new();
+        tree.search(&state, &opts(500), 1, 500, None, 3);
+        assert_eq!(tree.iterations, 500);
+        assert_eq!(tree.nodes.len(), 3, "the root and its two children only");
+        assert_eq!(tree.nodes[0].visits, 500);
+    }
+}
