@@ -2,6 +2,7 @@
 //!
 //! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
 //! * [`random`]: the uniform random player.
+//! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
@@ -12,6 +13,7 @@
 pub mod agent;
 pub mod bench;
 pub mod driver;
+pub mod eval;
 pub mod random;
 pub mod rng;
 pub mod simulate;
@@ -21,4 +23,5 @@ pub mod tab_ludii;
 pub mod tihbat;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
+pub use eval::Evaluate;
 pub use solver::{SolveError, Solver};
