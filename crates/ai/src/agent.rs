@@ -11,6 +11,8 @@ use qasab_core::ruleset::split_spec;
 use qasab_core::{GameState, Ruleset};
 use thiserror::Error;
 
+use crate::eval::Evaluate;
+
 /// A computer (or human) player.
 pub trait Agent<S: GameState>: Send {
     /// The agent's spec string, with the seed it actually uses.
@@ -205,8 +207,9 @@ impl fmt::Display for AgentSpec {
 /// game) happens once, when the maker is built; each call is cheap.
 pub type AgentMaker<S> = Arc<dyn Fn(u64) -> Box<dyn Agent<S>> + Send + Sync>;
 
-/// A game whose states computer players can play.
-pub trait Playable: GameState {
+/// A game whose states computer players can play. Every such game has a static evaluation
+/// ([`Evaluate`]), which the search players use.
+pub trait Playable: Evaluate {
     /// Prepares the agent described by `spec` for `rules`. The maker ignores the spec's
     /// `seed=`; callers choose the seed (see [`AgentSpec::seed`] and [`crate::rng`]).
     ///

@@ -3,6 +3,7 @@
 //! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
 //! * [`random`]: the uniform random player.
 //! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
+//! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
@@ -18,6 +19,7 @@ pub mod analysis;
 pub mod arena;
 pub mod bench;
 pub mod driver;
+pub mod eval;
 pub mod mcts;
 pub mod random;
 pub mod rng;
@@ -29,4 +31,5 @@ pub mod tab_ludii;
 pub mod tihbat;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
+pub use eval::Evaluate;
 pub use solver::{SolveError, Solver};

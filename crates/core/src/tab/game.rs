@@ -13,7 +13,8 @@ use crate::sticks::Throw;
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::Ruleset;
-use super::state::{MAXP, OFF, Phase, State};
+use super::state::{MAXP, MoveList, OFF, Phase, State};
+use super::track::{NONE, dests};
 
 impl State {
     /// The piece numbers of a mask, for messages ("3" or "2, 5").
@@ -61,6 +62,112 @@ impl State {
             .into_iter()
             .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending[t.index()])))
             .collect()
+    }
+
+    /// How many throws of `t` are waiting to be played (without allocating, unlike
+    /// [`State::pending`]).
+    pub fn pending_count(&self, t: Throw) -> u32 {
+        u32::from(self.pending[t.index()])
+    }
+
+    /// Piece `i` of `p` (0-based, in piece-number order), or `None` once it is off the board or
+    /// if `p` has no such piece. Read-only, for evaluations.
+    pub fn piece(&self, p: Player, i: u8) -> Option<PieceView> {
+        if i >= self.rules.piece_count() {
+            return None;
+        }
+        let piece = &self.pieces[p.index()][usize::from(i)];
+        (piece.sq != OFF).then(|| PieceView {
+            square: Square(piece.sq),
+            converted: piece.converted(),
+            entered_enemy_row: piece.entered(),
+        })
+    }
+
+    /// The owner of the unit on `sq` and its number of pieces, if the square is occupied.
+    pub fn unit_at(&self, sq: Square) -> Option<(Player, u32)> {
+        if usize::from(sq.0) >= self.grid().len() {
+            return None;
+        }
+        self.owner(sq.0).map(|p| (p, self.mask(sq.0).count_ones()))
+    }
+
+    /// The number of `p`'s pieces not yet converted (L-9c).
+    pub fn unconverted(&self, p: Player) -> u32 {
+        self.unconv[p.index()].count_ones()
+    }
+
+    /// Turns played in a row without a capture, conversion or reduction (the L-18 counter).
+    pub fn turns_without_progress(&self) -> u32 {
+        u32::from(self.no_progress)
+    }
+
+    /// The player whose turn it is, throwing or playing his throws; `None` during the opening
+    /// (L-4) and once the game is over.
+    pub fn player_in_turn(&self) -> Option<Player> {
+        match self.phase {
+            Phase::Throwing { player } | Phase::Moving { player } => Some(player),
+            Phase::Opening { .. } | Phase::Over => None,
+        }
+    }
+
+    /// Whether the player in turn ([`State::player_in_turn`]) throws again before his turn
+    /// ends: he is still throwing (L-5), or, with interleaved throws, the throw he is playing
+    /// gives another.
+    pub fn throws_to_come(&self) -> bool {
+        match self.phase {
+            Phase::Throwing { .. } => true,
+            Phase::Moving { .. } => self.extra,
+            Phase::Opening { .. } | Phase::Over => false,
+        }
+    }
+
+    /// The plays `p` could make with the single throw `t` on this board, as if `t` were his
+    /// only throw and he were to move now: the rules' own generator, with every rule that
+    /// decides a play (conversion, reserved tâbs, frozen units, passing, landing, splits,
+    /// reductions and survivors, lowest priority), but no banking, declining or ending.
+    /// Appended to `out` after clearing it, in move order. Read-only: evaluations use it to
+    /// ask what a throw could do for either player without touching the position.
+    pub fn throw_plays(&self, p: Player, t: Throw, out: &mut Vec<Move>) {
+        out.clear();
+        self.plays_into(p, t, &mut MoveList::new(self, out));
+    }
+
+    /// Where a unit of `p` standing on `from` would be `steps` squares on along `p`'s track
+    /// (1 to 6 steps): the main way and, when the way crosses the branch into the enemy home
+    /// row (L-2, L-10), the way through that row. `None` where the track ends (the one-way
+    /// track, H-8) or for a step count or square out of range. Geometry only: it does not say
+    /// whether a unit may make the move (for that, [`State::throw_plays`]).
+    pub fn track_destinations(&self, p: Player, from: Square, steps: u8) -> [Option<Square>; 2] {
+        if !(1..=6).contains(&steps) || usize::from(from.0) >= self.grid().len() {
+            return [None, None];
+        }
+        let [main, alt] = dests(self.rules.columns, self.rules.track, p)[usize::from(from.0)]
+            [usize::from(steps) - 1];
+        let sq = |s: u8| (s != NONE).then_some(Square(s));
+        [sq(main), sq(alt)]
+    }
+
+    /// Whether the play `m` would reduce the moving stack to one piece on arrival (L-15, M-9).
+    /// False for anything but a play of a stack of the player to move.
+    pub fn play_reduces(&self, m: Move) -> bool {
+        let Move::Play(play) = m else {
+            return false;
+        };
+        let grid = self.grid();
+        let (Some(from), Some(to)) = (play.from.square(grid), play.to.and_then(|t| t.square(grid)))
+        else {
+            return false;
+        };
+        let Some(p) = self.owner(from.0) else {
+            return false;
+        };
+        let group = if play.pieces == 0 {
+            self.mask(from.0)
+        } else {
+            play.pieces & self.mask(from.0)
+        };
+        self.reduces(p, group, from.0, to.0)
     }
 
     /// Why a typed play is not legal, for the one-line message.
@@ -578,4 +685,15 @@ impl Serialize for State {
         }
         map.end()
     }
+}
+
+/// What an evaluation reads about one piece on the board ([`State::piece`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PieceView {
+    /// The square it stands on.
+    pub square: Square,
+    /// Whether a tâb has converted it (L-9c): only converted pieces move with other throws.
+    pub converted: bool,
+    /// Whether it has been in the enemy home row (L-10): it may not enter again.
+    pub entered_enemy_row: bool,
 }

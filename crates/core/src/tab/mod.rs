@@ -30,6 +30,7 @@ mod state;
 mod text;
 mod track;
 
+pub use game::PieceView;
 pub use moves::{Move, ParseMoveError, Play, Spot};
 pub use rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Preset, Reduction,

@@ -196,6 +196,63 @@ impl State {
         self.decisions
     }
 
+    /// The moves `p` would have with the throw `t` on this board, as if he were to play it now:
+    /// the rules' own generator (LT-2 to LT-6, LH-2 to LH-5), ending with [`Move::Pass`] when
+    /// nothing can move. Fills `out` after clearing it. Read-only: evaluations use it to ask
+    /// what a throw could do for either player.
+    pub fn throw_plays(&self, p: Player, t: Throw, out: &mut Vec<Move>) {
+        self.generate_for(p.index(), t, out);
+    }
+
+    /// Where a unit of `p` on `square` would be `steps` squares on along the tracks through
+    /// the square (1 to 6 steps): the main way and, where the way forks, the other. In Tab the
+    /// main way is the middle loop where the square is on it, else `p`'s home track, else his
+    /// enemy track; the other way is the enemy track from a square of the loop that it also
+    /// holds (LT-3). In At-Tab it is `p`'s one track, `None` past its end (LH-2). Geometry
+    /// only: Ludii's track counts (LT-6), the open enemy row (LT-5), locks and landing rules
+    /// are not consulted (for those, [`State::throw_plays`]).
+    pub fn track_destinations(&self, p: Player, square: u8, steps: u8) -> [Option<u8>; 2] {
+        let n = self.columns();
+        if !(1..=6).contains(&steps) || square >= 4 * n {
+            return [None, None];
+        }
+        let (s, v, pi) = (usize::from(square), steps, p.index());
+        let some = |x: u8| (x != NONE).then_some(x);
+        match self.rules.game() {
+            Preset::Tab => {
+                let t = tracks::tab(n);
+                let enemy = {
+                    let e = t.enemy_index[pi][s][0];
+                    if e != NONE && e + v < 3 * n {
+                        t.enemy[pi][usize::from(e + v)]
+                    } else {
+                        NONE
+                    }
+                };
+                let m = t.middle_index[s];
+                if m != NONE {
+                    let j = m + v;
+                    let main = t.middle[usize::from(if j >= 2 * n { j - 2 * n } else { j })];
+                    let alt = if enemy != main { enemy } else { NONE };
+                    return [some(main), some(alt)];
+                }
+                let h = t.home_index[pi][s];
+                if h != NONE {
+                    return [
+                        (h + v < 2 * n).then(|| t.home[pi][usize::from(h + v)]),
+                        None,
+                    ];
+                }
+                [some(enemy), None]
+            }
+            Preset::Hyde => {
+                let t = tracks::hyde(n);
+                let i = usize::from(t.index[pi][s]) + usize::from(v);
+                [(i < usize::from(4 * n)).then(|| t.track[pi][i]), None]
+            }
+        }
+    }
+
     /// Tab's track-index counts of `p`: (home track, enemy track), by track index (LT-6).
     pub fn track_counts(&self, p: Player) -> (&[i32], &[i32]) {
         let n = usize::from(self.rules.columns());
@@ -294,9 +351,15 @@ impl State {
     }
 
     /// Fills `out` with the legal moves of the side to move for throw `throw`.
+    #[inline]
     fn generate(&self, throw: Throw, out: &mut Vec<Move>) {
+        self.generate_for(self.to_move.index(), throw, out);
+    }
+
+    /// The moves player `p` (the seat index) would have with the throw `throw` now.
+    #[inline]
+    fn generate_for(&self, p: usize, throw: Throw, out: &mut Vec<Move>) {
         out.clear();
-        let p = self.to_move.index();
         let n = self.columns();
         let v = throw.value();
         let lane = n == 9;

@@ -1,0 +1,92 @@
+//! Static evaluation: the value of a state for a player, in `[-1, 1]`, without search.
+//!
+//! Every game implements [`Evaluate`]; the search players (`greedy`, `expectimax`) call it at
+//! the leaves of their trees. A finished game gets its exact result ([`terminal_value`]); any
+//! other state gets a weighted score of hand-chosen features, squashed into `(-1, 1)` with
+//! `tanh`. The features and weights of each game are documented in its module and in
+//! `docs/players.md`:
+//!
+//! * [`tab`](mod@tab): `tab`, `tab-hyde`, `tab-modern` (material or captures, progress,
+//!   unconverted pieces, banked tâbs, stacks and reduction risk, and the exact chance that each
+//!   unit is hit in the enemy's turn);
+//! * [`tab_ludii`](mod@tab_ludii): `tab-ludii`, `tab-hyde-ludii`;
+//! * [`tihbat`](mod@tihbat): the 2×2 mancala.
+//!
+//! [`hits`] holds the hit model the two Tâb evaluations share.
+//!
+//! Every evaluation is antisymmetric: `evaluate(One) == -evaluate(Two)` (the score is computed
+//! once, for the first seat, and negated for the second), so a search may take either side's
+//! view.
+
+use qasab_core::{GameState, Outcome, Player};
+
+pub mod hits;
+pub mod tab;
+pub mod tab_ludii;
+pub mod tihbat;
+
+/// A game whose states have a static value for each player.
+pub trait Evaluate: GameState {
+    /// The value of the state for `player`, in `[-1, 1]`: +1 a certain win, −1 a certain loss.
+    ///
+    /// A finished game gives its exact result ([`terminal_value`]); other states an estimate,
+    /// strictly inside `(-1, 1)`. Always `evaluate(p) == -evaluate(!p)`.
+    fn evaluate(&self, player: Player) -> f64;
+}
+
+/// The exact value of a finished game for `player`: 1 for a win, −1 for a loss, 0 for a draw;
+/// a game stopped by a safety limit (a truncated game, [`Outcome::is_truncated`]) counts 0
+/// whatever its winner, as the limits are not part of the game.
+pub fn terminal_value(outcome: &Outcome, player: Player) -> f64 {
+    if outcome.is_truncated() {
+        0.0
+    } else {
+        f64::from(outcome.return_for(player))
+    }
+}
+
+/// The largest value an estimate may take: estimates stay strictly inside `(-1, 1)`, so that
+/// only a finished game is worth a certain win or loss.
+pub const MAX_ESTIMATE: f64 = 1.0 - 1e-9;
+
+/// Maps a score in some unit (pieces, counters) to `(-1, 1)`: `tanh(score / scale)`, kept
+/// within [`MAX_ESTIMATE`]. A score of one `scale` gives 0.76, two give 0.96.
+pub fn squash(score: f64, scale: f64) -> f64 {
+    (score / scale).tanh().clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
+}
+
+/// The value for `player` of a score computed for [`Player::One`].
+pub(crate) fn for_player(value_for_one: f64, player: Player) -> f64 {
+    match player {
+        Player::One => value_for_one,
+        Player::Two => -value_for_one,
+    }
+}
+
+/// The index of every square along the first lap of a track of the Tâb family, from the
+/// player's first square: home row, second row, third row, then (through the branch where there
+/// is one) the enemy home row; `u8::MAX` for squares the lap does not pass. `step(sq)` gives
+/// the squares one step on (main way, branch).
+pub(crate) fn lap_index(
+    columns: u8,
+    start: u8,
+    step: impl Fn(u8) -> [Option<u8>; 2],
+) -> [u8; hits::SQUARES] {
+    let n = usize::from(columns);
+    let mut idx = [u8::MAX; hits::SQUARES];
+    let mut sq = start;
+    idx[usize::from(sq)] = 0;
+    for k in 1..4 * n {
+        let [main, alt] = step(sq);
+        // Leaving the third row, the lap goes into the enemy home row.
+        let next = if k == 3 * n { alt.or(main) } else { main };
+        match next {
+            Some(x) if idx[usize::from(x)] == u8::MAX => {
+                idx[usize::from(x)] = k as u8;
+                sq = x;
+            }
+            _ => break,
+        }
+    }
+    idx
+}

@@ -1,0 +1,325 @@
+//! The evaluation of `tab`, `tab-hyde` and `tab-modern` (and every option value of them).
+//!
+//! The score is computed for White in *pieces* and squashed with `tanh(score / scale)`,
+//! `scale = max(2, pieces per side / 3)` (3 on Lane's 9 columns: three pieces up is worth 0.76).
+//! Black's value is its negation. The terms, each White's minus Black's:
+//!
+//! | term | weight | what it counts |
+//! |---|---|---|
+//! | material ([`MATERIAL`]) | 1.0 | pieces on the board, under `end=elimination` (L-17): the game is won by taking them all |
+//! | captures ([`CAPTURES`]) | 1.0 | pieces captured, under `end=most-captures` (H-13): the game is won by the count |
+//! | unconverted ([`UNCONVERTED`]) | −0.15 | pieces still waiting for a tâb (L-9c): they cannot move and are easy prey |
+//! | banked ([`BANKED`]) | 0.1 | tâbs in the bank, at most [`BANK_CAP`] (L-8): a tâb to play when it suits |
+//! | progress ([`PROGRESS`]) | 0.3 | for each converted piece, how far along its first lap it is (0 at its start square, 1 at the end of the enemy home row, 1 once it has been there) |
+//! | stacked ([`STACKED`]) | 0.05 | pieces beyond the first on a square (L-13): a stack moves them together |
+//! | reduction risk ([`REDUCTION`]) | −0.5 | for each stack, the pieces a reduction would remove (size − 1) times the chance that a single throw, when it moves the whole stack, can only reduce it (L-15) |
+//! | threats ([`HIT_NOW`], [`HIT_LATER`]) | 0.8 or 0.4 | the expected pieces the enemy takes with his hits: for each unit, its pieces times the probability that it is hit in the enemy's turn ([`hit_probability`], the model of [`super::hits`]); 0.8 when the enemy's turn is the one in progress, 0.4 when he plays after the owner |
+//!
+//! Near a safety limit (L-18) the value shrinks towards 0, the value of a truncated game: it
+//! is multiplied by `min(1, r / 10)` where `r` is the number of turns left before the
+//! no-progress limit or the turn cap stops the game.
+
+use qasab_core::grid::Square;
+use qasab_core::sticks::Throw;
+use qasab_core::tab::{End, Move, State};
+use qasab_core::{ByPlayer, GameState, Player, Turn};
+
+use super::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
+use super::{Evaluate, for_player, lap_index, squash, terminal_value};
+
+/// Weight of a piece on the board (`end=elimination`).
+pub const MATERIAL: f64 = 1.0;
+/// Weight of a piece captured (`end=most-captures`).
+pub const CAPTURES: f64 = 1.0;
+/// Weight (a penalty) of a piece not yet converted.
+pub const UNCONVERTED: f64 = 0.15;
+/// Weight of a banked tâb.
+pub const BANKED: f64 = 0.1;
+/// Banked tâbs beyond this many are not counted.
+pub const BANK_CAP: u32 = 4;
+/// Weight of a converted piece's progress along its first lap (0 to 1).
+pub const PROGRESS: f64 = 0.3;
+/// Weight of each piece beyond the first on a square.
+pub const STACKED: f64 = 0.05;
+/// Weight (a penalty) of the pieces a stack risks losing to a reduction.
+pub const REDUCTION: f64 = 0.5;
+/// Weight of the pieces expected to be lost to the hits of the player whose turn is in
+/// progress.
+pub const HIT_NOW: f64 = 0.8;
+/// Weight of the pieces expected to be lost to the hits of the player who plays after the
+/// owner.
+pub const HIT_LATER: f64 = 0.4;
+/// Turns before a safety limit from which the value shrinks towards 0.
+pub const LIMIT_HORIZON: f64 = 10.0;
+
+/// One side's terms, before weighting ([`features`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct SideFeatures {
+    /// Pieces on the board.
+    pub material: f64,
+    /// Pieces this side has captured.
+    pub captures: f64,
+    /// Pieces not yet converted.
+    pub unconverted: f64,
+    /// Banked tâbs, at most [`BANK_CAP`].
+    pub banked: f64,
+    /// The sum over converted pieces of their progress along the first lap, each 0 to 1.
+    pub progress: f64,
+    /// Pieces beyond the first on each square.
+    pub stacked: f64,
+    /// For each stack, its size − 1 times the chance that a throw that moves it whole can
+    /// only reduce it.
+    pub reduction_risk: f64,
+    /// The expected number of this side's pieces the enemy hits in his turn.
+    pub exposed: f64,
+    /// The weight of `exposed`: [`HIT_NOW`] or [`HIT_LATER`].
+    pub exposed_weight: f64,
+}
+
+/// The hit model's view of a Tâb position.
+struct Board<'a> {
+    state: &'a State,
+    /// Per player, the squares whose unit holds a piece that has been in the enemy home row
+    /// (it may not enter again, L-10).
+    entered: [u128; 2],
+    moves: std::cell::RefCell<Vec<Move>>,
+}
+
+impl HitBoard for Board<'_> {
+    fn first_steps(&self, attacker: Player, t: Throw, out: &mut Vec<(u8, u8)>) {
+        out.clear();
+        let grid = self.state.grid();
+        let mut moves = self.moves.borrow_mut();
+        self.state.throw_plays(attacker, t, &mut moves);
+        for m in moves.iter() {
+            if let Move::Play(p) = m
+                && let (Some(from), Some(to)) =
+                    (p.from.square(grid), p.to.and_then(|s| s.square(grid)))
+            {
+                out.push((from.0, to.0));
+            }
+        }
+    }
+
+    fn next_squares(&self, attacker: Player, origin: u8, at: u8, steps: u8) -> [Option<u8>; 2] {
+        let [main, alt] = self.state.track_destinations(attacker, Square(at), steps);
+        let may_enter = self.entered[attacker.index()] & (1u128 << origin) == 0;
+        [main.map(|s| s.0), alt.filter(|_| may_enter).map(|s| s.0)]
+    }
+}
+
+impl<'a> Board<'a> {
+    fn new(state: &'a State) -> Self {
+        let mut entered = [0u128; 2];
+        for p in Player::ALL {
+            for i in 0..state.ruleset().piece_count() {
+                if let Some(v) = state.piece(p, i)
+                    && v.entered_enemy_row
+                {
+                    entered[p.index()] |= 1u128 << v.square.0;
+                }
+            }
+        }
+        Board {
+            state,
+            entered,
+            moves: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+}
+
+/// The law of the throws `attacker` will have in his turn: the one in progress if it is his
+/// (with his pending throws), else his next; his banked tâbs count as known tâbs.
+fn turn_law(state: &State, attacker: Player) -> TurnLaw {
+    let (weights, denominator) = state.ruleset().odds.weights();
+    let mut known = [0u32; 5];
+    let in_turn = state.player_in_turn() == Some(attacker);
+    if in_turn {
+        for t in Throw::ALL {
+            known[t.index()] = state.pending_count(t);
+        }
+    }
+    known[Throw::TAB.index()] += state.banked()[attacker];
+    let more = !in_turn || state.throws_to_come();
+    TurnLaw::new(&weights, denominator, known, more)
+}
+
+/// The probability that `attacker` hits each square of `targets` in his turn, by the model of
+/// [`super::hits`]. Under `throw_timing=interleaved` the throws of a chain are still taken in
+/// any order: the player may bank a tâb or decline a throw and play it later, so the order
+/// thrown binds him less than in the Ludii presets.
+fn hit_chances(state: &State, board: &Board, attacker: Player, targets: u128) -> [f64; SQUARES] {
+    let reach = Reach::new(board, attacker);
+    hit_probabilities(&reach, &turn_law(state, attacker), targets)
+}
+
+/// The squares of each side's units and their sizes.
+fn units(state: &State) -> ([u128; 2], [u8; SQUARES]) {
+    let mut occ = [0u128; 2];
+    let mut size = [0u8; SQUARES];
+    for sq in state.grid().squares() {
+        if let Some((p, k)) = state.unit_at(sq) {
+            occ[p.index()] |= 1u128 << sq.0;
+            size[usize::from(sq.0)] = k as u8;
+        }
+    }
+    (occ, size)
+}
+
+/// The probability that the unit on `target` is hit in its enemy's turn (the one in progress
+/// if it is his, else his next), by the model of [`super::hits`]; 0 for an empty square.
+pub fn hit_probability(state: &State, target: Square) -> f64 {
+    let Some((owner, _)) = state.unit_at(target) else {
+        return 0.0;
+    };
+    let board = Board::new(state);
+    hit_chances(state, &board, !owner, 1u128 << target.0)[usize::from(target.0)]
+}
+
+/// Every term of the evaluation, for each side, before weighting (see the module docs).
+pub fn features(state: &State) -> ByPlayer<SideFeatures> {
+    let rules = state.ruleset();
+    let n = rules.columns;
+    let len = 4 * n;
+    let (occ, size) = units(state);
+    let board = Board::new(state);
+    let lap = |p: Player| {
+        let start = if p == Player::One { 0 } else { len - 1 };
+        lap_index(n, start, |sq| {
+            state
+                .track_destinations(p, Square(sq), 1)
+                .map(|s| s.map(|s| s.0))
+        })
+    };
+    let (weights, denominator) = rules.odds.weights();
+    let single = |t: Throw| {
+        weights
+            .iter()
+            .find(|w| w.outcome == t)
+            .map_or(0.0, |w| f64::from(w.weight) / f64::from(denominator))
+    };
+    let in_turn = state.player_in_turn();
+    let mut out = ByPlayer::<SideFeatures>::default();
+    let mut moves = Vec::new();
+    for p in Player::ALL {
+        let f = &mut out[p];
+        let me = p.index();
+        f.material = f64::from(state.pieces_on_board()[p]);
+        f.captures = f64::from(state.scores()[p]);
+        f.unconverted = f64::from(state.unconverted(p));
+        f.banked = f64::from(state.banked()[p].min(BANK_CAP));
+        let idx = lap(p);
+        for i in 0..rules.piece_count() {
+            let Some(v) = state.piece(p, i) else { continue };
+            if !v.converted {
+                continue;
+            }
+            f.progress += if v.entered_enemy_row {
+                1.0
+            } else {
+                match idx[usize::from(v.square.0)] {
+                    u8::MAX => 1.0,
+                    k => f64::from(k) / f64::from(len - 1),
+                }
+            };
+        }
+        // Stacks and the chance that moving one can only reduce it.
+        let mut stacks = 0u128;
+        let mut m = occ[me];
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if size[sq] > 1 {
+                stacks |= 1u128 << sq;
+                f.stacked += f64::from(size[sq] - 1);
+            }
+        }
+        if stacks != 0 {
+            let grid = state.grid();
+            // Per stack square: the throws with a whole-stack play, and those whose every
+            // whole-stack play reduces.
+            let mut any = [0u8; SQUARES];
+            let mut safe = [0u8; SQUARES];
+            for t in Throw::ALL {
+                state.throw_plays(p, t, &mut moves);
+                for &mv in &moves {
+                    let Move::Play(play) = mv else { continue };
+                    let Some(from) = play.from.square(grid) else {
+                        continue;
+                    };
+                    let sq = usize::from(from.0);
+                    if stacks & (1u128 << sq) == 0 || play.pieces != 0 || play.to.is_none() {
+                        continue;
+                    }
+                    any[sq] |= 1 << t.index();
+                    if !state.play_reduces(mv) {
+                        safe[sq] |= 1 << t.index();
+                    }
+                }
+            }
+            let mut m = stacks;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let risky: f64 = Throw::ALL
+                    .into_iter()
+                    .filter(|t| any[sq] & !safe[sq] & (1 << t.index()) != 0)
+                    .map(single)
+                    .sum();
+                f.reduction_risk += f64::from(size[sq] - 1) * risky;
+            }
+        }
+        // The enemy's hits on this side's units.
+        let enemy = !p;
+        let probs = hit_chances(state, &board, enemy, occ[me]);
+        let mut m = occ[me];
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f.exposed += probs[sq] * f64::from(size[sq]);
+        }
+        f.exposed_weight = if in_turn == Some(enemy) {
+            HIT_NOW
+        } else {
+            HIT_LATER
+        };
+    }
+    out
+}
+
+/// White's weighted score in pieces (see the module docs).
+fn score(state: &State) -> f64 {
+    let f = features(state);
+    let (w, b) = (&f.one, &f.two);
+    let end_term = match state.ruleset().end {
+        End::Elimination => MATERIAL * (w.material - b.material),
+        End::MostCaptures => CAPTURES * (w.captures - b.captures),
+    };
+    end_term - UNCONVERTED * (w.unconverted - b.unconverted)
+        + BANKED * (w.banked - b.banked)
+        + PROGRESS * (w.progress - b.progress)
+        + STACKED * (w.stacked - b.stacked)
+        - REDUCTION * (w.reduction_risk - b.reduction_risk)
+        - w.exposed_weight * w.exposed
+        + b.exposed_weight * b.exposed
+}
+
+/// The factor that shrinks the value towards 0 near a safety limit (L-18).
+fn limit_factor(state: &State) -> f64 {
+    let rules = state.ruleset();
+    let mut left = f64::from(rules.turn_cap) - f64::from(state.turns());
+    if rules.no_progress > 0 {
+        left = left.min(f64::from(rules.no_progress) - f64::from(state.turns_without_progress()));
+    }
+    (left / LIMIT_HORIZON).clamp(0.0, 1.0)
+}
+
+impl Evaluate for State {
+    fn evaluate(&self, player: Player) -> f64 {
+        if let Turn::Over(o) = self.turn() {
+            return terminal_value(&o, player);
+        }
+        let scale = (f64::from(self.ruleset().piece_count()) / 3.0).max(2.0);
+        for_player(squash(score(self), scale) * limit_factor(self), player)
+    }
+}
