@@ -13,6 +13,6 @@ impl Playable for State {
     }
 
     fn strongest_agent() -> &'static str {
-        "random"
+        "mcts"
     }
 }

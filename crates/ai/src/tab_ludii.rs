@@ -6,7 +6,7 @@ use crate::agent::{AgentError, AgentMaker, AgentSpec, Playable, common_maker, un
 
 impl Playable for State {
     fn strongest_agent() -> &'static str {
-        "random"
+        "mcts"
     }
 
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {

@@ -28,6 +28,9 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Rate players: a round robin with paired throws, scores, Elo differences and a ladder.
     Arena(ArenaArgs),
+    /// Analyse a game record: every decision against a player's best move (with marks for
+    /// doubtful moves, mistakes and blunders), and the luck of every throw.
+    Analyse(AnalyseArgs),
     /// Replay and check a game record.
     Replay {
         /// The record file.
@@ -125,6 +128,21 @@ pub struct PlayArgs {
     /// The player that answers `hint` (default: the game's strongest player).
     #[arg(long)]
     pub hint: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The game record (as written by `qasab play --record`).
+    pub record: PathBuf,
+    /// The player that rates the moves (default: the game's strongest, e.g. mcts or solver).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Seed of the rating player's own choices (its searches).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

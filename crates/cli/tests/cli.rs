@@ -801,3 +801,125 @@ fn arena_explains_bad_input() {
         "--threads: threads must be from 0 (one per core) to 1024; got 5000",
     );
 }
+
+#[test]
+fn analyse_rates_every_decision_and_throw_of_a_record() {
+    let path = temp("analyse-tab.qrec");
+    let path_s = path.to_str().unwrap();
+    ok(&[
+        "play",
+        "tab(columns=7)",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--seed",
+        "4",
+        "--record",
+        path_s,
+    ]);
+    let text = ok(&["analyse", path_s, "--agent", "mcts(level=1)"]);
+    assert!(
+        text.starts_with("tab(columns=7), analysed by mcts(level=1,seed=0)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Marks by loss against the best move: ?! from 0.04, ? from 0.08, ?? from 0.16."
+        )
+    );
+    assert!(
+        text.contains(" white throws ") && text.contains(" luck "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nwhite ") && text.contains("\nblack "),
+        "{text}"
+    );
+
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "analyse",
+        path_s,
+        "--agent",
+        "mcts(level=1)",
+        "--json",
+    ]))
+    .unwrap();
+    let keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "agent",
+            "moves",
+            "players",
+            "ruleset",
+            "thresholds",
+            "throws",
+            "value_kind"
+        ]
+    );
+    assert_eq!(json["value_kind"], "estimate");
+    let moves = json["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let loss = m["loss"].as_f64().unwrap();
+        assert!(loss >= 0.0);
+        if m["choices"] == 1 {
+            assert!(m["played_value"].is_null() && m["mark"].is_null());
+        } else {
+            let d = m["best_value"].as_f64().unwrap() - m["played_value"].as_f64().unwrap();
+            assert!((d - loss).abs() < 1e-9);
+        }
+    }
+    let decisions: u64 = ["white", "black"]
+        .iter()
+        .map(|p| json["players"][p]["decisions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(decisions as usize, moves.len());
+    // The same seed gives the same analysis.
+    assert_eq!(
+        ok(&["analyse", path_s, "--agent", "mcts(level=1)", "--json"]),
+        ok(&["analyse", path_s, "--agent", "mcts(level=1)", "--json"])
+    );
+
+    // Tihbat: the solver by default, exact margins, no throws.
+    let path = temp("analyse-tihbat.qrec");
+    let path_s = path.to_str().unwrap();
+    ok(&[
+        "play", "tihbat", "--south", "random", "--north", "solver", "--seed", "2", "--record",
+        path_s,
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["analyse", path_s, "--json"])).unwrap();
+    assert_eq!(json["value_kind"], "exact-margin");
+    assert!(json["agent"].as_str().unwrap().starts_with("solver"));
+    assert_eq!(json["throws"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        json["players"]["north"]["total_loss"], 0.0,
+        "the solver loses nothing"
+    );
+
+    fails(
+        &["analyse", path_s, "--agent", "random"],
+        "does not rate moves",
+    );
+    fails(
+        &["analyse", path_s, "--agent", "bogus"],
+        "unknown player 'bogus'",
+    );
+    fails(
+        &["analyse", "/nonexistent/game.qrec"],
+        "cannot read /nonexistent/game.qrec",
+    );
+    let bad = temp("analyse-bad.qrec");
+    std::fs::write(&bad, "hello\n").unwrap();
+    fails(
+        &["analyse", bad.to_str().unwrap()],
+        "line 1: not a qasab record",
+    );
+}

@@ -175,7 +175,11 @@ fn l4_opening_alternates_single_throws_until_a_tab() {
     assert_eq!(s.chance_player(), Some(Player::One));
     throw(&mut s, "3");
     assert_eq!(moves(&s), ["1:I-K"]);
-    assert_eq!(s.chance_player(), None, "a player's turn belongs to no thrower");
+    assert_eq!(
+        s.chance_player(),
+        None,
+        "a player's turn belongs to no thrower"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use crate::cli::{Cli, Command};
 
+mod analyse;
 mod arena;
 mod bench;
 mod ludii_replay;
@@ -23,6 +24,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -312,8 +312,7 @@ fn thinking<T: Send>(who: &str, work: impl FnOnce() -> T + Send) -> T {
             Err(_) => {
                 let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
                 bar.set_style(
-                    ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
-                        .expect("template"),
+                    ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("template"),
                 );
                 bar.set_message(format!("{who} is thinking"));
                 bar.enable_steady_tick(Duration::from_millis(120));

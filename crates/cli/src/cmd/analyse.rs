@@ -1,0 +1,217 @@
+//! `qasab analyse`: every decision of a recorded game against an agent's best, and the luck of
+//! every throw.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::agent::{Playable, PreparedAgent};
+use qasab_ai::analysis::{Analysis, analyse, kind_name};
+use qasab_ai::eval::Evaluate;
+use qasab_core::record::{Record, replay};
+use qasab_core::{AnyRuleset, GameState, Player, Ruleset, with_ruleset};
+use serde_json::json;
+
+use crate::cli::AnalyseArgs;
+
+pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
+    let file = &args.record;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", file.display());
+    let record = Record::parse(&text).map_err(|e| at(&e))?;
+    let any: AnyRuleset = record
+        .ruleset
+        .parse()
+        .map_err(|e| at(&format!("line {}: {e}", record.ruleset_line)))?;
+    with_ruleset!(&any, r => report(r, file, &record, args))
+}
+
+fn report<R: Ruleset>(
+    rules: &R,
+    file: &Path,
+    record: &Record,
+    args: &AnalyseArgs,
+) -> Result<ExitCode>
+where
+    R::State: Playable + Evaluate,
+{
+    let replayed = replay::<R::State>(record).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let strongest = <R::State as Playable>::strongest_agent();
+    let spec = args.agent.as_deref().unwrap_or(strongest);
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
+    let mut agent = prepared.make(args.seed);
+    let bar = ProgressBar::with_draw_target(
+        Some(replayed.actions.len() as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} analysing {pos}/{len} actions [{bar:40}] eta {eta}",
+        )
+        .expect("template")
+        .progress_chars("=> "),
+    );
+    let start = rules.initial_state();
+    let analysis = analyse(
+        &start,
+        &replayed.actions,
+        agent.as_mut(),
+        &|s: &R::State, p| s.evaluate(p),
+        strongest,
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let analysis = analysis.map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    if args.json {
+        print_json(rules, &agent.spec(), &analysis)?;
+    } else {
+        print_text(rules, &start, &replayed.actions, &agent.spec(), &analysis)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_json<R: Ruleset>(
+    rules: &R,
+    agent: &str,
+    a: &Analysis<<R::State as GameState>::Move, <R::State as GameState>::Chance>,
+) -> Result<()> {
+    let seat = |p: Player| rules.seat_name(p);
+    let moves: Vec<_> = a
+        .moves
+        .iter()
+        .map(|r| {
+            json!({
+                "action": r.action,
+                "player": seat(r.player),
+                "played": r.played.to_string(),
+                "choices": r.choices,
+                "best": r.best.to_string(),
+                // A forced move is not rated.
+                "played_value": (r.choices > 1).then_some(r.played_value),
+                "best_value": (r.choices > 1).then_some(r.best_value),
+                "loss": r.loss,
+                "mark": r.mark,
+            })
+        })
+        .collect();
+    let throws: Vec<_> = a
+        .throws
+        .iter()
+        .map(|t| {
+            json!({
+                "action": t.action,
+                "player": seat(t.player),
+                "outcome": t.outcome.to_string(),
+                "luck": t.luck,
+            })
+        })
+        .collect();
+    let players: serde_json::Map<String, serde_json::Value> = Player::ALL
+        .iter()
+        .zip(&a.players)
+        .map(|(&p, s)| Ok((seat(p).to_string(), serde_json::to_value(s)?)))
+        .collect::<Result<_, serde_json::Error>>()?;
+    let out = json!({
+        "ruleset": rules.to_string(),
+        "agent": agent,
+        "value_kind": kind_name(a.value_kind),
+        "thresholds": a.thresholds,
+        "moves": moves,
+        "throws": throws,
+        "players": players,
+    });
+    outln!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}
+
+fn print_text<R: Ruleset>(
+    rules: &R,
+    start: &R::State,
+    actions: &[qasab_core::Action<
+        <R::State as GameState>::Move,
+        <R::State as GameState>::Chance,
+    >],
+    agent: &str,
+    a: &Analysis<<R::State as GameState>::Move, <R::State as GameState>::Chance>,
+) -> Result<()> {
+    let t = &a.thresholds;
+    outln!("{rules}, analysed by {agent}");
+    outln!(
+        "Marks by loss against the best move: ?! from {}, ? from {}, ?? from {}.",
+        t.doubtful,
+        t.mistake,
+        t.blunder
+    );
+    let mut state = start.clone();
+    let (mut m, mut c) = (a.moves.iter().peekable(), a.throws.iter().peekable());
+    for (i, action) in actions.iter().enumerate() {
+        let n = i + 1;
+        match action {
+            qasab_core::Action::Move(mv) => {
+                if let Some(r) = m.next_if(|r| r.action == n) {
+                    let who = rules.seat_name(r.player);
+                    let mark = r.mark.map_or("", |k| k.symbol());
+                    if r.choices == 1 {
+                        outln!("{n:>4}. {who} {mv}{mark}  (forced)");
+                    } else if r.loss > 0.0 {
+                        outln!(
+                            "{n:>4}. {who} {mv}{mark}  {:+.3}, best {} {:+.3} (loss {:.3})",
+                            r.played_value,
+                            r.best,
+                            r.best_value,
+                            r.loss
+                        );
+                    } else {
+                        outln!("{n:>4}. {who} {mv}  {:+.3} (best)", r.played_value);
+                    }
+                }
+                state.play_unchecked(*mv);
+            }
+            qasab_core::Action::Chance(ch) => {
+                match c.next_if(|t| t.action == n) {
+                    Some(t) => outln!(
+                        "{n:>4}. {} throws {ch}  luck {:+.3}",
+                        rules.seat_name(t.player),
+                        t.luck
+                    ),
+                    None => outln!("{n:>4}. chance {ch}"),
+                }
+                state.apply_chance_unchecked(*ch);
+            }
+        }
+    }
+    outln!();
+    outln!(
+        "{:<8} {:>9} {:>6} {:>10} {:>9} {:>3} {:>3} {:>3} {:>10} {:>7} {:>9}",
+        "player",
+        "decisions",
+        "forced",
+        "mean loss",
+        "error rate",
+        "?!",
+        "?",
+        "??",
+        "luck",
+        "throws",
+        "luck/throw"
+    );
+    for (p, s) in Player::ALL.iter().zip(&a.players) {
+        outln!(
+            "{:<8} {:>9} {:>6} {:>10.4} {:>9.1}% {:>3} {:>3} {:>3} {:>+10.3} {:>7} {:>+9.4}",
+            rules.seat_name(*p),
+            s.decisions,
+            s.forced,
+            s.mean_loss,
+            100.0 * s.error_rate,
+            s.doubtful,
+            s.mistakes,
+            s.blunders,
+            s.luck,
+            s.throws,
+            s.mean_luck
+        );
+    }
+    Ok(())
+}
