@@ -10,7 +10,7 @@ use qasab_ai::agent::{Playable, PreparedAgent};
 use qasab_ai::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::eval::Evaluate;
 use qasab_core::record::{Record, replay};
-use qasab_core::{AnyRuleset, GameState, Player, Ruleset, with_ruleset};
+use qasab_core::{ActionOf, AnyRuleset, GameState, Player, Ruleset, with_ruleset};
 use serde_json::json;
 
 use crate::cli::AnalyseArgs;
@@ -129,10 +129,7 @@ fn print_json<R: Ruleset>(
 fn print_text<R: Ruleset>(
     rules: &R,
     start: &R::State,
-    actions: &[qasab_core::Action<
-        <R::State as GameState>::Move,
-        <R::State as GameState>::Chance,
-    >],
+    actions: &[ActionOf<R::State>],
     agent: &str,
     a: &Analysis<<R::State as GameState>::Move, <R::State as GameState>::Chance>,
 ) -> Result<()> {
