@@ -12,14 +12,26 @@ use qasab_ai::rng::{below, rng_from_seed};
 use qasab_core::tihbat::{self, State};
 use qasab_core::{GameState, Ruleset, Turn};
 
+fn usage() -> ! {
+    eprintln!("usage: tihbat_optimal_moves [SPEC] [POSITIONS] [SEED]");
+    std::process::exit(2)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let spec = args.next().unwrap_or_else(|| "mcts".into());
-    let wanted: usize = args.next().map_or(1000, |s| s.parse().expect("POSITIONS: a count"));
-    let seed: u64 = args.next().map_or(1, |s| s.parse().expect("SEED: an integer"));
+    let wanted: usize = args
+        .next()
+        .map_or(1000, |s| s.parse().unwrap_or_else(|_| usage()));
+    let seed: u64 = args
+        .next()
+        .map_or(1, |s| s.parse().unwrap_or_else(|_| usage()));
     let rules = tihbat::Ruleset::default();
     let solver = Solver::new(rules).expect("the default rules solve");
-    let agent = PreparedAgent::<State>::new(&spec, &rules).unwrap_or_else(|e| panic!("{e}"));
+    let agent = PreparedAgent::<State>::new(&spec, &rules).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
 
     // Distinct decision positions with at least two legal moves, from seeded random games.
     let mut rng = rng_from_seed(seed);
@@ -42,7 +54,9 @@ fn main() {
 
     let (mut optimal, mut optimal_result, mut forced_choice) = (0usize, 0usize, 0usize);
     for (i, s) in positions.iter().enumerate() {
-        let values = solver.move_values(s).expect("exact values at default options");
+        let values = solver
+            .move_values(s)
+            .expect("exact values at default options");
         let best = values.iter().map(|v| v.1).max().expect("a legal move");
         if values.iter().all(|v| v.1 == best) {
             forced_choice += 1;
