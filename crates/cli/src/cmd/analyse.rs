@@ -10,21 +10,14 @@ use qasab_ai::agent::{Playable, PreparedAgent};
 use qasab_ai::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::eval::Evaluate;
 use qasab_core::record::{Record, replay};
-use qasab_core::{ActionOf, AnyRuleset, GameState, Player, Ruleset, with_ruleset};
+use qasab_core::{ActionOf, GameState, Player, Ruleset, with_ruleset};
 use serde_json::json;
 
 use crate::cli::AnalyseArgs;
 
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     let file = &args.record;
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", file.display());
-    let record = Record::parse(&text).map_err(|e| at(&e))?;
-    let any: AnyRuleset = record
-        .ruleset
-        .parse()
-        .map_err(|e| at(&format!("line {}: {e}", record.ruleset_line)))?;
+    let (record, any) = super::read_record(file)?;
     with_ruleset!(&any, r => report(r, file, &record, args))
 }
 

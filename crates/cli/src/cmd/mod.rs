@@ -35,6 +35,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// Reads a game record file and its ruleset; errors name the file and the line.
+pub fn read_record(
+    file: &std::path::Path,
+) -> Result<(qasab_core::record::Record, qasab_core::AnyRuleset)> {
+    use anyhow::{Context, anyhow};
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", file.display());
+    let record = qasab_core::record::Record::parse(&text).map_err(|e| at(&e))?;
+    let any = record
+        .ruleset
+        .parse()
+        .map_err(|e| at(&format!("line {}: {e}", record.ruleset_line)))?;
+    Ok((record, any))
+}
+
 /// Reads a ruleset string, with the error message the core gives.
 pub fn parse_ruleset(s: &str) -> Result<qasab_core::AnyRuleset> {
     Ok(s.parse::<qasab_core::AnyRuleset>()?)

@@ -3,19 +3,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use qasab_core::record::{Record, actor_name, replay};
-use qasab_core::{Action, AnyRuleset, GameState, Ruleset, with_ruleset};
+use qasab_core::{Action, GameState, Ruleset, with_ruleset};
 
 pub fn run(file: &Path, quiet: bool) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", file.display());
-    let record = Record::parse(&text).map_err(|e| at(&e))?;
-    let any: AnyRuleset = record
-        .ruleset
-        .parse()
-        .map_err(|e| at(&format!("line {}: {e}", record.ruleset_line)))?;
+    let (record, any) = super::read_record(file)?;
     with_ruleset!(&any, r => show(r, file, &record, quiet))
 }
 
