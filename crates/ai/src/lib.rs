@@ -3,6 +3,8 @@
 //! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
 //! * [`random`]: the uniform random player.
 //! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
+//! * [`greedy`] and [`expectimax`]: the search players, over whole turns ([`turn`]).
+//! * [`hash`]: fast state hashing and fingerprints for the searches.
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
@@ -14,6 +16,9 @@ pub mod agent;
 pub mod bench;
 pub mod driver;
 pub mod eval;
+pub mod expectimax;
+pub mod greedy;
+pub mod hash;
 pub mod random;
 pub mod rng;
 pub mod simulate;
@@ -21,6 +26,7 @@ pub mod solver;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
+pub mod turn;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
 pub use eval::Evaluate;
