@@ -60,7 +60,7 @@ pub struct AgentSpec {
 }
 
 /// Names of the agents, for messages.
-pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts"];
+pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts", "greedy", "expectimax"];
 
 /// Why an agent spec was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -222,11 +222,12 @@ pub trait Playable: Evaluate {
     fn strongest_agent() -> &'static str;
 }
 
-/// The maker of an agent every game has (`random`, `mcts`); `None` for other names.
+/// The maker of an agent every game has (`random`, `mcts`, `greedy`, `expectimax`); `None` for
+/// other names.
 ///
 /// # Errors
 /// [`AgentError`] for bad options.
-pub fn common_maker<S: GameState>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
+pub fn common_maker<S: Evaluate>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
     match spec.name.as_str() {
         "random" => {
             spec.check_keys(&["seed"])?;
@@ -239,6 +240,24 @@ pub fn common_maker<S: GameState>(spec: &AgentSpec) -> Result<Option<AgentMaker<
             let options = crate::mcts::MctsOptions::from_spec(spec)?;
             Ok(Some(Arc::new(move |seed| {
                 Box::new(crate::mcts::MctsAgent::<S>::new(options, seed)) as Box<dyn Agent<S>>
+            })))
+        }
+        "greedy" => {
+            spec.check_keys(&["seed"])?;
+            spec.seed()?;
+            Ok(Some(Arc::new(|seed| {
+                Box::new(crate::greedy::Greedy::<S>::new(seed)) as Box<dyn Agent<S>>
+            })))
+        }
+        "expectimax" => {
+            spec.check_keys(&["seed", "level", "depth", "nodes"])?;
+            spec.seed()?;
+            crate::expectimax::Options::from_spec(spec)?;
+            let spec = spec.clone();
+            Ok(Some(Arc::new(move |seed| {
+                let agent = crate::expectimax::Expectimax::<S>::from_spec(&spec, seed)
+                    .expect("the spec was checked when the maker was built");
+                Box::new(agent) as Box<dyn Agent<S>>
             })))
         }
         _ => Ok(None),

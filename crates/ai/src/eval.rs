@@ -90,3 +90,27 @@ pub(crate) fn lap_index(
     }
     idx
 }
+
+/// Laps already walked, by [`lap_index_cached`]'s key.
+type Laps = std::collections::HashMap<(u8, u8, u8, Player), std::rc::Rc<[u8; hits::SQUARES]>>;
+
+thread_local! {
+    /// Laps already walked on this thread.
+    static LAPS: std::cell::RefCell<Laps> = Default::default();
+}
+
+/// [`lap_index`], kept per thread under `key` (which must name the game, the board and the
+/// track), since a board's tracks never change.
+pub(crate) fn lap_index_cached(
+    key: (u8, u8, u8, Player),
+    columns: u8,
+    start: u8,
+    step: impl Fn(u8) -> [Option<u8>; 2],
+) -> std::rc::Rc<[u8; hits::SQUARES]> {
+    LAPS.with(|laps| {
+        laps.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| std::rc::Rc::new(lap_index(columns, start, step)))
+            .clone()
+    })
+}

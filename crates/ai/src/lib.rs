@@ -4,6 +4,8 @@
 //! * [`random`]: the uniform random player.
 //! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
 //! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
+//! * [`greedy`] and [`expectimax`]: the search players, over whole turns ([`turn`]).
+//! * [`hash`]: fast state hashing and fingerprints for the searches.
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
 //! * [`tab_ludii`]: the players of the Ludii presets.
 //! * [`driver`]: playing a game between agents, with chance from a seed.
@@ -20,6 +22,9 @@ pub mod arena;
 pub mod bench;
 pub mod driver;
 pub mod eval;
+pub mod expectimax;
+pub mod greedy;
+pub mod hash;
 pub mod mcts;
 pub mod random;
 pub mod rng;
@@ -29,6 +34,7 @@ pub mod stats;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
+pub mod turn;
 
 pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
 pub use eval::Evaluate;

@@ -144,7 +144,9 @@ fn agent_specs_are_checked() {
             .map(|e| e.to_string())
             .unwrap_or_default()
     };
-    assert!(err("oracle").contains("unknown player 'oracle'; valid players: random, solver, mcts"));
+    assert!(err("oracle").contains(
+        "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax"
+    ));
     assert!(err("random(depth=3)").contains("no option 'depth'"));
     assert!(err("random(seed=x)").contains("seed=x is not valid"));
     assert!(err("random(").contains("bad player spec"));

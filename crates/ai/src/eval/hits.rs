@@ -63,9 +63,18 @@ pub trait HitBoard {
     /// throw and his turn to move. Plays without a destination are left out.
     fn first_steps(&self, attacker: Player, t: Throw, out: &mut Vec<(u8, u8)>);
 
+    /// A number that names the board's geometry (game, board size, track): boards with the
+    /// same key give the same [`HitBoard::next_squares`], which are then kept per thread.
+    fn geometry_key(&self) -> u32;
+
+    /// The class of the attacker's unit on `origin` for [`HitBoard::next_squares`]: units of
+    /// one class continue their chains alike (0 or 1; in the Tâb family, 1 for a unit that has
+    /// been in the enemy home row and may not enter it again).
+    fn class(&self, attacker: Player, origin: u8) -> usize;
+
     /// The squares `steps` squares on from `at` along `attacker`'s track (the main way and,
-    /// where it forks, the other), for a unit whose chain began on `origin`. Geometry only.
-    fn next_squares(&self, attacker: Player, origin: u8, at: u8, steps: u8) -> [Option<u8>; 2];
+    /// where it forks, the other), for a unit of `class`. Geometry only.
+    fn next_squares(&self, attacker: Player, class: usize, at: u8, steps: u8) -> [Option<u8>; 2];
 }
 
 /// A bag of throws: for each throw (by [`Throw::index`]) its count, 0 to 3, in two bits.
@@ -117,6 +126,62 @@ static SUB_SPREAD: [u16; SUBS] = {
     t
 };
 
+/// The bags of one to three throws, smallest first.
+static SUB_BY_SIZE: [u16; SUBS] = {
+    let mut t = [0u16; SUBS];
+    let mut k = 0;
+    let mut size = 1;
+    while size <= CHAIN as u16 {
+        let mut b = 0;
+        while b < 1024 {
+            let n = count(b as u16, 0)
+                + count(b as u16, 1)
+                + count(b as u16, 2)
+                + count(b as u16, 3)
+                + count(b as u16, 4);
+            if n == size {
+                t[k] = b as u16;
+                k += 1;
+            }
+            b += 1;
+        }
+        size += 1;
+    }
+    t
+};
+
+/// Every continuation of one attacker and class of unit on one board: `[throw][square]`, the
+/// (at most two) squares a step leads to, `u8::MAX` for none.
+type Steps = [[[u8; 2]; SQUARES]; 5];
+
+thread_local! {
+    /// Continuation tables already built on this thread, by geometry key, attacker and class.
+    static STEPS: std::cell::RefCell<
+        std::collections::HashMap<(u32, Player, usize), std::rc::Rc<Steps>>,
+    > = Default::default();
+}
+
+/// The continuation table of `attacker`'s units of `class` on `board`, built once per thread.
+fn steps_of(board: &impl HitBoard, attacker: Player, class: usize) -> std::rc::Rc<Steps> {
+    let key = (board.geometry_key(), attacker, class);
+    STEPS.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| {
+                let mut t = [[[u8::MAX; 2]; SQUARES]; 5];
+                for (i, th) in Throw::ALL.into_iter().enumerate() {
+                    for sq in 0..SQUARES as u8 {
+                        let [a, b] = board.next_squares(attacker, class, sq, th.value());
+                        t[i][usize::from(sq)] = [a.unwrap_or(u8::MAX), b.unwrap_or(u8::MAX)];
+                    }
+                }
+                std::rc::Rc::new(t)
+            })
+            .clone()
+    })
+}
+
 /// The guard bits of [`spread`] bags.
 const GUARD: u16 = 0b100_100_100_100_100;
 
@@ -143,8 +208,22 @@ fn contains(outer: u16, inner: u16) -> bool {
 /// [`CHAIN`]).
 #[derive(Clone, Debug)]
 pub struct TurnLaw {
-    /// Each possible bag, spread ([`spread`]), with its probability.
+    /// Each possible bag, spread ([`spread`]), with its probability (at most 128 of them).
     outcomes: Vec<(u16, f64)>,
+    /// For each bag of one to three throws (by dense index), the outcomes that hold it, as a
+    /// bit set over `outcomes`.
+    covers: [u128; SUBS],
+}
+
+/// The key of a cached [`TurnLaw`]: the weights by throw index, their sum, the known counts
+/// (capped) and whether more throws come.
+type LawKey = ([u32; 5], u32, [u16; 5], bool);
+
+thread_local! {
+    /// Turn laws already worked out on this thread: a search asks for the same few again and
+    /// again.
+    static LAWS: std::cell::RefCell<std::collections::HashMap<LawKey, std::rc::Rc<TurnLaw>>> =
+        Default::default();
 }
 
 impl TurnLaw {
@@ -156,11 +235,59 @@ impl TurnLaw {
     pub fn new(weights: &[Weighted<Throw>], denominator: u32, known: [u32; 5], more: bool) -> Self {
         let cap = |n: u32| n.min(u32::from(CHAIN)) as u16;
         let known: [u16; 5] = known.map(cap);
+        let outcomes = Self::outcomes_of(weights, denominator, known, more);
+        let mut covers = [0u128; SUBS];
+        for (k, cover) in covers.iter_mut().enumerate() {
+            for (i, &(bag, _)) in outcomes.iter().enumerate() {
+                if contains(bag, SUB_SPREAD[k]) {
+                    *cover |= 1u128 << i;
+                }
+            }
+        }
+        TurnLaw { outcomes, covers }
+    }
+
+    /// [`TurnLaw::new`], shared with earlier calls with the same arguments on this thread.
+    pub fn shared(
+        weights: &[Weighted<Throw>],
+        denominator: u32,
+        known: [u32; 5],
+        more: bool,
+    ) -> std::rc::Rc<TurnLaw> {
+        let mut w = [0u32; 5];
+        for x in weights {
+            w[x.outcome.index()] += x.weight;
+        }
+        let key = (
+            w,
+            denominator,
+            known.map(|n| n.min(u32::from(CHAIN)) as u16),
+            more,
+        );
+        LAWS.with(|laws| {
+            let mut laws = laws.borrow_mut();
+            if let Some(law) = laws.get(&key) {
+                return law.clone();
+            }
+            if laws.len() >= 1024 {
+                laws.clear();
+            }
+            let law = std::rc::Rc::new(TurnLaw::new(weights, denominator, known, more));
+            laws.insert(key, law.clone());
+            law
+        })
+    }
+
+    /// The outcomes of [`TurnLaw::new`], with `known` already capped.
+    fn outcomes_of(
+        weights: &[Weighted<Throw>],
+        denominator: u32,
+        known: [u16; 5],
+        more: bool,
+    ) -> Vec<(u16, f64)> {
         let bag = |c: [u16; 5]| -> Bag { (0..5).map(|i| c[i].min(3) << (2 * i)).sum() };
         if !more {
-            return TurnLaw {
-                outcomes: vec![(spread(bag(known)), 1.0)],
-            };
+            return vec![(spread(bag(known)), 1.0)];
         }
         let mut w = [0u64; 5];
         for x in weights {
@@ -208,7 +335,7 @@ impl TurnLaw {
                 }
             }
         }
-        TurnLaw { outcomes }
+        outcomes
     }
 
     /// The outcomes: each bag (counts in three-bit fields, by [`Throw::index`]) and its
@@ -224,56 +351,73 @@ impl TurnLaw {
 /// throws reach.
 #[derive(Clone, Debug, Default)]
 pub struct Reach {
-    /// (spread bag, squares) for the bags that reach something.
-    entries: Vec<(u16, u128)>,
+    /// (dense bag index, squares) for the bags that reach something.
+    entries: Vec<(u8, u128)>,
     /// The squares of the attacker's units that have a play with some throw.
     origins: u128,
 }
 
 impl Reach {
-    /// Walks every chain of at most [`CHAIN`] throws of `attacker` on `board`.
+    /// Walks every chain of at most [`CHAIN`] throws of `attacker` on `board`: the squares
+    /// reached with each bag of throws, for each class of unit, built up one throw at a time
+    /// (a chain of a bag is a chain of the bag less one throw, then that throw).
     pub fn new(board: &impl HitBoard, attacker: Player) -> Reach {
-        let mut masks = [0u128; SUBS];
+        // squares[class][sub-bag]: where chains of units of that class with that bag end.
+        let mut squares = [[0u128; SUBS]; 2];
         let mut origins = 0u128;
         let mut steps = Vec::new();
-        for (i1, t1) in Throw::ALL.into_iter().enumerate() {
-            board.first_steps(attacker, t1, &mut steps);
-            steps.sort_unstable();
-            steps.dedup();
-            let b1 = one(i1);
-            for &(origin, z1) in &steps {
+        for (i, t) in Throw::ALL.into_iter().enumerate() {
+            board.first_steps(attacker, t, &mut steps);
+            let k = usize::from(SUB_INDEX[usize::from(one(i))]);
+            for &(origin, z) in &steps {
                 origins |= 1u128 << origin;
-                masks[usize::from(SUB_INDEX[usize::from(b1)])] |= 1u128 << z1;
-                for (i2, t2) in Throw::ALL.into_iter().enumerate() {
-                    let b2 = b1 + one(i2);
-                    let k2 = usize::from(SUB_INDEX[usize::from(b2)]);
-                    for z2 in board
-                        .next_squares(attacker, origin, z1, t2.value())
-                        .into_iter()
-                        .flatten()
-                    {
-                        masks[k2] |= 1u128 << z2;
-                        for (i3, t3) in Throw::ALL.into_iter().enumerate() {
-                            let b3 = b2 + one(i3);
-                            let k3 = usize::from(SUB_INDEX[usize::from(b3)]);
-                            for z3 in board
-                                .next_squares(attacker, origin, z2, t3.value())
-                                .into_iter()
-                                .flatten()
-                            {
-                                masks[k3] |= 1u128 << z3;
+                squares[board.class(attacker, origin) & 1][k] |= 1u128 << z;
+            }
+        }
+        for (class, squares) in squares.iter_mut().enumerate() {
+            if squares.iter().all(|&m| m == 0) {
+                continue;
+            }
+            let next = steps_of(board, attacker, class);
+            // Bags in order of size: a bag's chains come from the smaller bags'.
+            for &b in SUB_BY_SIZE.iter() {
+                let k = SUB_INDEX[usize::from(b)];
+                let size: u16 = (0..5).map(|i| count(b, i)).sum();
+                if size == CHAIN as u16 {
+                    continue;
+                }
+                let from = squares[usize::from(k)];
+                if from == 0 {
+                    continue;
+                }
+                // A turn holds one 2 or 3 at most: it ends the throwing.
+                let stopped = count(b, 1) + count(b, 2) > 0;
+                for (i, t) in Throw::ALL.into_iter().enumerate() {
+                    if stopped && !t.throws_again() {
+                        continue;
+                    }
+                    let k2 = usize::from(SUB_INDEX[usize::from(b + one(i))]);
+                    let mut m = from;
+                    let mut to = 0u128;
+                    while m != 0 {
+                        let sq = m.trailing_zeros() as u8;
+                        m &= m - 1;
+                        for z in next[i][usize::from(sq)] {
+                            if z != u8::MAX {
+                                to |= 1u128 << z;
                             }
                         }
                     }
+                    squares[k2] |= to;
                 }
             }
         }
         Reach {
-            entries: masks
-                .iter()
-                .enumerate()
-                .filter(|&(_, &m)| m != 0)
-                .map(|(k, &m)| (SUB_SPREAD[k], m))
+            entries: (0..SUBS)
+                .filter_map(|k| {
+                    let m = squares[0][k] | squares[1][k];
+                    (m != 0).then_some((k as u8, m))
+                })
                 .collect(),
             origins,
         }
@@ -295,27 +439,25 @@ impl Reach {
 /// entries are left at 0.
 pub fn hit_probabilities(reach: &Reach, law: &TurnLaw, targets: u128) -> [f64; SQUARES] {
     let mut out = [0.0; SQUARES];
-    let targets = targets & reach.any();
-    if targets == 0 {
-        return out;
-    }
-    for &(bag, p) in &law.outcomes {
-        let mut hit = 0u128;
-        for &(sub, squares) in &reach.entries {
-            if contains(bag, sub) {
-                hit |= squares;
+    let mut m = targets & reach.any();
+    while m != 0 {
+        let sq = m.trailing_zeros() as usize;
+        m &= m - 1;
+        // The outcomes holding a bag of throws that reaches the square.
+        let mut covered = 0u128;
+        for &(k, squares) in &reach.entries {
+            if squares & (1u128 << sq) != 0 {
+                covered |= law.covers[usize::from(k)];
             }
         }
-        let mut m = hit & targets;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            out[sq] += p;
+        let mut p = 0.0;
+        while covered != 0 {
+            let i = covered.trailing_zeros() as usize;
+            covered &= covered - 1;
+            p += law.outcomes[i].1;
         }
-    }
-    for p in &mut out {
-        // Rounding in the sums must not push a probability past 1.
-        *p = p.min(1.0);
+        // Rounding in the sum must not push a probability past 1.
+        out[sq] = p.min(1.0);
     }
     out
 }
@@ -341,6 +483,7 @@ pub fn ordered_hit_probabilities(
         board: &'a B,
         attacker: Player,
         origin: u8,
+        class: usize,
         weights: &'a [Weighted<Throw>],
         denominator: f64,
         targets: u128,
@@ -367,7 +510,7 @@ pub fn ordered_hit_probabilities(
                 let mut moved = false;
                 for z in self
                     .board
-                    .next_squares(self.attacker, self.origin, sq, t.value())
+                    .next_squares(self.attacker, self.class, sq, t.value())
                     .into_iter()
                     .flatten()
                 {
@@ -410,6 +553,7 @@ pub fn ordered_hit_probabilities(
         board,
         attacker,
         origin,
+        class: board.class(attacker, origin),
         weights,
         denominator: f64::from(denominator),
         targets,

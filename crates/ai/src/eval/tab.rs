@@ -21,11 +21,11 @@
 
 use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;
-use qasab_core::tab::{End, Move, State};
+use qasab_core::tab::{End, Move, State, Track};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
 use super::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
-use super::{Evaluate, for_player, lap_index, squash, terminal_value};
+use super::{Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board (`end=elimination`).
 pub const MATERIAL: f64 = 1.0;
@@ -101,10 +101,19 @@ impl HitBoard for Board<'_> {
         }
     }
 
-    fn next_squares(&self, attacker: Player, origin: u8, at: u8, steps: u8) -> [Option<u8>; 2] {
+    fn geometry_key(&self) -> u32 {
+        let rules = self.state.ruleset();
+        u32::from(rules.columns) << 1 | u32::from(rules.track == Track::OneWay)
+    }
+
+    fn class(&self, attacker: Player, origin: u8) -> usize {
+        usize::from(self.entered[attacker.index()] & (1u128 << origin) != 0)
+    }
+
+    fn next_squares(&self, attacker: Player, class: usize, at: u8, steps: u8) -> [Option<u8>; 2] {
         let [main, alt] = self.state.track_destinations(attacker, Square(at), steps);
-        let may_enter = self.entered[attacker.index()] & (1u128 << origin) == 0;
-        [main.map(|s| s.0), alt.filter(|_| may_enter).map(|s| s.0)]
+        // A unit that has been in the enemy home row may not enter it again (L-10).
+        [main.map(|s| s.0), alt.filter(|_| class == 0).map(|s| s.0)]
     }
 }
 
@@ -130,7 +139,7 @@ impl<'a> Board<'a> {
 
 /// The law of the throws `attacker` will have in his turn: the one in progress if it is his
 /// (with his pending throws), else his next; his banked tâbs count as known tâbs.
-fn turn_law(state: &State, attacker: Player) -> TurnLaw {
+fn turn_law(state: &State, attacker: Player) -> std::rc::Rc<TurnLaw> {
     let (weights, denominator) = state.ruleset().odds.weights();
     let mut known = [0u32; 5];
     let in_turn = state.player_in_turn() == Some(attacker);
@@ -141,7 +150,7 @@ fn turn_law(state: &State, attacker: Player) -> TurnLaw {
     }
     known[Throw::TAB.index()] += state.banked()[attacker];
     let more = !in_turn || state.throws_to_come();
-    TurnLaw::new(&weights, denominator, known, more)
+    TurnLaw::shared(&weights, denominator, known, more)
 }
 
 /// The probability that `attacker` hits each square of `targets` in his turn, by the model of
@@ -183,9 +192,10 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
     let len = 4 * n;
     let (occ, size) = units(state);
     let board = Board::new(state);
+    let one_way = u8::from(rules.track == Track::OneWay);
     let lap = |p: Player| {
         let start = if p == Player::One { 0 } else { len - 1 };
-        lap_index(n, start, |sq| {
+        lap_index_cached((0, n, one_way, p), n, start, |sq| {
             state
                 .track_destinations(p, Square(sq), 1)
                 .map(|s| s.map(|s| s.0))

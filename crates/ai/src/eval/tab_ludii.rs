@@ -25,7 +25,7 @@ use qasab_core::{ByPlayer, GameState, Player, Turn};
 use super::hits::{
     HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities, ordered_hit_probabilities,
 };
-use super::{Evaluate, for_player, lap_index, squash, terminal_value};
+use super::{Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board in `tab-ludii`.
 pub const MATERIAL: f64 = 1.0;
@@ -84,7 +84,17 @@ impl HitBoard for Board<'_> {
         );
     }
 
-    fn next_squares(&self, attacker: Player, _origin: u8, at: u8, steps: u8) -> [Option<u8>; 2] {
+    fn geometry_key(&self) -> u32 {
+        let rules = self.state.rules();
+        // Apart from the faithful family's keys, which stay under 64.
+        0x100 | u32::from(rules.columns()) << 1 | u32::from(rules.game() == Preset::Hyde)
+    }
+
+    fn class(&self, _attacker: Player, _origin: u8) -> usize {
+        0
+    }
+
+    fn next_squares(&self, attacker: Player, _class: usize, at: u8, steps: u8) -> [Option<u8>; 2] {
         self.state.track_destinations(attacker, at, steps)
     }
 }
@@ -116,14 +126,14 @@ fn turn_start(state: &State, attacker: Player) -> (Option<Throw>, bool) {
 
 /// The law of the throws `attacker` has in his turn: the one in progress (from the throw he is
 /// playing, if any) or his next.
-fn turn_law(state: &State, attacker: Player) -> TurnLaw {
+fn turn_law(state: &State, attacker: Player) -> std::rc::Rc<TurnLaw> {
     let (weights, denominator) = state.rules().throw_weights();
     let mut known = [0u32; 5];
     let (t, more) = turn_start(state, attacker);
     if let Some(t) = t {
         known[t.index()] = 1;
     }
-    TurnLaw::new(weights, denominator, known, more)
+    TurnLaw::shared(weights, denominator, known, more)
 }
 
 /// The probability that `attacker` hits each square of `targets` in his turn: the model of
@@ -188,7 +198,10 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
         f.material = f64::from(state.pieces(p));
         f.score = f64::from(state.scores()[p]);
         let start = if p == Player::One { 0 } else { len - 1 };
-        let idx = lap_index(n, start, |sq| state.track_destinations(p, sq, 1));
+        let game = 1 + u8::from(hyde);
+        let idx = lap_index_cached((game, n, 0, p), n, start, |sq| {
+            state.track_destinations(p, sq, 1)
+        });
         let mut m = occ[me];
         while m != 0 {
             let sq = m.trailing_zeros() as u8;

@@ -1,0 +1,96 @@
+//! Criterion benchmarks of the search players on `tab`: the static evaluation, `greedy`'s time
+//! per move, and `expectimax`'s time per move at each level, over a fixed sample of mid-game
+//! positions (decisions from seeded random games).
+//!
+//! Run with `cargo bench -p qasab-ai --bench search`. One iteration plays one move in every
+//! position of the sample; divide by the sample size (printed first) for the time per move.
+//! The nodes visited per move, for the nodes-per-second figures, are printed before the
+//! measurements.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use qasab_ai::agent::Agent;
+use qasab_ai::eval::Evaluate;
+use qasab_ai::expectimax::{Options, analyse};
+use qasab_ai::greedy::Greedy;
+use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_core::{GameState, Player, Ruleset, Turn, tab};
+
+/// Mid-game decision positions of `tab`: from each of `n` seeded random games, the decision
+/// met after 40 to 120 decisions.
+fn positions(n: u64) -> Vec<tab::State> {
+    let rules: tab::Ruleset = "tab".parse().expect("a preset");
+    let mut out = Vec::new();
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    let mut game = 0;
+    while (out.len() as u64) < n {
+        game += 1;
+        let mut rng = rng_from_seed(game);
+        let mut s = rules.initial_state();
+        let stop = 40 + below(&mut rng, 80);
+        let mut k = 0;
+        loop {
+            match s.turn() {
+                Turn::Over(_) => break,
+                Turn::Chance => {
+                    s.chance_outcomes(&mut outs);
+                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
+                    s.apply_chance_unchecked(outs[i].outcome);
+                }
+                Turn::Player(_) => {
+                    k += 1;
+                    if k >= stop {
+                        out.push(s);
+                        break;
+                    }
+                    s.legal_moves(&mut moves);
+                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn search(c: &mut Criterion) {
+    let sample = positions(12);
+    eprintln!("sample: {} tab positions", sample.len());
+    c.bench_function("tab evaluate (12 positions)", |b| {
+        b.iter(|| {
+            for s in &sample {
+                black_box(s.evaluate(Player::One));
+            }
+        })
+    });
+    let mut group = c.benchmark_group("tab move (12 positions)");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("greedy", |b| {
+        b.iter(|| {
+            for (i, s) in sample.iter().enumerate() {
+                black_box(Greedy::<tab::State>::new(i as u64).choose(s));
+            }
+        })
+    });
+    for level in 1..=3u8 {
+        let opts = Options::level(level).expect("a level");
+        let nodes: u64 = sample.iter().map(|s| analyse(s, &opts, false).nodes).sum();
+        eprintln!(
+            "expectimax level {level}: {} nodes per move",
+            nodes / sample.len() as u64
+        );
+        group.bench_function(format!("expectimax level {level}"), |b| {
+            b.iter(|| {
+                for s in &sample {
+                    black_box(analyse(s, &opts, false));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search);
+criterion_main!(benches);

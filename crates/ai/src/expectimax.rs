@@ -1,0 +1,666 @@
+//! The `expectimax` player: search over whole turns, with the exact chance of every throw.
+//!
+//! # The tree
+//! * A **decision node** is a state where a player is to move. Its children are the distinct
+//!   states at the end of his turn ([`TurnGraph`]: every order and choice of his decisions,
+//!   identical states merged). The searching player takes the best child for himself (a max
+//!   node), the opponent the worst for him (a min node).
+//! * A **chance node** is a state where the sticks are thrown. Its value is the average of its
+//!   children weighted by the rules' exact integer weights (S-1, `p_white` included). A turn's
+//!   throws are a chain of chance nodes (after a 1, 4 or 6 another throw).
+//! * A finished game is worth its exact result ([`crate::eval::terminal_value`]); a leaf is
+//!   worth its static evaluation ([`Evaluate`]).
+//!
+//! # Depth
+//! Depth counts *turns*, a turn being what [`GameState::turns`] counts (one player's whole go,
+//! with or without decisions). The root's turn is the first. Turns up to `depth` are searched;
+//! the throws of the next turn are followed and its first decision node is evaluated
+//! statically; a later turn (reached when that one has nothing to decide) is evaluated as
+//! soon as it begins. So depth 1 is "my turn, then every throw sequence of the opponent's
+//! turn, evaluated before he moves". Decisions later in a turn already counted (a Ludii turn
+//! that goes on after a 1, 4 or 6) are searched without counting again. The throws of one
+//! turn are followed up to `throws` of them (4 by default); a state with more is evaluated
+//! statically (its evaluation counts the throws still to come, see [`crate::eval::hits`]). A
+//! turn has five throws or more with probability (6/16)⁴ ≈ 2 % with fair sticks.
+//!
+//! # Pruning and the transposition table
+//! Decision nodes use alpha-beta. Chance nodes use Ballard's Star1: every value lies in
+//! `[L, U] = [-1, 1]` (the evaluation's range and the terminal values), so after the children
+//! seen so far, with probabilities `pᵢ` and values `vᵢ`, and unexplored probability `r`, the
+//! node's value lies in `[Σ pᵢvᵢ + rL, Σ pᵢvᵢ + rU]`; once that interval is outside the
+//! window `(α, β)` the node is cut, and each child is searched with the window its own value
+//! must fall in for the node to land inside `(α, β)`. This is sound because the bounds hold
+//! for every value the search can return; the search is fail-hard (a result outside the
+//! window is the window's edge), and child windows are widened by `1e-9` so that rounding
+//! never cuts a child whose value matters. Star2's probing is not used: probing a decision
+//! node here means enumerating a whole turn, which costs as much as searching it.
+//! Chance outcomes are taken in decreasing weight, so that the likeliest throws narrow the
+//! interval first.
+//!
+//! A transposition table stores each node's result, keyed by a 128-bit [fingerprint] of the
+//! full state (every field equality compares, histories included) together with the depth
+//! left and the position in the turn (the throws already made, whether the turn is new), with
+//! whether it is exact or a bound.
+//!
+//! [`reference_values`] is the same search written plainly, without pruning or table; tests
+//! hold the two to the same values.
+//!
+//! # Limits: a move always finishes
+//! * The root's turn is enumerated up to `turn_states` distinct states (4096 by default), the
+//!   turns inside the tree up to `inner_states` (1024). A larger root turn is played by the
+//!   one-decision rule of `greedy`; a larger turn inside the tree is replaced by the single
+//!   line [`greedy_line`] plays.
+//! * The whole move visits at most `nodes` states (turn states enumerated, leaves evaluated,
+//!   chance outcomes followed). The search deepens one turn at a time (the ends of the root
+//!   turn ordered by the previous depth's values); if a depth runs out of states it is
+//!   abandoned and the last complete depth decides, and depth 0 (the static value of the
+//!   root turn's ends: `greedy`'s choice) is always complete. Everything is counted, not
+//!   timed, so a seed gives the same move on every machine.
+//!
+//! The decisions of the rest of the turn are played from the line found, without searching
+//! again, while the states are those planned. Ties between first decisions are broken with
+//! the seeded generator.
+//!
+//! # Levels
+//! | level | depth | nodes | throws | turn states (root, inner) |
+//! |---|---|---|---|---|
+//! | 1 | 1 | 20,000 | 3 | 1024, 256 |
+//! | 2 (default) | 1 | 200,000 | 4 | 4096, 1024 |
+//! | 3 | 2 | 1,000,000 | 4 | 4096, 1024 |
+//! | 4 | 2 | 4,000,000 | 4 | 4096, 1024 |
+//! | 5 | 3 | 16,000,000 | 4 | 4096, 1024 |
+//!
+//! Spec: `expectimax`, with `level=1..5`, `depth=1..8`, `nodes=1000..=1000000000` (the last two
+//! override the level's) and `seed=N`.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use qasab_core::{GameState, Player, Turn, Weighted};
+
+use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
+use crate::eval::Evaluate;
+use crate::greedy::{best_first, best_moves, follow, one_step_values};
+use crate::hash::fingerprint;
+use crate::rng::{GameRng, below, rng_from_seed};
+use crate::turn::{TurnGraph, greedy_line};
+
+/// The lowest value any state can have.
+pub const LOW: f64 = -1.0;
+/// The highest value any state can have.
+pub const HIGH: f64 = 1.0;
+/// The margin by which child windows are widened against rounding.
+const EPS: f64 = 1e-9;
+/// A window wider than every value: a search with it returns exact values.
+const FULL: (f64, f64) = (LOW - 1.0, HIGH + 1.0);
+
+/// The settings of a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Turns searched (at least 1).
+    pub depth: u32,
+    /// States a move may visit in all.
+    pub nodes: u64,
+    /// Throws of one turn followed before a state is evaluated statically.
+    pub throws: u32,
+    /// Distinct states of the root turn's enumeration.
+    pub turn_states: usize,
+    /// Distinct states of a turn's enumeration inside the tree.
+    pub inner_states: usize,
+}
+
+impl Options {
+    /// The default level.
+    pub const DEFAULT_LEVEL: u8 = 2;
+
+    /// The settings of `level` (1 to 5, see the module docs), or `None` outside that range.
+    pub fn level(level: u8) -> Option<Options> {
+        let base = Options {
+            depth: 1,
+            nodes: 200_000,
+            throws: 4,
+            turn_states: 4096,
+            inner_states: 1024,
+        };
+        Some(match level {
+            1 => Options {
+                nodes: 20_000,
+                throws: 3,
+                turn_states: 1024,
+                inner_states: 256,
+                ..base
+            },
+            2 => base,
+            3 => Options {
+                depth: 2,
+                nodes: 1_000_000,
+                ..base
+            },
+            4 => Options {
+                depth: 2,
+                nodes: 4_000_000,
+                ..base
+            },
+            5 => Options {
+                depth: 3,
+                nodes: 16_000_000,
+                ..base
+            },
+            _ => return None,
+        })
+    }
+
+    /// The settings of a spec's `level=`, `depth=` and `nodes=` options.
+    ///
+    /// # Errors
+    /// [`AgentError::BadValue`] for a level outside 1..=5, a depth outside 1..=8, or a node
+    /// budget outside 1000..=1000000000.
+    pub fn from_spec(spec: &AgentSpec) -> Result<Options, AgentError> {
+        let bad = |key: &str, value: &str, expected: &str| AgentError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: value.into(),
+            expected: expected.into(),
+        };
+        let mut opts = Options::level(Options::DEFAULT_LEVEL).expect("the default level");
+        if let Some(v) = spec.get("level") {
+            opts = v
+                .parse::<u8>()
+                .ok()
+                .and_then(Options::level)
+                .ok_or_else(|| bad("level", v, "a level from 1 to 5"))?;
+        }
+        if let Some(v) = spec.get("depth") {
+            opts.depth = v
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=8).contains(d))
+                .ok_or_else(|| bad("depth", v, "a number of turns from 1 to 8"))?;
+        }
+        if let Some(v) = spec.get("nodes") {
+            opts.nodes = v
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1000..=1_000_000_000).contains(n))
+                .ok_or_else(|| bad("nodes", v, "a number of states from 1000 to 1000000000"))?;
+        }
+        Ok(opts)
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::level(Options::DEFAULT_LEVEL).expect("the default level")
+    }
+}
+
+/// Where a node stands in the turns of the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Ctx {
+    /// The turn ([`GameState::turns`]) of the parent node.
+    turn: u32,
+    /// Which turn of the search that is: 1 for the root's.
+    k: u32,
+    /// The throws followed so far in that turn.
+    run: u32,
+}
+
+impl Ctx {
+    /// The context of the root's turn.
+    fn root<S: GameState>(root: &S) -> Ctx {
+        Ctx {
+            turn: root.turns(),
+            k: 1,
+            run: 0,
+        }
+    }
+
+    /// The node's own place: a new turn when the turn counter moved since the parent.
+    fn at<S: GameState>(self, s: &S) -> Ctx {
+        if s.turns() == self.turn {
+            self
+        } else {
+            Ctx {
+                turn: s.turns(),
+                k: self.k + 1,
+                run: 0,
+            }
+        }
+    }
+}
+
+/// What the search does at a node of turn `k` with `depth` turns to search: turns up to
+/// `depth` are searched, turn `depth + 1` has its throws followed and its decisions evaluated,
+/// any later turn is evaluated at once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Role {
+    Search,
+    ThrowsOnly,
+    Leaf,
+}
+
+fn role(k: u32, depth: u32) -> Role {
+    if k <= depth {
+        Role::Search
+    } else if k == depth + 1 {
+        Role::ThrowsOnly
+    } else {
+        Role::Leaf
+    }
+}
+
+/// What a table entry's value means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+/// The node budget ran out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct OutOfNodes;
+
+/// A hasher for keys that are already fingerprints.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.0 = i as u64;
+    }
+}
+
+/// The transposition table's key: the node kind, the turns left and the throws made in the
+/// node's turn, with the state.
+fn key<S: GameState>(s: &S, kind: u8, left: u32, run: u32) -> u128 {
+    fingerprint(&(kind, left, run, s))
+}
+
+/// One search: the budget, the table and the player searching.
+struct Search<'a> {
+    me: Player,
+    opts: &'a Options,
+    nodes: u64,
+    table: HashMap<u128, (f64, Bound), BuildHasherDefault<KeyHasher>>,
+}
+
+impl Search<'_> {
+    fn spend(&mut self, n: u64) -> Result<(), OutOfNodes> {
+        self.nodes += n;
+        if self.nodes > self.opts.nodes {
+            Err(OutOfNodes)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn leaf<S: Evaluate>(&mut self, s: &S) -> Result<f64, OutOfNodes> {
+        self.spend(1)?;
+        Ok(s.evaluate(self.me))
+    }
+
+    fn probe(&self, k: u128, alpha: f64, beta: f64) -> Option<f64> {
+        let &(v, bound) = self.table.get(&k)?;
+        match bound {
+            Bound::Exact => Some(v.clamp(alpha, beta)),
+            Bound::Lower if v >= beta => Some(beta),
+            Bound::Upper if v <= alpha => Some(alpha),
+            _ => None,
+        }
+    }
+
+    fn store(&mut self, k: u128, v: f64, alpha: f64, beta: f64) {
+        if self.table.len() as u64 >= self.opts.nodes {
+            return;
+        }
+        let bound = if v <= alpha {
+            Bound::Upper
+        } else if v >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(k, (v, bound));
+    }
+
+    /// The value of `s` for the searching player, fail-hard within `(alpha, beta)`, in a
+    /// search of `depth` turns; `ctx` is the parent's place.
+    fn value<S: Evaluate>(
+        &mut self,
+        s: &S,
+        depth: u32,
+        ctx: Ctx,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, OutOfNodes> {
+        let ctx = ctx.at(s);
+        let role = role(ctx.k, depth);
+        // The turns left decide a node's value, with the throws already made in its turn.
+        let left = (depth + 1).saturating_sub(ctx.k);
+        match s.turn() {
+            Turn::Over(_) => {
+                self.spend(1)?;
+                Ok(s.evaluate(self.me).clamp(alpha, beta))
+            }
+            Turn::Chance => {
+                if role == Role::Leaf || ctx.run >= self.opts.throws {
+                    return Ok(self.leaf(s)?.clamp(alpha, beta));
+                }
+                let k = key(s, 0, left, ctx.run);
+                if let Some(v) = self.probe(k, alpha, beta) {
+                    return Ok(v);
+                }
+                let mut outs = Vec::new();
+                let d = s.chance_outcomes(&mut outs);
+                outs.sort_by_key(|w| std::cmp::Reverse(w.weight));
+                self.spend(outs.len() as u64)?;
+                let child_ctx = Ctx {
+                    run: ctx.run + 1,
+                    ..ctx
+                };
+                let v = self.chance(s, &outs, d, depth, child_ctx, alpha, beta)?;
+                self.store(k, v, alpha, beta);
+                Ok(v)
+            }
+            Turn::Player(q) => {
+                if role != Role::Search {
+                    return Ok(self.leaf(s)?.clamp(alpha, beta));
+                }
+                let k = key(s, 1, left, ctx.run);
+                if let Some(v) = self.probe(k, alpha, beta) {
+                    return Ok(v);
+                }
+                let g = TurnGraph::new(s, self.opts.inner_states);
+                self.spend(g.len() as u64)?;
+                let mut ends: Vec<(f64, S)> = if g.is_complete() {
+                    g.ends().map(|e| (e.evaluate(self.me), e.clone())).collect()
+                } else {
+                    let (line, end) = greedy_line(s);
+                    self.spend(line.len() as u64)?;
+                    vec![(end.evaluate(self.me), end)]
+                };
+                self.spend(ends.len() as u64)?;
+                let maximise = q == self.me;
+                // The likeliest best first, for the cut-offs.
+                if maximise {
+                    ends.sort_by(|a, b| b.0.total_cmp(&a.0));
+                } else {
+                    ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+                }
+                let (mut a, mut b) = (alpha, beta);
+                for (_, e) in &ends {
+                    let v = self.value(e, depth, ctx, a, b)?;
+                    if maximise {
+                        if v >= b {
+                            self.store(k, b, alpha, beta);
+                            return Ok(b);
+                        }
+                        a = a.max(v);
+                    } else {
+                        if v <= a {
+                            self.store(k, a, alpha, beta);
+                            return Ok(a);
+                        }
+                        b = b.min(v);
+                    }
+                }
+                let v = if maximise { a } else { b };
+                self.store(k, v, alpha, beta);
+                Ok(v)
+            }
+        }
+    }
+
+    /// A chance node by Star1 (see the module docs).
+    #[allow(clippy::too_many_arguments)]
+    fn chance<S: Evaluate>(
+        &mut self,
+        s: &S,
+        outs: &[Weighted<S::Chance>],
+        denominator: u32,
+        depth: u32,
+        ctx: Ctx,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, OutOfNodes> {
+        let total = f64::from(denominator);
+        let mut sum = 0.0;
+        let mut rest_w = u64::from(denominator);
+        for w in outs {
+            let p = f64::from(w.weight) / total;
+            rest_w -= u64::from(w.weight);
+            let rest = rest_w as f64 / total;
+            // The child's value must exceed `lo` for this node to exceed alpha, and stay under
+            // `hi` for it to stay under beta.
+            let lo = ((alpha - sum - rest * HIGH) / p - EPS).max(FULL.0);
+            let hi = ((beta - sum - rest * LOW) / p + EPS).min(FULL.1);
+            let mut c = s.clone();
+            c.apply_chance_unchecked(w.outcome);
+            let v = self.value(&c, depth, ctx, lo, hi)?;
+            if v <= lo {
+                return Ok(alpha);
+            }
+            if v >= hi {
+                return Ok(beta);
+            }
+            sum += p * v;
+        }
+        Ok(sum.clamp(alpha, beta))
+    }
+}
+
+/// What a search of the root found.
+#[derive(Clone, Debug)]
+pub struct Analysis<S: GameState> {
+    /// Each legal move with its value for the player to move, in move order. With the full
+    /// window every value is exact for the depth reached; otherwise only the best moves' are,
+    /// and the others are upper bounds.
+    pub moves: Vec<(S::Move, f64)>,
+    /// The depth (in turns) whose values these are: 0 when the static values of the turn's
+    /// ends decided (the budget ran out at depth 1), and `None` when the root turn was too
+    /// large to enumerate and the one-decision rule gave the values.
+    pub depth: Option<u32>,
+    /// States visited.
+    pub nodes: u64,
+    /// For each move, the decisions of the rest of the turn towards its best end.
+    lines: Vec<Vec<(S, S::Move)>>,
+}
+
+/// Searches `state` (a player's turn) with `opts`; with `full`, every move's value is exact,
+/// else the search only proves which moves are best.
+///
+/// # Panics
+/// If it is not a player's turn in `state`.
+pub fn analyse<S: Evaluate>(state: &S, opts: &Options, full: bool) -> Analysis<S> {
+    let me = state.turn().player().expect("a player's turn");
+    let g = TurnGraph::new(state, opts.turn_states);
+    if !g.is_complete() {
+        return Analysis {
+            moves: one_step_values(state),
+            depth: None,
+            nodes: g.len() as u64,
+            lines: Vec::new(),
+        };
+    }
+    let ends: Vec<&S> = g.ends().collect();
+    let mut values: Vec<f64> = ends.iter().map(|e| e.evaluate(me)).collect();
+    let mut depth = 0;
+    let mut search = Search {
+        me,
+        opts,
+        nodes: (g.len() + ends.len()) as u64,
+        table: HashMap::default(),
+    };
+    let ctx = Ctx::root(state);
+    'deepen: for d in 1..=opts.depth {
+        let mut order: Vec<usize> = (0..ends.len()).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        let mut next = vec![0.0; ends.len()];
+        let mut best = FULL.0;
+        for i in order {
+            let (lo, hi) = if full { FULL } else { (best - EPS, FULL.1) };
+            match search.value(ends[i], d, ctx, lo, hi) {
+                Ok(v) => {
+                    next[i] = v;
+                    best = best.max(v);
+                }
+                Err(OutOfNodes) => break 'deepen,
+            }
+        }
+        values = next;
+        depth = d;
+    }
+    let moves = g.root_values(&values);
+    let lines = moves
+        .iter()
+        .map(|&(m, _)| g.best_line(&values, m))
+        .collect();
+    Analysis {
+        moves,
+        depth: Some(depth),
+        nodes: search.nodes,
+        lines,
+    }
+}
+
+/// The values of every legal move of `state` by the plain search: the same tree as
+/// [`analyse`] (the same turns, depth, throw limit and turn caps, and no node budget), with
+/// every node expanded, no pruning and no table. Exponential: for tests on small positions.
+///
+/// # Panics
+/// If it is not a player's turn in `state`, or the root turn is larger than
+/// `opts.turn_states`.
+pub fn reference_values<S: Evaluate>(state: &S, opts: &Options) -> Vec<(S::Move, f64)> {
+    fn value<S: Evaluate>(s: &S, me: Player, ctx: Ctx, opts: &Options) -> f64 {
+        let ctx = ctx.at(s);
+        let role = role(ctx.k, opts.depth);
+        match s.turn() {
+            Turn::Over(_) => s.evaluate(me),
+            Turn::Chance => {
+                if role == Role::Leaf || ctx.run >= opts.throws {
+                    return s.evaluate(me);
+                }
+                let mut outs = Vec::new();
+                let d = f64::from(s.chance_outcomes(&mut outs));
+                outs.sort_by_key(|w| std::cmp::Reverse(w.weight));
+                let child = Ctx {
+                    run: ctx.run + 1,
+                    ..ctx
+                };
+                let mut sum = 0.0;
+                for w in &outs {
+                    let mut c = s.clone();
+                    c.apply_chance_unchecked(w.outcome);
+                    sum += f64::from(w.weight) / d * value(&c, me, child, opts);
+                }
+                sum
+            }
+            Turn::Player(q) => {
+                if role != Role::Search {
+                    return s.evaluate(me);
+                }
+                let g = TurnGraph::new(s, opts.inner_states);
+                let ends: Vec<S> = if g.is_complete() {
+                    g.ends().cloned().collect()
+                } else {
+                    vec![greedy_line(s).1]
+                };
+                let vals = ends.iter().map(|e| value(e, me, ctx, opts));
+                if q == me {
+                    vals.fold(f64::NEG_INFINITY, f64::max)
+                } else {
+                    vals.fold(f64::INFINITY, f64::min)
+                }
+            }
+        }
+    }
+    let me = state.turn().player().expect("a player's turn");
+    let g = TurnGraph::new(state, opts.turn_states);
+    assert!(g.is_complete(), "the root turn fits the cap");
+    let ctx = Ctx::root(state);
+    let values: Vec<f64> = g.ends().map(|e| value(e, me, ctx, opts)).collect();
+    g.root_values(&values)
+}
+
+/// The search player ([module docs](self)).
+pub struct Expectimax<S: GameState> {
+    seed: u64,
+    rng: GameRng,
+    opts: Options,
+    /// The spec's options other than the seed, as given.
+    shown: String,
+    plan: Vec<(S, S::Move)>,
+}
+
+impl<S: GameState> Expectimax<S> {
+    /// A searcher with `opts`, its tie-breaking generator seeded with `seed`.
+    pub fn new(opts: Options, seed: u64) -> Self {
+        Expectimax {
+            seed,
+            rng: rng_from_seed(seed),
+            opts,
+            shown: String::new(),
+            plan: Vec::new(),
+        }
+    }
+
+    /// The searcher a spec describes (`level=`, `depth=`, `nodes=`; the seed is given apart).
+    ///
+    /// # Errors
+    /// As [`Options::from_spec`].
+    pub fn from_spec(spec: &AgentSpec, seed: u64) -> Result<Self, AgentError> {
+        let mut x = Expectimax::new(Options::from_spec(spec)?, seed);
+        x.shown = spec
+            .options
+            .iter()
+            .filter(|(k, _)| k != "seed")
+            .map(|(k, v)| format!("{k}={v},"))
+            .collect();
+        Ok(x)
+    }
+
+    /// The settings in use.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+}
+
+impl<S: Evaluate> Agent<S> for Expectimax<S> {
+    fn spec(&self) -> String {
+        format!("expectimax({}seed={})", self.shown, self.seed)
+    }
+
+    fn choose(&mut self, state: &S) -> S::Move {
+        if let Some(m) = follow(&mut self.plan, state) {
+            return m;
+        }
+        let a = analyse(state, &self.opts, false);
+        let best = best_moves(&a.moves);
+        let first = best[below(&mut self.rng, best.len())];
+        if let Some(i) = a.moves.iter().position(|&(m, _)| m == first)
+            && let Some(line) = a.lines.get(i)
+        {
+            self.plan = line[1..].to_vec();
+        }
+        first
+    }
+
+    fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
+        let a = analyse(state, &self.opts, true);
+        Some(Evaluation {
+            kind: ValueKind::Estimate,
+            moves: best_first(a.moves),
+        })
+    }
+}

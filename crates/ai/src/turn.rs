@@ -1,0 +1,217 @@
+//! A player's whole turn: every sequence of his decisions, merged into the distinct states at
+//! which the turn passes on.
+//!
+//! In the Tâb family one turn is several decisions (each pending throw is played on a unit, in
+//! any order; a tâb may be banked; the move phase may end), and different orders often reach
+//! the same position. [`TurnGraph`] expands the decisions of the player to move breadth first
+//! until each line leaves him: the next turn is chance's (a throw), the other player's, or the
+//! game is over. Identical states reached by different orders are merged (states are
+//! `Hash + Eq`, histories included), so each distinct end of the turn appears once, and the
+//! decisions form a directed acyclic graph (every decision adds an action to the state, so a
+//! state never comes back within a turn).
+//!
+//! The enumeration stops once it holds more than a cap of distinct states; the graph is then
+//! *incomplete* and the players fall back to [`greedy_line`], which plays the turn one
+//! decision at a time.
+
+use std::collections::HashMap;
+
+use qasab_core::{GameState, Player, Turn};
+
+use crate::eval::Evaluate;
+use crate::hash::BuildStateHasher;
+
+/// The default cap on the distinct states of one turn's enumeration.
+pub const TURN_STATES: usize = 4096;
+
+/// Every decision sequence of one player's turn, merged by state ([module docs](self)).
+#[derive(Clone, Debug)]
+pub struct TurnGraph<S: GameState> {
+    player: Player,
+    /// The states: the root first, parents before children.
+    states: Vec<S>,
+    /// For each state, its decisions: (move, child index), in move order.
+    edges: Vec<Vec<(S::Move, u32)>>,
+    /// The indices of the states where the turn has passed on, in the order found.
+    ends: Vec<u32>,
+    /// Each state's position in `ends`, or `u32::MAX`.
+    end_of: Vec<u32>,
+    complete: bool,
+}
+
+impl<S: GameState> TurnGraph<S> {
+    /// Expands the turn of the player to move in `root`, keeping at most `cap` distinct states
+    /// (root included); beyond that the graph is incomplete ([`TurnGraph::is_complete`]).
+    ///
+    /// # Panics
+    /// If it is not a player's turn in `root`.
+    pub fn new(root: &S, cap: usize) -> Self {
+        let player = root.turn().player().expect("a player's turn");
+        let mut g = TurnGraph {
+            player,
+            states: vec![root.clone()],
+            edges: vec![Vec::new()],
+            ends: Vec::new(),
+            end_of: vec![u32::MAX],
+            complete: true,
+        };
+        let mut index: HashMap<S, u32, BuildStateHasher> = HashMap::default();
+        index.insert(root.clone(), 0);
+        let mut moves = Vec::new();
+        let mut next = 0;
+        while next < g.states.len() {
+            let i = next;
+            next += 1;
+            if g.end_of[i] != u32::MAX {
+                continue;
+            }
+            g.states[i].legal_moves(&mut moves);
+            let mut out = Vec::with_capacity(moves.len());
+            for &m in &moves {
+                let mut child = g.states[i].clone();
+                child.play_unchecked(m);
+                let j = match index.get(&child) {
+                    Some(&j) => j,
+                    None => {
+                        if g.states.len() >= cap {
+                            g.complete = false;
+                            return g;
+                        }
+                        let j = g.states.len() as u32;
+                        let end = child.turn() != Turn::Player(player);
+                        g.end_of
+                            .push(if end { g.ends.len() as u32 } else { u32::MAX });
+                        if end {
+                            g.ends.push(j);
+                        }
+                        index.insert(child.clone(), j);
+                        g.states.push(child);
+                        g.edges.push(Vec::new());
+                        j
+                    }
+                };
+                out.push((m, j));
+            }
+            g.edges[i] = out;
+        }
+        g
+    }
+
+    /// The player whose turn it is.
+    pub fn player(&self) -> Player {
+        self.player
+    }
+
+    /// False if the enumeration hit its cap: the graph then holds only part of the turn.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The number of distinct states held, root and ends included.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Always false: the graph holds at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The distinct states at which the turn has passed on, in the order found.
+    pub fn ends(&self) -> impl ExactSizeIterator<Item = &S> + '_ {
+        self.ends.iter().map(|&i| &self.states[i as usize])
+    }
+
+    /// The number of distinct end states.
+    pub fn end_count(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// For each state, the best value of an end reachable from it and the decision towards it
+    /// (the first in move order among equals), given `end_values` in [`TurnGraph::ends`] order
+    /// and whether the player maximises.
+    fn backward(&self, end_values: &[f64], maximise: bool) -> Vec<(f64, u32)> {
+        let mut best = vec![(f64::NAN, u32::MAX); self.states.len()];
+        for i in (0..self.states.len()).rev() {
+            if self.end_of[i] != u32::MAX {
+                best[i] = (end_values[self.end_of[i] as usize], u32::MAX);
+                continue;
+            }
+            for (k, &(_, j)) in self.edges[i].iter().enumerate() {
+                let v = best[j as usize].0;
+                let better = if maximise {
+                    v > best[i].0
+                } else {
+                    v < best[i].0
+                };
+                if best[i].1 == u32::MAX || better {
+                    best[i] = (v, k as u32);
+                }
+            }
+        }
+        best
+    }
+
+    /// Each legal move at the root with the best value (for the player, who maximises) of an
+    /// end reachable through it, in move order; `end_values` are in [`TurnGraph::ends`] order.
+    ///
+    /// # Panics
+    /// If the graph is incomplete or `end_values` is not one value per end.
+    pub fn root_values(&self, end_values: &[f64]) -> Vec<(S::Move, f64)> {
+        assert!(self.complete && end_values.len() == self.ends.len());
+        let best = self.backward(end_values, true);
+        self.edges[0]
+            .iter()
+            .map(|&(m, j)| (m, best[j as usize].0))
+            .collect()
+    }
+
+    /// The decisions from the root that start with the root move `first` and then follow the
+    /// best values to an end: each with the state it is played in.
+    ///
+    /// # Panics
+    /// As [`TurnGraph::root_values`], or if `first` is not a legal move at the root.
+    pub fn best_line(&self, end_values: &[f64], first: S::Move) -> Vec<(S, S::Move)> {
+        assert!(self.complete && end_values.len() == self.ends.len());
+        let best = self.backward(end_values, true);
+        let &(_, mut j) = self.edges[0]
+            .iter()
+            .find(|(m, _)| *m == first)
+            .expect("a legal root move");
+        let mut line = vec![(self.states[0].clone(), first)];
+        while self.end_of[j as usize] == u32::MAX {
+            let k = best[j as usize].1 as usize;
+            let (m, c) = self.edges[j as usize][k];
+            line.push((self.states[j as usize].clone(), m));
+            j = c;
+        }
+        line
+    }
+}
+
+/// Plays the turn of the player to move in `state` one decision at a time, each time taking
+/// the decision whose resulting state [`Evaluate::evaluate`]s best for him (the first in move
+/// order among equals), until the turn passes on. Returns the decisions with the states they
+/// are played in, and the state reached. The cheap rule for turns too large to enumerate.
+pub fn greedy_line<S: Evaluate>(state: &S) -> (Vec<(S, S::Move)>, S) {
+    let player = state.turn().player().expect("a player's turn");
+    let mut s = state.clone();
+    let mut line = Vec::new();
+    let mut moves = Vec::new();
+    while s.turn() == Turn::Player(player) {
+        s.legal_moves(&mut moves);
+        let mut best: Option<(f64, S::Move, S)> = None;
+        for &m in &moves {
+            let mut c = s.clone();
+            c.play_unchecked(m);
+            let v = c.evaluate(player);
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((v, m, c));
+            }
+        }
+        let (_, m, c) = best.expect("a legal move at a player's turn");
+        line.push((s, m));
+        s = c;
+    }
+    (line, s)
+}

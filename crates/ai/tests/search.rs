@@ -1,0 +1,376 @@
+//! The search players: expectimax against the plain reference search, legal decisions on every
+//! preset, determinism for a seed, and literal positions with an obvious best move.
+
+use qasab_ai::agent::{Agent, Playable, PreparedAgent, ValueKind};
+use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::eval::Evaluate;
+use qasab_ai::expectimax::{Expectimax, Options, analyse, reference_values};
+use qasab_ai::greedy::Greedy;
+use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_core::{
+    AnyRuleset, GameState, Player, Ruleset, Turn, tab, tab_ludii, tihbat, with_ruleset,
+};
+
+/// Decision states met along seeded random games of `rules`, `per_game` of them a game, after
+/// skipping the first `skip` decisions of each game.
+fn decision_states<R: Ruleset>(
+    rules: &R,
+    games: u64,
+    skip: usize,
+    per_game: usize,
+) -> Vec<R::State> {
+    let mut out = Vec::new();
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    for g in 0..games {
+        let mut rng = rng_from_seed(7000 + g);
+        let mut s = rules.initial_state();
+        let (mut seen, mut taken) = (0, 0);
+        loop {
+            match s.turn() {
+                Turn::Over(_) => break,
+                Turn::Chance => {
+                    s.chance_outcomes(&mut outs);
+                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
+                    s.apply_chance_unchecked(outs[i].outcome);
+                }
+                Turn::Player(_) => {
+                    seen += 1;
+                    if seen > skip && below(&mut rng, 3) == 0 {
+                        out.push(s.clone());
+                        taken += 1;
+                        if taken == per_game {
+                            break;
+                        }
+                    }
+                    s.legal_moves(&mut moves);
+                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An unbounded search of `depth` turns, following `throws` throws a turn.
+fn exact_options(depth: u32, throws: u32) -> Options {
+    Options {
+        depth,
+        nodes: u64::MAX,
+        throws,
+        turn_states: 1 << 16,
+        inner_states: 1 << 16,
+    }
+}
+
+/// Expectimax with pruning and the table gives the reference's values: every move's with the
+/// full window, and the best value (with a best move) when it only proves the best. Returns
+/// whether the moves' values differ (the position has something to choose).
+fn compare_with_reference<S: Evaluate>(s: &S, opts: &Options) -> bool {
+    let want = reference_values(s, opts);
+    let full = analyse(s, opts, true);
+    assert_eq!(full.depth, Some(opts.depth));
+    assert_eq!(full.moves.len(), want.len());
+    for ((m, v), (m2, w)) in full.moves.iter().zip(&want) {
+        assert_eq!(m, m2);
+        assert!((v - w).abs() < 1e-9, "{}: {m}: {v} vs {w}", s.position_id());
+        assert!((-1.0..=1.0).contains(v));
+    }
+    let best = want.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+    let quick = analyse(s, opts, false);
+    let got = quick
+        .moves
+        .iter()
+        .map(|x| x.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        (got - best).abs() < 1e-9,
+        "{}: {got} vs {best}",
+        s.position_id()
+    );
+    for (m, v) in &quick.moves {
+        let exact = want.iter().find(|x| x.0 == *m).unwrap().1;
+        assert!(
+            *v >= exact - 1e-9 || *v < best - 1e-10,
+            "{m}: a bound below the value"
+        );
+        if (*v - best).abs() < 1e-12 {
+            assert!((exact - best).abs() < 1e-9, "{m} is only best by a bound");
+        }
+    }
+    want.iter().any(|x| (x.1 - best).abs() > 1e-9)
+}
+
+#[test]
+fn expectimax_equals_the_reference_on_tihbat() {
+    let mut choices = 0;
+    for text in [
+        "tihbat(seeds=2)",
+        "tihbat(seeds=3)",
+        "tihbat(seeds=4,cycle=own-side)",
+    ] {
+        let rules: tihbat::Ruleset = text.parse().unwrap();
+        let states = decision_states(&rules, 12, 0, 4);
+        assert!(states.len() >= 10, "{text}: {}", states.len());
+        for s in &states {
+            for depth in 1..=6 {
+                choices += usize::from(compare_with_reference(s, &exact_options(depth, 4)));
+            }
+        }
+    }
+    assert!(choices > 50, "{choices}");
+}
+
+#[test]
+fn expectimax_equals_the_reference_on_small_tab_positions() {
+    let mut choices = 0;
+    // A small board with two pieces a side, late in random games.
+    for text in [
+        "tab(columns=7,pieces=2)",
+        "tab-modern(columns=7,pieces=2,p_white=3/5)",
+        "tab-hyde(pieces=3)",
+    ] {
+        let rules: tab::Ruleset = text.parse().unwrap();
+        let states = decision_states(&rules, 8, 12, 2);
+        assert!(states.len() >= 8, "{text}: {}", states.len());
+        for (i, s) in states.iter().enumerate() {
+            choices += usize::from(compare_with_reference(s, &exact_options(1, 3)));
+            choices += usize::from(compare_with_reference(s, &exact_options(2, 2)));
+            if i < 2 {
+                compare_with_reference(s, &exact_options(3, 2));
+            }
+        }
+    }
+    // Ludii's Tab on 7 columns, where a turn goes on after a 1, 4 or 6.
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    for s in &decision_states(&rules, 4, 60, 2) {
+        choices += usize::from(compare_with_reference(s, &exact_options(1, 3)));
+        choices += usize::from(compare_with_reference(s, &exact_options(2, 2)));
+    }
+    assert!(choices > 20, "{choices}");
+}
+
+#[test]
+fn the_node_budget_falls_back_to_the_last_complete_depth() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    for s in decision_states(&rules, 3, 20, 1) {
+        let tight = Options {
+            nodes: 1000,
+            ..exact_options(3, 4)
+        };
+        let a = analyse(&s, &tight, false);
+        let depth = a.depth.expect("the turn fits");
+        assert!(depth < 3);
+        assert!(a.moves.iter().all(|(_, v)| (-1.0..=1.0).contains(v)));
+        // Depth 0 is the static value of the turn's ends: greedy's values.
+        if depth == 0 {
+            let g = Greedy::<tab::State>::new(1).evaluate(&s).unwrap();
+            for (m, v) in &a.moves {
+                let w = g.moves.iter().find(|x| x.0 == *m).unwrap().1;
+                assert!((v - w).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+/// Plays seeded games with `spec` in one seat against `random`, checking that every decision
+/// of `spec` is legal, for at most `decisions` of its decisions a game.
+fn check_legal<R: Ruleset>(rules: &R, spec: &str, games: u64, decisions: usize) -> usize
+where
+    R::State: Playable,
+{
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).unwrap();
+    let mut checked = 0;
+    let mut outs = Vec::new();
+    let mut moves = Vec::new();
+    for g in 0..games {
+        let seat = if g % 2 == 0 { Player::One } else { Player::Two };
+        let mut agent = prepared.make(g);
+        let mut rng = rng_from_seed(g);
+        let mut s = rules.initial_state();
+        let mut mine = 0;
+        while mine < decisions {
+            match s.turn() {
+                Turn::Over(_) => break,
+                Turn::Chance => {
+                    s.chance_outcomes(&mut outs);
+                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
+                    s.apply_chance_unchecked(outs[i].outcome);
+                }
+                Turn::Player(p) if p == seat => {
+                    let m = agent.choose(&s);
+                    assert!(s.is_legal(m), "{spec} chose {m} at {}", s.position_id());
+                    s.play_unchecked(m);
+                    mine += 1;
+                    checked += 1;
+                }
+                Turn::Player(_) => {
+                    s.legal_moves(&mut moves);
+                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn greedy_and_expectimax_play_only_legal_decisions_on_every_preset() {
+    for any in AnyRuleset::presets() {
+        let tihbat = matches!(any, AnyRuleset::Tihbat(_));
+        let games = if tihbat { 20 } else { 4 };
+        let n = with_ruleset!(&any, r => check_legal(r, "greedy", games, 150));
+        assert!(n > 50, "{any}: {n}");
+        let (games, decisions) = if tihbat { (10, 100) } else { (2, 25) };
+        let n = with_ruleset!(&any, r => check_legal(r, "expectimax(level=1)", games, decisions));
+        assert!(n >= 20, "{any}: {n}");
+    }
+    for text in [
+        "tab(throw_timing=interleaved,split=dissolve,reduction=row-entered,survivor=oldest)",
+        "tab-modern(throw_use=compulsory,tab_bank=after-all-converted,columns=7)",
+    ] {
+        let rules: tab::Ruleset = text.parse().unwrap();
+        check_legal(&rules, "greedy", 2, 100);
+        check_legal(&rules, "expectimax(level=1)", 1, 20);
+    }
+}
+
+/// The actions of a seeded game between two agents.
+fn game<R: Ruleset>(rules: &R, specs: [&str; 2], seed: u64) -> Vec<String>
+where
+    R::State: Playable,
+{
+    let mut agents = Player::ALL.map(|p| {
+        PreparedAgent::<R::State>::new(specs[p.index()], rules)
+            .unwrap()
+            .make(seat_seed(seed, p))
+    });
+    let mut actions = Vec::new();
+    play_out(
+        rules.initial_state(),
+        &mut agents,
+        &mut ChanceSource::new(seed),
+        |_, a| actions.push(a.to_string()),
+    );
+    actions
+}
+
+#[test]
+fn a_seed_gives_the_same_game() {
+    let rules: tihbat::Ruleset = "tihbat(seeds=5)".parse().unwrap();
+    for seed in 0..3 {
+        let specs = ["greedy", "expectimax(depth=3)"];
+        assert_eq!(game(&rules, specs, seed), game(&rules, specs, seed));
+    }
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let specs = ["greedy(seed=4)", "expectimax(level=1,seed=9)"];
+    let a = game(&rules, specs, 11);
+    assert_eq!(a, game(&rules, specs, 11));
+    assert!(a.len() > 20);
+    // Each decision on its own, from fresh agents.
+    let big: tab::Ruleset = "tab".parse().unwrap();
+    for s in decision_states(&big, 2, 30, 2) {
+        let one = |seed| Expectimax::<tab::State>::new(Options::level(1).unwrap(), seed).choose(&s);
+        assert_eq!(one(3), one(3));
+        let g = |seed| Greedy::<tab::State>::new(seed).choose(&s);
+        assert_eq!(g(3), g(3));
+    }
+}
+
+#[test]
+fn greedy_and_expectimax_take_the_winning_capture() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    // Black to play a 3: L-O takes White's last piece; k-n does nothing.
+    let win = "move:b/3/O.c12v2000,x,x,x,x,x,x,x,x/L.c234v10000,k.c34v40000,x,x,x,x,x,x,x/0.0/7.8/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
+    // The same with a second White piece on S: L-O is a capture, not yet a win.
+    let capture = "move:b/3/O.c12v2000,S.c12v200,x,x,x,x,x,x,x/L.c234v10000,k.c34v40000,x,x,x,x,x,x,x/0.0/7.7/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
+    for id in [win, capture] {
+        let s = rules.state_from_id(id).unwrap();
+        let want = s.parse_move("3:L-O").unwrap();
+        for seed in 0..4 {
+            assert_eq!(Greedy::<tab::State>::new(seed).choose(&s), want, "{id}");
+            let mut x = Expectimax::<tab::State>::new(Options::default(), seed);
+            assert_eq!(x.choose(&s), want, "{id}");
+        }
+        let e = Greedy::<tab::State>::new(0).evaluate(&s).unwrap();
+        assert_eq!(e.kind, ValueKind::Estimate);
+        assert_eq!(e.moves[0].0, want);
+        assert!(e.moves[0].1 > e.moves[1].1);
+    }
+    let s = rules.state_from_id(win).unwrap();
+    let e = Expectimax::<tab::State>::new(Options::default(), 0)
+        .evaluate(&s)
+        .unwrap();
+    assert_eq!(e.moves[0].1, 1.0, "taking the last piece wins");
+    // Tihbat: South's A2 sows into B, which then holds 2: a capture; B1 does nothing.
+    let rules: tihbat::Ruleset = "tihbat".parse().unwrap();
+    let s = rules.state_from_id("2,1,5,4/8,8/south").unwrap();
+    let want = s.parse_move("A2").unwrap();
+    assert_eq!(Greedy::<tihbat::State>::new(0).choose(&s), want);
+    assert_eq!(
+        Expectimax::<tihbat::State>::new(Options::default(), 0).choose(&s),
+        want
+    );
+}
+
+#[test]
+fn expectimax_values_every_legal_move() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    for s in decision_states(&rules, 2, 40, 1) {
+        let mut legal = Vec::new();
+        s.legal_moves(&mut legal);
+        let e = Expectimax::<tab::State>::new(Options::level(1).unwrap(), 0)
+            .evaluate(&s)
+            .unwrap();
+        assert_eq!(e.kind, ValueKind::Estimate);
+        assert_eq!(e.moves.len(), legal.len());
+        assert!(e.moves.windows(2).all(|w| w[0].1 >= w[1].1));
+        assert!(
+            e.moves
+                .iter()
+                .all(|(m, v)| legal.contains(m) && (-1.0..=1.0).contains(v))
+        );
+    }
+}
+
+#[test]
+fn search_specs_are_checked() {
+    let rules = tihbat::Ruleset::default();
+    let err = |s: &str| {
+        PreparedAgent::<tihbat::State>::new(s, &rules)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        err("expectimax(level=6)").contains("level=6 is not valid; expected a level from 1 to 5")
+    );
+    assert!(err("expectimax(level=x)").contains("level=x is not valid"));
+    assert!(
+        err("expectimax(depth=0)")
+            .contains("depth=0 is not valid; expected a number of turns from 1 to 8")
+    );
+    assert!(err("expectimax(nodes=10)").contains("nodes=10 is not valid"));
+    assert!(err("expectimax(seed=-1)").contains("seed=-1 is not valid"));
+    assert!(err("expectimax(width=2)").contains(
+        "player expectimax has no option 'width'; valid options: seed, level, depth, nodes"
+    ));
+    assert!(
+        err("greedy(level=2)").contains("player greedy has no option 'level'; valid options: seed")
+    );
+    for ok in [
+        "greedy",
+        "greedy(seed=3)",
+        "expectimax",
+        "expectimax(level=5,depth=2,nodes=5000,seed=1)",
+    ] {
+        assert_eq!(err(ok), "", "{ok}");
+    }
+    let a = PreparedAgent::<tihbat::State>::new("expectimax(level=3)", &rules)
+        .unwrap()
+        .make(8);
+    assert_eq!(a.spec(), "expectimax(level=3,seed=8)");
+    let a = PreparedAgent::<tihbat::State>::new("greedy(seed=2)", &rules)
+        .unwrap()
+        .make(8);
+    assert_eq!(a.spec(), "greedy(seed=2)");
+}
