@@ -64,11 +64,16 @@
 //! # Levels
 //! | level | depth | nodes | throws | turn states (root, inner) |
 //! |---|---|---|---|---|
-//! | 1 | 1 | 20,000 | 3 | 1024, 256 |
+//! | 1 | 1 | 20,000 | 3 | 4096, 256 |
 //! | 2 (default) | 1 | 200,000 | 4 | 4096, 1024 |
 //! | 3 | 2 | 1,000,000 | 4 | 4096, 1024 |
 //! | 4 | 2 | 4,000,000 | 4 | 4096, 1024 |
-//! | 5 | 3 | 16,000,000 | 4 | 4096, 1024 |
+//! | 5 | 3 | 8,000,000 | 4 | 4096, 1024 |
+//!
+//! On `tab` mid-game positions a move takes about 5 ms at level 1, 35 ms at level 2, 1 s at
+//! level 3, 2.5 s at level 4 and 15 s at level 5 on one core of the reference machine (see
+//! `docs/PERFORMANCE.md`); levels 3 to 5 often stop at a depth below theirs in busy
+//! positions, when the budget runs out.
 //!
 //! Spec: `expectimax`, with `level=1..5`, `depth=1..8`, `nodes=1000..=1000000000` (the last two
 //! override the level's) and `seed=N`.
@@ -126,7 +131,6 @@ impl Options {
             1 => Options {
                 nodes: 20_000,
                 throws: 3,
-                turn_states: 1024,
                 inner_states: 256,
                 ..base
             },
@@ -143,7 +147,7 @@ impl Options {
             },
             5 => Options {
                 depth: 3,
-                nodes: 16_000_000,
+                nodes: 8_000_000,
                 ..base
             },
             _ => return None,
