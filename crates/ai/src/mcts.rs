@@ -54,11 +54,12 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use qasab_core::{GameState, Outcome, Player, Turn, Weighted};
+use qasab_core::{Outcome, Player, Turn, Weighted};
 use rand_core::Rng;
 use rayon::prelude::*;
 
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
+use crate::eval::Evaluate;
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
@@ -113,8 +114,13 @@ pub const OPTION_KEYS: &[&str] = &[
     "threads",
     "c",
     "rollout",
+    "cutoff",
+    "margin",
     "seed",
 ];
+
+/// The largest `cutoff=`, in turns.
+pub const MAX_CUTOFF: u32 = 1000;
 
 /// How much searching to do for one move.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -147,46 +153,95 @@ pub enum RolloutPolicy {
     /// A legal move uniformly at random; chance outcomes by their weights.
     #[default]
     Random,
+    /// The legal move whose result the static evaluation ([`Evaluate`]) rates best for the
+    /// player to move (ties broken at random); chance outcomes by their weights. About as many
+    /// evaluations as legal moves at every decision: use it with a short `cutoff`.
+    Greedy,
 }
 
 impl RolloutPolicy {
     /// Every policy, in the order the docs list them.
-    pub const ALL: [RolloutPolicy; 1] = [RolloutPolicy::Random];
+    pub const ALL: [RolloutPolicy; 2] = [RolloutPolicy::Random, RolloutPolicy::Greedy];
 
     /// The policy's name in a spec (`rollout=random`).
     pub const fn name(self) -> &'static str {
         match self {
             RolloutPolicy::Random => "random",
+            RolloutPolicy::Greedy => "greedy",
         }
     }
+}
 
-    /// Plays `state` to the end and returns the reward for [`Player::One`]; `moves` and `outs`
-    /// are scratch buffers, reused so that a rollout does not allocate.
-    fn play<S: GameState>(
-        self,
-        state: &mut S,
-        rng: &mut GameRng,
-        moves: &mut Vec<S::Move>,
-        outs: &mut Vec<Weighted<S::Chance>>,
-    ) -> i32 {
-        match self {
-            RolloutPolicy::Random => loop {
-                match state.turn() {
-                    Turn::Over(o) => return reward(&o),
-                    Turn::Player(_) => {
-                        state.legal_moves(moves);
-                        let m = moves[below(rng, moves.len())];
-                        state.play_unchecked(m);
+/// Plays a rollout from `state` and returns its reward for [`Player::One`]: the reward of the
+/// finished game, or the static evaluation once `cutoff` turns have begun (see
+/// [`MctsOptions::cutoff`]). `moves` and `outs` are scratch buffers, reused so that a rollout
+/// does not allocate.
+fn rollout<S: Evaluate>(
+    state: &mut S,
+    opts: &MctsOptions,
+    rng: &mut GameRng,
+    moves: &mut Vec<S::Move>,
+    outs: &mut Vec<Weighted<S::Chance>>,
+) -> f64 {
+    let cutoff = opts.cutoff.unwrap_or(u32::MAX);
+    if cutoff == 0 {
+        return match state.turn() {
+            Turn::Over(o) => reward(&o, opts.margin),
+            _ => state.evaluate(Player::One),
+        };
+    }
+    let mut turns = 0u32;
+    let mut last: Option<Player> = None;
+    loop {
+        match state.turn() {
+            Turn::Over(o) => return reward(&o, opts.margin),
+            Turn::Player(p) => {
+                if last != Some(p) {
+                    if last.is_some() {
+                        turns += 1;
+                        if turns >= cutoff {
+                            return state.evaluate(Player::One);
+                        }
                     }
-                    Turn::Chance => {
-                        state.chance_outcomes(outs);
-                        let i = pick_weighted(rng, outs.iter().map(|w| w.weight));
-                        state.apply_chance_unchecked(outs[i].outcome);
-                    }
+                    last = Some(p);
                 }
-            },
+                state.legal_moves(moves);
+                let m = match opts.rollout {
+                    RolloutPolicy::Random => moves[below(rng, moves.len())],
+                    RolloutPolicy::Greedy => greedy_move(state, p, moves, rng),
+                };
+                state.play_unchecked(m);
+            }
+            Turn::Chance => {
+                state.chance_outcomes(outs);
+                let i = pick_weighted(rng, outs.iter().map(|w| w.weight));
+                state.apply_chance_unchecked(outs[i].outcome);
+            }
         }
     }
+}
+
+/// The move of `moves` whose result `state.evaluate` rates best for `p`; among equals, one
+/// drawn uniformly (reservoir sampling).
+fn greedy_move<S: Evaluate>(state: &S, p: Player, moves: &[S::Move], rng: &mut GameRng) -> S::Move {
+    if let [only] = moves {
+        return *only;
+    }
+    let (mut best, mut best_value, mut ties) = (moves[0], f64::NEG_INFINITY, 0u64);
+    for &m in moves {
+        let mut next = state.clone();
+        next.play_unchecked(m);
+        let v = next.evaluate(p);
+        if v > best_value {
+            (best, best_value, ties) = (m, v, 1);
+        } else if v == best_value {
+            ties += 1;
+            if below(rng, ties as usize) == 0 {
+                best = m;
+            }
+        }
+    }
+    best
 }
 
 impl fmt::Display for RolloutPolicy {
@@ -195,13 +250,20 @@ impl fmt::Display for RolloutPolicy {
     }
 }
 
-/// The reward of a finished game for [`Player::One`]: +1, −1 or 0, and 0 if it was truncated.
-fn reward(o: &Outcome) -> i32 {
+/// The reward of a finished game for [`Player::One`]: 0 if a safety limit stopped it, else
+/// `(1 − margin) · r + margin · d`, where `r` is the result (+1, −1 or 0) and `d` the score
+/// difference over the scores' sum (0 when both are 0). With `margin = 0` it is the result.
+fn reward(o: &Outcome, margin: f64) -> f64 {
     if o.is_truncated() {
-        0
-    } else {
-        o.return_for(Player::One)
+        return 0.0;
     }
+    let r = f64::from(o.return_for(Player::One));
+    if margin == 0.0 {
+        return r;
+    }
+    let (a, b) = (f64::from(o.scores.one), f64::from(o.scores.two));
+    let d = if a + b > 0.0 { (a - b) / (a + b) } else { 0.0 };
+    (1.0 - margin) * r + margin * d
 }
 
 /// The options of an `mcts` player.
@@ -215,6 +277,13 @@ pub struct MctsOptions {
     pub threads: usize,
     /// How rollouts choose moves.
     pub rollout: RolloutPolicy,
+    /// Where rollouts stop: `None` at the end of the game; `Some(n)` once `n` turns have begun
+    /// after the leaf's (a turn begins when a player other than the last one to decide is to
+    /// decide), where the static evaluation gives the reward; `Some(0)` evaluates the leaf.
+    pub cutoff: Option<u32>,
+    /// The weight of the score difference in the reward of a finished game (see [`reward`]),
+    /// from 0 to 1.
+    pub margin: f64,
 }
 
 impl Default for MctsOptions {
@@ -225,6 +294,8 @@ impl Default for MctsOptions {
             c: DEFAULT_C,
             threads: 1,
             rollout: RolloutPolicy::Random,
+            cutoff: None,
+            margin: 0.0,
         }
     }
 }
@@ -297,6 +368,18 @@ impl MctsOptions {
                     bad("rollout", v, format!("one of: {}", names.join(", ")))
                 })?;
         }
+        if let Some(v) = spec.get("cutoff") {
+            opts.cutoff = match v {
+                "none" => None,
+                _ => Some(int("cutoff", 0, u64::from(MAX_CUTOFF))?.expect("present") as u32),
+            };
+        }
+        if let Some(v) = spec.get("margin") {
+            match v.parse::<f64>() {
+                Ok(m) if (0.0..=1.0).contains(&m) => opts.margin = m,
+                _ => return Err(bad("margin", v, "a number from 0 to 1".into())),
+            }
+        }
         Ok(opts)
     }
 
@@ -318,6 +401,15 @@ impl MctsOptions {
         }
         if self.rollout != d.rollout {
             parts.push(format!("rollout={}", self.rollout));
+        }
+        if self.cutoff != d.cutoff {
+            parts.push(match self.cutoff {
+                Some(n) => format!("cutoff={n}"),
+                None => "cutoff=none".into(),
+            });
+        }
+        if self.margin != d.margin {
+            parts.push(format!("margin={}", self.margin));
         }
         parts.push(format!("seed={seed}"));
         format!("mcts({})", parts.join(","))
@@ -373,7 +465,7 @@ struct Node<M, C> {
     /// Iterations that passed through the node.
     visits: u32,
     /// The sum of their rewards for [`Player::One`].
-    sum: i32,
+    sum: f64,
     /// The index of the first child.
     first: u32,
     /// The number of children; 0 until the node is expanded (always 0 at the end of a game).
@@ -385,7 +477,7 @@ impl<M, C> Node<M, C> {
         Node {
             edge,
             visits: 0,
-            sum: 0,
+            sum: 0.0,
             first: 0,
             len: 0,
         }
@@ -394,7 +486,7 @@ impl<M, C> Node<M, C> {
 
 /// One search tree with its scratch buffers; kept by the agent so that its memory is reused
 /// from move to move.
-struct Tree<S: GameState> {
+struct Tree<S: Evaluate> {
     nodes: Vec<Node<S::Move, S::Chance>>,
     path: Vec<u32>,
     moves: Vec<S::Move>,
@@ -402,7 +494,7 @@ struct Tree<S: GameState> {
     iterations: u64,
 }
 
-impl<S: GameState> Tree<S> {
+impl<S: Evaluate> Tree<S> {
     fn new() -> Self {
         Tree {
             nodes: Vec::new(),
@@ -451,20 +543,16 @@ impl<S: GameState> Tree<S> {
         let result = loop {
             self.path.push(node as u32);
             let mover = match state.turn() {
-                Turn::Over(o) => break reward(&o),
+                Turn::Over(o) => break reward(&o, opts.margin),
                 Turn::Chance => None,
                 Turn::Player(p) => Some(p),
             };
             if self.nodes[node].len == 0 {
                 if self.nodes[node].visits == 0 && node != 0 {
-                    break opts
-                        .rollout
-                        .play(&mut state, rng, &mut self.moves, &mut self.outs);
+                    break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
                 if !self.expand(node, &state, mover.is_some(), rng, max_nodes) {
-                    break opts
-                        .rollout
-                        .play(&mut state, rng, &mut self.moves, &mut self.outs);
+                    break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
             }
             let child = match mover {
@@ -539,7 +627,7 @@ impl<S: GameState> Tree<S> {
                 return first + i;
             }
             let inv = 1.0 / f64::from(ch.visits);
-            let score = sign * f64::from(ch.sum) * inv + explore * inv.sqrt();
+            let score = sign * ch.sum * inv + explore * inv.sqrt();
             if score > best_score {
                 best = first + i;
                 best_score = score;
@@ -566,7 +654,7 @@ impl<S: GameState> Tree<S> {
 
 /// Searches `state` with `options`, using (and keeping for reuse) `trees`; `None` if it is not
 /// a player's turn.
-fn run_search<S: GameState>(
+fn run_search<S: Evaluate>(
     trees: &mut Vec<Tree<S>>,
     state: &S,
     options: &MctsOptions,
@@ -605,7 +693,7 @@ fn run_search<S: GameState>(
     let mut legal = Vec::new();
     state.legal_moves(&mut legal);
     let mut visits = vec![0u64; legal.len()];
-    let mut sums = vec![0i64; legal.len()];
+    let mut sums = vec![0f64; legal.len()];
     let (mut iterations, mut nodes) = (0, 0);
     for tree in &trees[..threads] {
         iterations += tree.iterations;
@@ -617,20 +705,20 @@ fn run_search<S: GameState>(
                 && let Ok(i) = legal.binary_search(&m)
             {
                 visits[i] += u64::from(ch.visits);
-                sums[i] += i64::from(ch.sum);
+                sums[i] += ch.sum;
             }
         }
     }
-    let sign = if mover == Player::One { 1 } else { -1 };
+    let sign = if mover == Player::One { 1.0 } else { -1.0 };
     let mut tie = rng_from_seed(derive_seed(seed, TIE_BREAK_STREAM));
-    let mut ranked: Vec<(MoveStats<S::Move>, i64, u64)> = legal
+    let mut ranked: Vec<(MoveStats<S::Move>, f64, u64)> = legal
         .iter()
         .enumerate()
         .map(|(i, &mv)| {
             let value = if visits[i] == 0 {
                 0.0
             } else {
-                (sign * sums[i]) as f64 / visits[i] as f64
+                sign * sums[i] / visits[i] as f64
             };
             let stats = MoveStats {
                 mv,
@@ -640,11 +728,11 @@ fn run_search<S: GameState>(
             (stats, sign * sums[i], tie.next_u64())
         })
         .collect();
-    // Most visits first; equal visits make the sums comparable exactly.
+    // Most visits first; equal visits make the sums comparable.
     ranked.sort_by(|a, b| {
         b.0.visits
             .cmp(&a.0.visits)
-            .then(b.1.cmp(&a.1))
+            .then(b.1.total_cmp(&a.1))
             .then(a.2.cmp(&b.2))
     });
     Some(SearchResult {
@@ -658,14 +746,14 @@ fn run_search<S: GameState>(
 ///
 /// Each search draws its seed from the agent's generator, so a game is reproducible from the
 /// agent's seed (with an iteration budget).
-pub struct MctsAgent<S: GameState> {
+pub struct MctsAgent<S: Evaluate> {
     options: MctsOptions,
     seed: u64,
     rng: GameRng,
     trees: Vec<Tree<S>>,
 }
 
-impl<S: GameState> MctsAgent<S> {
+impl<S: Evaluate> MctsAgent<S> {
     /// A player with `options`, seeded with `seed`.
     pub fn new(options: MctsOptions, seed: u64) -> Self {
         MctsAgent {
@@ -691,7 +779,7 @@ impl<S: GameState> MctsAgent<S> {
     }
 }
 
-impl<S: GameState> Agent<S> for MctsAgent<S> {
+impl<S: Evaluate> Agent<S> for MctsAgent<S> {
     fn spec(&self) -> String {
         self.options.spec(self.seed)
     }
@@ -719,7 +807,7 @@ impl<S: GameState> Agent<S> for MctsAgent<S> {
 /// Searches `state` once with `options` and `seed`, without an agent; `None` if it is not a
 /// player's turn. The same state, options and seed (with an iteration budget) give the same
 /// result.
-pub fn search<S: GameState>(
+pub fn search<S: Evaluate>(
     state: &S,
     options: &MctsOptions,
     seed: u64,
@@ -909,6 +997,18 @@ mod tests {
         }
     }
 
+    /// A toy position is worth its node's index / 100 to One before the end: a value the
+    /// tests can recognise.
+    impl Evaluate for ToyState {
+        fn evaluate(&self, p: Player) -> f64 {
+            let v = match self.turn() {
+                Turn::Over(o) => crate::eval::terminal_value(&o, One),
+                _ => self.at as f64 / 100.0,
+            };
+            if p == One { v } else { -v }
+        }
+    }
+
     use Player::{One, Two};
 
     /// One decides twice in a row: `l` then `a` wins outright (+1). `r` leads to a throw that
@@ -1037,6 +1137,77 @@ mod tests {
         assert!(search(&end, &opts(10), 1).is_none());
         let chance = ToyState { at: 4, ..end };
         assert!(search(&chance, &opts(10), 1).is_none());
+    }
+
+    /// One plays twice (`a` or `b`, then `c`), a throw, then Two's turn (`z`), which One wins.
+    static CUT: [Toy; 5] = [
+        Toy::Decide(One, &[('a', 1), ('b', 1)]),
+        Toy::Decide(One, &[('c', 2)]),
+        Toy::Chance(&[(0, 1, 3)]),
+        Toy::Decide(Two, &[('z', 4)]),
+        Toy::End(Some(One), false),
+    ];
+
+    #[test]
+    fn a_cutoff_ends_rollouts_with_the_evaluation() {
+        let run = |cutoff, rollout| {
+            let o = MctsOptions {
+                cutoff,
+                rollout,
+                ..opts(2)
+            };
+            search(&ToyRules(&CUT).initial_state(), &o, 1).unwrap()
+        };
+        for rollout in RolloutPolicy::ALL {
+            // Evaluated at the leaf: node 1.
+            assert_eq!(value_of(&run(Some(0), rollout), 'a'), 0.01);
+            // The rest of One's turn is played; the evaluation comes when Two is to decide.
+            assert_eq!(value_of(&run(Some(1), rollout), 'b'), 0.03);
+            // To the end.
+            assert_eq!(value_of(&run(Some(2), rollout), 'a'), 1.0);
+            assert_eq!(value_of(&run(None, rollout), 'b'), 1.0);
+        }
+    }
+
+    #[test]
+    fn the_margin_weighs_the_score_difference() {
+        use qasab_core::EndReason::Elimination;
+        let o = Outcome::by_score(ByPlayer { one: 6, two: 2 }, Elimination);
+        assert_eq!(reward(&o, 0.0), 1.0);
+        assert_eq!(reward(&o, 0.5), 0.5 + 0.5 * 0.5);
+        let o = Outcome::by_score(ByPlayer { one: 0, two: 0 }, Elimination);
+        assert_eq!(reward(&o, 0.5), 0.0);
+        let o = Outcome::by_score(ByPlayer { one: 1, two: 3 }, EndReason::NoProgress);
+        assert_eq!(reward(&o, 0.5), 0.0, "a truncated game is worth nothing");
+    }
+
+    #[test]
+    fn greedy_rollouts_take_the_best_evaluated_move() {
+        // One's `b` leads to node 2 (0.02), `a` to node 1 (0.01); the rollout from the root's
+        // only child decides by the evaluation.
+        static PICK: [Toy; 4] = [
+            Toy::Decide(One, &[('s', 3)]),
+            Toy::End(Some(Two), false),
+            Toy::End(Some(One), false),
+            Toy::Decide(One, &[('a', 1), ('b', 2)]),
+        ];
+        let o = MctsOptions {
+            rollout: RolloutPolicy::Greedy,
+            ..opts(1)
+        };
+        let mut state = ToyRules(&PICK).initial_state();
+        state.play_unchecked('s');
+        let mut rng = rng_from_seed(1);
+        for _ in 0..10 {
+            let v = rollout(
+                &mut state.clone(),
+                &o,
+                &mut rng,
+                &mut Vec::new(),
+                &mut Vec::new(),
+            );
+            assert_eq!(v, 1.0);
+        }
     }
 
     #[test]
