@@ -28,7 +28,10 @@ fn first_decision<R: Ruleset>(rules: &R) -> R::State {
     s
 }
 
-fn bench_one<R: Ruleset>(c: &mut Criterion, rules: &R) {
+fn bench_one<R: Ruleset>(c: &mut Criterion, rules: &R)
+where
+    R::State: qasab_ai::Evaluate,
+{
     let start = first_decision(rules);
     let options = MctsOptions {
         budget: Budget::Iterations(ITERATIONS),
