@@ -220,6 +220,11 @@ pub trait Playable: Evaluate {
 
     /// The strongest player for this game, used as the default opponent and for hints.
     fn strongest_agent() -> &'static str;
+
+    /// The options of `mcts` on this game where its spec sets none.
+    fn mcts_defaults() -> crate::mcts::MctsOptions {
+        crate::mcts::MctsOptions::default()
+    }
 }
 
 /// The maker of an agent every game has (`random`, `mcts`, `greedy`, `expectimax`); `None` for
@@ -227,7 +232,7 @@ pub trait Playable: Evaluate {
 ///
 /// # Errors
 /// [`AgentError`] for bad options.
-pub fn common_maker<S: Evaluate>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
+pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
     match spec.name.as_str() {
         "random" => {
             spec.check_keys(&["seed"])?;
@@ -237,9 +242,12 @@ pub fn common_maker<S: Evaluate>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
             })))
         }
         "mcts" => {
-            let options = crate::mcts::MctsOptions::from_spec(spec)?;
+            let defaults = S::mcts_defaults();
+            let options = crate::mcts::MctsOptions::from_spec_over(spec, defaults)?;
             Ok(Some(Arc::new(move |seed| {
-                Box::new(crate::mcts::MctsAgent::<S>::new(options, seed)) as Box<dyn Agent<S>>
+                Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
+                    options, defaults, seed,
+                )) as Box<dyn Agent<S>>
             })))
         }
         "greedy" => {

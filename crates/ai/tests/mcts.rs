@@ -248,7 +248,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, seed",
         ),
         (
             "mcts(level=0)",
@@ -293,9 +293,20 @@ fn specs_are_checked() {
         ("mcts(c=nan)", "c=nan is not valid"),
         ("mcts(c=inf)", "c=inf is not valid"),
         (
-            "mcts(rollout=greedy)",
-            "rollout=greedy is not valid; expected one of: random",
+            "mcts(rollout=best)",
+            "rollout=best is not valid; expected one of: random, greedy",
         ),
+        (
+            "mcts(cutoff=1001)",
+            "cutoff=1001 is not valid; expected an integer from 0 to 1000",
+        ),
+        ("mcts(cutoff=-1)", "cutoff=-1 is not valid"),
+        ("mcts(cutoff=x)", "cutoff=x is not valid"),
+        (
+            "mcts(margin=1.5)",
+            "margin=1.5 is not valid; expected a number from 0 to 1",
+        ),
+        ("mcts(margin=nan)", "margin=nan is not valid"),
         ("mcts(seed=x)", "seed=x is not valid"),
         ("mcts(level=3,level=3)", "twice"),
     ];
@@ -320,6 +331,11 @@ fn specs_round_trip_through_the_agents_name() {
             "mcts(time=250,threads=2,seed=5)",
         ),
         ("mcts(seed=9,c=1.5)", "mcts(level=3,c=1.5,seed=9)"),
+        (
+            "mcts(rollout=greedy,cutoff=2,margin=0)",
+            "mcts(level=3,rollout=greedy,cutoff=2,margin=0,seed=5)",
+        ),
+        ("mcts(cutoff=none,margin=0.5)", "mcts(level=3,seed=5)"),
     ] {
         let agent = PreparedAgent::<qasab_core::tab_ludii::State>::new(spec, &rules)
             .unwrap()
@@ -333,6 +349,27 @@ fn specs_round_trip_through_the_agents_name() {
             shown,
             "the name parses back to the same player"
         );
+    }
+}
+
+/// On `tab` the rollouts stop at the leaf unless the spec says otherwise, and the name says
+/// so only when it differs.
+#[test]
+fn a_games_own_defaults_round_trip_too() {
+    let rules: qasab_core::tab::Ruleset = "tab".parse().unwrap();
+    for (spec, shown) in [
+        ("mcts", "mcts(level=3,seed=5)"),
+        ("mcts(cutoff=0)", "mcts(level=3,seed=5)"),
+        ("mcts(cutoff=none)", "mcts(level=3,cutoff=none,seed=5)"),
+        ("mcts(cutoff=3)", "mcts(level=3,cutoff=3,seed=5)"),
+    ] {
+        let make = |s: &str| {
+            PreparedAgent::<qasab_core::tab::State>::new(s, &rules)
+                .unwrap()
+                .make(5)
+        };
+        assert_eq!(make(spec).spec(), shown);
+        assert_eq!(make(shown).spec(), shown, "the name parses back");
     }
 }
 
