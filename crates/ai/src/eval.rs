@@ -92,7 +92,7 @@ pub(crate) fn lap_index(
 }
 
 /// Laps already walked, by [`lap_index_cached`]'s key.
-type Laps = std::collections::HashMap<(u8, u8, u8, Player), std::rc::Rc<[u8; hits::SQUARES]>>;
+type Laps = rustc_hash::FxHashMap<(u8, u8, u8, Player), std::rc::Rc<[u8; hits::SQUARES]>>;
 
 thread_local! {
     /// Laps already walked on this thread.

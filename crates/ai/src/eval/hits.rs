@@ -157,7 +157,7 @@ type Steps = [[[u8; 2]; SQUARES]; 5];
 thread_local! {
     /// Continuation tables already built on this thread, by geometry key, attacker and class.
     static STEPS: std::cell::RefCell<
-        std::collections::HashMap<(u32, Player, usize), std::rc::Rc<Steps>>,
+        rustc_hash::FxHashMap<(u32, Player, usize), std::rc::Rc<Steps>>,
     > = Default::default();
 }
 
@@ -222,7 +222,7 @@ type LawKey = ([u32; 5], u32, [u16; 5], bool);
 thread_local! {
     /// Turn laws already worked out on this thread: a search asks for the same few again and
     /// again.
-    static LAWS: std::cell::RefCell<std::collections::HashMap<LawKey, std::rc::Rc<TurnLaw>>> =
+    static LAWS: std::cell::RefCell<rustc_hash::FxHashMap<LawKey, std::rc::Rc<TurnLaw>>> =
         Default::default();
 }
 
