@@ -234,6 +234,43 @@ fn greedy_and_expectimax_play_only_legal_decisions_on_every_preset() {
     }
 }
 
+/// A cheap spec of each player the crate names, so that a player added later is not left out of
+/// the legality check.
+fn cheap_spec(name: &str) -> &'static str {
+    match name {
+        "random" => "random",
+        "solver" => "solver",
+        "mcts" => "mcts(iterations=40)",
+        "greedy" => "greedy",
+        "expectimax" => "expectimax(level=1)",
+        other => panic!("no cheap spec for the player {other}: add one here"),
+    }
+}
+
+#[test]
+fn every_player_plays_only_legal_decisions_on_every_preset() {
+    let mut specs: Vec<&str> = qasab_ai::agent::AGENT_NAMES
+        .iter()
+        .map(|n| cheap_spec(n))
+        .collect();
+    // The rollout variants of mcts.
+    specs.extend([
+        "mcts(iterations=20,rollout=greedy,cutoff=1)",
+        "mcts(iterations=40,cutoff=0,margin=1)",
+        "mcts(iterations=40,cutoff=none,margin=0)",
+    ]);
+    for any in AnyRuleset::presets() {
+        let tihbat = matches!(any, AnyRuleset::Tihbat(_));
+        for spec in &specs {
+            if *spec == "solver" && !tihbat {
+                continue;
+            }
+            let n = with_ruleset!(&any, r => check_legal(r, spec, 2, 12));
+            assert!(n >= 12, "{any}: {spec} made only {n} decisions");
+        }
+    }
+}
+
 /// The actions of a seeded game between two agents.
 fn game<R: Ruleset>(rules: &R, specs: [&str; 2], seed: u64) -> Vec<String>
 where
