@@ -1,15 +1,18 @@
 //! Criterion benchmarks: `mcts` iterations per second on one thread, from the first decision of
 //! `tab-ludii` (7 columns, Ludii's default), `tab`, and the other presets at their defaults.
 //!
-//! Run with `cargo bench -p qasab-ai --bench mcts` (add `-- tab-ludii` for one preset). One benchmark iteration is one search of
-//! 10,000 iterations (level 3, the default), with the agent's tree memory reused from search
-//! to search as in a game; criterion reports the throughput in search iterations per second.
+//! Run with `cargo bench -p qasab-ai --bench mcts` (add `-- tab-ludii` for one preset). One
+//! benchmark iteration is one search of 10,000 iterations (level 3, the default) with the
+//! game's own defaults (the faithful Tâb family also with random rollouts to the end), with the
+//! agent's tree memory reused from search to search as in a game; criterion reports the
+//! throughput in search iterations per second.
 //! The start is the initial state with the opening throws of game seed 1 applied, up to the
 //! first decision.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use qasab_ai::Playable;
 use qasab_ai::driver::ChanceSource;
 use qasab_ai::mcts::{Budget, MctsAgent, MctsOptions};
 use qasab_core::{GameState, Ruleset, Turn, tab, tab_ludii, tihbat};
@@ -28,22 +31,36 @@ fn first_decision<R: Ruleset>(rules: &R) -> R::State {
     s
 }
 
+/// Searches with the game's own `mcts` defaults, and for a game whose rollouts stop early by
+/// default, with random rollouts to the end too.
 fn bench_one<R: Ruleset>(c: &mut Criterion, rules: &R)
 where
-    R::State: qasab_ai::Evaluate,
+    R::State: Playable,
 {
     let start = first_decision(rules);
-    let options = MctsOptions {
-        budget: Budget::Iterations(ITERATIONS),
-        ..MctsOptions::default()
-    };
-    let mut agent = MctsAgent::<R::State>::new(options, 1);
+    let defaults = <R::State as Playable>::mcts_defaults();
+    let mut variants = vec![("", defaults)];
+    if defaults.cutoff.is_some() {
+        let random = MctsOptions {
+            cutoff: None,
+            ..defaults
+        };
+        variants.push((", random rollouts to the end", random));
+    }
     let mut group = c.benchmark_group("mcts");
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS));
-    group.bench_function(format!("{rules} from the start, 10000 iterations"), |b| {
-        b.iter(|| agent.search(black_box(&start)))
-    });
+    for (label, options) in variants {
+        let options = MctsOptions {
+            budget: Budget::Iterations(ITERATIONS),
+            ..options
+        };
+        let mut agent = MctsAgent::<R::State>::new(options, 1);
+        group.bench_function(
+            format!("{rules} from the start, 10000 iterations{label}"),
+            |b| b.iter(|| agent.search(black_box(&start))),
+        );
+    }
     group.finish();
 }
 
