@@ -151,8 +151,8 @@ static SUB_BY_SIZE: [u16; SUBS] = {
 };
 
 /// Every continuation of one attacker and class of unit on one board: `[throw][square]`, the
-/// (at most two) squares a step leads to, `u8::MAX` for none.
-type Steps = [[[u8; 2]; SQUARES]; 5];
+/// set of the (at most two) squares a step leads to.
+type Steps = [[u128; SQUARES]; 5];
 
 thread_local! {
     /// Continuation tables already built on this thread, by geometry key, attacker and class.
@@ -169,11 +169,14 @@ fn steps_of(board: &impl HitBoard, attacker: Player, class: usize) -> std::rc::R
             .borrow_mut()
             .entry(key)
             .or_insert_with(|| {
-                let mut t = [[[u8::MAX; 2]; SQUARES]; 5];
+                let mut t = [[0u128; SQUARES]; 5];
                 for (i, th) in Throw::ALL.into_iter().enumerate() {
                     for sq in 0..SQUARES as u8 {
-                        let [a, b] = board.next_squares(attacker, class, sq, th.value());
-                        t[i][usize::from(sq)] = [a.unwrap_or(u8::MAX), b.unwrap_or(u8::MAX)];
+                        t[i][usize::from(sq)] = board
+                            .next_squares(attacker, class, sq, th.value())
+                            .into_iter()
+                            .flatten()
+                            .fold(0, |m, z| m | 1u128 << z);
                     }
                 }
                 std::rc::Rc::new(t)
@@ -402,11 +405,7 @@ impl Reach {
                     while m != 0 {
                         let sq = m.trailing_zeros() as u8;
                         m &= m - 1;
-                        for z in next[i][usize::from(sq)] {
-                            if z != u8::MAX {
-                                to |= 1u128 << z;
-                            }
-                        }
+                        to |= next[i][usize::from(sq)];
                     }
                     squares[k2] |= to;
                 }
