@@ -332,10 +332,10 @@ fn specs_round_trip_through_the_agents_name() {
         ),
         ("mcts(seed=9,c=1.5)", "mcts(level=3,c=1.5,seed=9)"),
         (
-            "mcts(rollout=greedy,cutoff=2,margin=0)",
-            "mcts(level=3,rollout=greedy,cutoff=2,margin=0,seed=5)",
+            "mcts(rollout=greedy,cutoff=2,margin=0.25)",
+            "mcts(level=3,rollout=greedy,cutoff=2,margin=0.25,seed=5)",
         ),
-        ("mcts(cutoff=none,margin=0.5)", "mcts(level=3,seed=5)"),
+        ("mcts(cutoff=none,margin=0)", "mcts(level=3,seed=5)"),
     ] {
         let agent = PreparedAgent::<qasab_core::tab_ludii::State>::new(spec, &rules)
             .unwrap()
@@ -368,6 +368,17 @@ fn a_games_own_defaults_round_trip_too() {
                 .unwrap()
                 .make(5)
         };
+        assert_eq!(make(spec).spec(), shown);
+        assert_eq!(make(shown).spec(), shown, "the name parses back");
+    }
+    // Tihbat weighs the margin by default.
+    let rules = tihbat::Ruleset::default();
+    for (spec, shown) in [
+        ("mcts", "mcts(level=3,seed=5)"),
+        ("mcts(margin=0.5)", "mcts(level=3,seed=5)"),
+        ("mcts(margin=0)", "mcts(level=3,margin=0,seed=5)"),
+    ] {
+        let make = |s: &str| PreparedAgent::<State>::new(s, &rules).unwrap().make(5);
         assert_eq!(make(spec).spec(), shown);
         assert_eq!(make(shown).spec(), shown, "the name parses back");
     }
