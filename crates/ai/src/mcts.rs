@@ -61,6 +61,15 @@ use rayon::prelude::*;
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
 use crate::eval::Evaluate;
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
+use crate::turn::{TURN_STATES, TurnGraph};
+
+/// The root's turn, enumerated once for all trees (`tree=turns`).
+struct RootTurn<M> {
+    /// One line of decisions to each end of the turn.
+    lines: Vec<Vec<M>>,
+    /// Each end's static value for [`Player::One`].
+    priors: Vec<f64>,
+}
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
 ///
@@ -124,8 +133,39 @@ pub const OPTION_KEYS: &[&str] = &[
     "rollout",
     "cutoff",
     "margin",
+    "tree",
     "seed",
 ];
+
+/// The cap on the distinct states of a turn expanded inside the tree (`tree=turns`); the
+/// root's turn may hold [`crate::turn::TURN_STATES`]. A larger turn is expanded decision by
+/// decision.
+pub const INNER_TURN_STATES: usize = 1024;
+
+/// What a child of a player's node stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum TreeShape {
+    /// One decision: a node per legal move.
+    #[default]
+    Decisions,
+    /// The player's whole turn: a node per distinct state at which his turn passes on, every
+    /// order of his decisions merged ([`crate::turn::TurnGraph`]), each starting with one visit
+    /// worth its static evaluation.
+    Turns,
+}
+
+impl TreeShape {
+    /// Every shape, in the order the docs list them.
+    pub const ALL: [TreeShape; 2] = [TreeShape::Decisions, TreeShape::Turns];
+
+    /// The shape's name in a spec (`tree=turns`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            TreeShape::Decisions => "decisions",
+            TreeShape::Turns => "turns",
+        }
+    }
+}
 
 /// The largest `cutoff=`, in turns.
 pub const MAX_CUTOFF: u32 = 1000;
@@ -292,6 +332,8 @@ pub struct MctsOptions {
     /// The weight of the score difference in the reward of a finished game (see [`reward`]),
     /// from 0 to 1.
     pub margin: f64,
+    /// What a child of a player's node stands for: one decision or a whole turn.
+    pub tree: TreeShape,
 }
 
 impl Default for MctsOptions {
@@ -304,6 +346,7 @@ impl Default for MctsOptions {
             rollout: RolloutPolicy::Random,
             cutoff: None,
             margin: DEFAULT_MARGIN,
+            tree: TreeShape::Decisions,
         }
     }
 }
@@ -394,6 +437,12 @@ impl MctsOptions {
                 _ => Some(int("cutoff", 0, u64::from(MAX_CUTOFF))?.expect("present") as u32),
             };
         }
+        if let Some(v) = spec.get("tree") {
+            opts.tree = TreeShape::ALL
+                .into_iter()
+                .find(|t| t.name() == v)
+                .ok_or_else(|| bad("tree", v, "one of: decisions, turns".into()))?;
+        }
         if let Some(v) = spec.get("margin") {
             match v.parse::<f64>() {
                 Ok(m) if (0.0..=1.0).contains(&m) => opts.margin = m,
@@ -437,6 +486,9 @@ impl MctsOptions {
         if self.margin != d.margin {
             parts.push(format!("margin={}", self.margin));
         }
+        if self.tree != d.tree {
+            parts.push(format!("tree={}", self.tree.name()));
+        }
         parts.push(format!("seed={seed}"));
         format!("mcts({})", parts.join(","))
     }
@@ -456,6 +508,9 @@ pub struct MoveStats<M> {
 /// The result of a search: every legal move, best first by the final-move rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<M> {
+    /// The decisions chosen: the best move and, with `tree=turns`, the rest of the turn's
+    /// line that the search chose with it.
+    pub line: Vec<M>,
     /// Every legal move with its statistics, in the order of the final-move rule (most visits,
     /// then highest value, then the seed's order).
     pub moves: Vec<MoveStats<M>>,
@@ -481,6 +536,9 @@ enum Edge<M, C> {
     Move(M),
     /// A chance outcome with its weight.
     Chance(C, u32),
+    /// A player's whole turn (`tree=turns`): the decisions `lines[start..start + len]` of the
+    /// tree, reaching the `end`-th end of the turn's graph.
+    Turn { start: u32, len: u32, end: u32 },
 }
 
 /// A node of the search tree.
@@ -514,6 +572,8 @@ impl<M, C> Node<M, C> {
 /// from move to move.
 struct Tree<S: Evaluate> {
     nodes: Vec<Node<S::Move, S::Chance>>,
+    /// The decisions of the turn edges ([`Edge::Turn`]), one after another.
+    lines: Vec<S::Move>,
     path: Vec<u32>,
     moves: Vec<S::Move>,
     outs: Vec<Weighted<S::Chance>>,
@@ -524,6 +584,7 @@ impl<S: Evaluate> Tree<S> {
     fn new() -> Self {
         Tree {
             nodes: Vec::new(),
+            lines: Vec::new(),
             path: Vec::new(),
             moves: Vec::new(),
             outs: Vec::new(),
@@ -541,10 +602,15 @@ impl<S: Evaluate> Tree<S> {
         iterations: u64,
         deadline: Option<Instant>,
         max_nodes: usize,
+        root_turn: Option<&RootTurn<S::Move>>,
     ) {
         let mut rng = rng_from_seed(seed);
         self.nodes.clear();
+        self.lines.clear();
         self.nodes.push(Node::new(Edge::Root));
+        if let Some(turn) = root_turn {
+            self.add_turn_children(0, &turn.lines, &turn.priors, &mut rng);
+        }
         let limit = iterations.min(MAX_TREE_ITERATIONS);
         let mut done = 0;
         while done < limit {
@@ -577,7 +643,7 @@ impl<S: Evaluate> Tree<S> {
                 if self.nodes[node].visits == 0 && node != 0 {
                     break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
-                if !self.expand(node, &state, mover.is_some(), rng, max_nodes) {
+                if !self.expand(node, &state, mover.is_some(), opts, rng, max_nodes) {
                     break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
             }
@@ -588,6 +654,11 @@ impl<S: Evaluate> Tree<S> {
             match self.nodes[child].edge {
                 Edge::Move(m) => state.play_unchecked(m),
                 Edge::Chance(c, _) => state.apply_chance_unchecked(c),
+                Edge::Turn { start, len, .. } => {
+                    for &m in &self.lines[start as usize..(start + len) as usize] {
+                        state.play_unchecked(m);
+                    }
+                }
                 Edge::Root => unreachable!("the root is nobody's child"),
             }
             node = child;
@@ -607,10 +678,22 @@ impl<S: Evaluate> Tree<S> {
         node: usize,
         state: &S,
         player: bool,
+        opts: &MctsOptions,
         rng: &mut GameRng,
         max_nodes: usize,
     ) -> bool {
         let first = self.nodes.len();
+        if player && opts.tree == TreeShape::Turns {
+            let graph = TurnGraph::new(state, INNER_TURN_STATES);
+            if graph.is_complete() {
+                if first + graph.end_count() > max_nodes {
+                    return false;
+                }
+                let priors: Vec<f64> = graph.ends().map(|e| e.evaluate(Player::One)).collect();
+                self.add_turn_children(node, &graph.end_lines(), &priors, rng);
+                return true;
+            }
+        }
         if player {
             state.legal_moves(&mut self.moves);
             let len = self.moves.len();
@@ -638,6 +721,38 @@ impl<S: Evaluate> Tree<S> {
         n.first = first as u32;
         n.len = len as u32;
         true
+    }
+
+    /// Gives `node` one child per end of a turn, in an order shuffled by `rng`: the decisions
+    /// `lines[k]` reach the `k`-th end, whose static value for [`Player::One`] is `priors[k]`;
+    /// each child starts with one visit worth its prior.
+    fn add_turn_children(
+        &mut self,
+        node: usize,
+        lines: &[Vec<S::Move>],
+        priors: &[f64],
+        rng: &mut GameRng,
+    ) {
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, below(rng, i + 1));
+        }
+        let first = self.nodes.len();
+        for k in order {
+            let start = self.lines.len() as u32;
+            self.lines.extend_from_slice(&lines[k]);
+            let mut child = Node::new(Edge::Turn {
+                start,
+                len: lines[k].len() as u32,
+                end: k as u32,
+            });
+            child.visits = 1;
+            child.sum = priors[k];
+            self.nodes.push(child);
+        }
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = lines.len() as u32;
     }
 
     /// The child UCB1 picks at a node where `p` is to move.
@@ -700,6 +815,13 @@ fn run_search<S: Evaluate>(
         None => total / threads as u64 + u64::from((t as u64) < total % threads as u64),
     };
     let max_nodes = (MAX_NODES / threads).max(1024);
+    let graph = (options.tree == TreeShape::Turns)
+        .then(|| TurnGraph::new(state, TURN_STATES))
+        .filter(|g| g.is_complete());
+    let root_turn = graph.as_ref().map(|g| RootTurn {
+        lines: g.end_lines(),
+        priors: g.ends().map(|e| e.evaluate(Player::One)).collect(),
+    });
     let work = |(t, tree): (usize, &mut Tree<S>)| {
         tree.search(
             state,
@@ -708,6 +830,7 @@ fn run_search<S: Evaluate>(
             share(t),
             deadline,
             max_nodes,
+            root_turn.as_ref(),
         );
     };
     if threads == 1 {
@@ -716,14 +839,22 @@ fn run_search<S: Evaluate>(
         trees[..threads].par_iter_mut().enumerate().for_each(work);
     }
 
-    let mut legal = Vec::new();
-    state.legal_moves(&mut legal);
-    let mut visits = vec![0u64; legal.len()];
-    let mut sums = vec![0f64; legal.len()];
     let (mut iterations, mut nodes) = (0, 0);
     for tree in &trees[..threads] {
         iterations += tree.iterations;
         nodes += tree.nodes.len() as u64;
+    }
+    let sign = if mover == Player::One { 1.0 } else { -1.0 };
+    if let (Some(graph), Some(turn)) = (&graph, &root_turn) {
+        return Some(rank_turn_ends(
+            trees, threads, graph, turn, sign, seed, iterations, nodes,
+        ));
+    }
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal);
+    let mut visits = vec![0u64; legal.len()];
+    let mut sums = vec![0f64; legal.len()];
+    for tree in &trees[..threads] {
         let root = &tree.nodes[0];
         let (first, len) = (root.first as usize, root.len as usize);
         for ch in &tree.nodes[first..first + len] {
@@ -735,7 +866,6 @@ fn run_search<S: Evaluate>(
             }
         }
     }
-    let sign = if mover == Player::One { 1.0 } else { -1.0 };
     let mut tie = rng_from_seed(derive_seed(seed, TIE_BREAK_STREAM));
     let mut ranked: Vec<(MoveStats<S::Move>, f64, u64)> = legal
         .iter()
@@ -761,11 +891,82 @@ fn run_search<S: Evaluate>(
             .then(b.1.total_cmp(&a.1))
             .then(a.2.cmp(&b.2))
     });
+    let moves: Vec<MoveStats<S::Move>> = ranked.into_iter().map(|r| r.0).collect();
     Some(SearchResult {
-        moves: ranked.into_iter().map(|r| r.0).collect(),
+        line: vec![moves[0].mv],
+        moves,
         iterations,
         nodes,
     })
+}
+
+/// The result of a search whose root children are the ends of the root's turn: the end with
+/// the most visits over all trees (then the higher value, then the seed's order) is chosen and
+/// its line of decisions played. Each legal move gets the best value of an end reachable
+/// through it and the visits of the ends whose line starts with it; the chosen line's first
+/// move comes first, the others follow by value.
+#[allow(clippy::too_many_arguments)]
+fn rank_turn_ends<S: Evaluate>(
+    trees: &[Tree<S>],
+    threads: usize,
+    graph: &TurnGraph<S>,
+    turn: &RootTurn<S::Move>,
+    sign: f64,
+    seed: u64,
+    iterations: u64,
+    nodes: u64,
+) -> SearchResult<S::Move> {
+    let n = turn.lines.len();
+    let mut visits = vec![0u64; n];
+    let mut sums = vec![0f64; n];
+    for tree in &trees[..threads] {
+        let root = &tree.nodes[0];
+        let (first, len) = (root.first as usize, root.len as usize);
+        for ch in &tree.nodes[first..first + len] {
+            if let Edge::Turn { end, .. } = ch.edge {
+                visits[end as usize] += u64::from(ch.visits);
+                sums[end as usize] += ch.sum;
+            }
+        }
+    }
+    let values: Vec<f64> = (0..n)
+        .map(|k| sign * sums[k] / visits[k].max(1) as f64)
+        .collect();
+    let mut tie = rng_from_seed(derive_seed(seed, TIE_BREAK_STREAM));
+    let ties: Vec<u64> = (0..n).map(|_| tie.next_u64()).collect();
+    let best = (0..n)
+        .max_by(|&a, &b| {
+            visits[a]
+                .cmp(&visits[b])
+                .then(values[a].total_cmp(&values[b]))
+                .then(ties[b].cmp(&ties[a]))
+        })
+        .expect("a turn has an end");
+    let line = turn.lines[best].clone();
+    let mut moves: Vec<MoveStats<S::Move>> = graph
+        .root_values(&values)
+        .into_iter()
+        .map(|(mv, value)| MoveStats {
+            mv,
+            visits: (0..n)
+                .filter(|&k| turn.lines[k].first() == Some(&mv))
+                .map(|k| visits[k])
+                .sum(),
+            value,
+        })
+        .collect();
+    moves.sort_by(|a, b| {
+        (b.mv == line[0])
+            .cmp(&(a.mv == line[0]))
+            .then(b.value.total_cmp(&a.value))
+            .then(b.visits.cmp(&a.visits))
+    });
+    SearchResult {
+        moves,
+        line,
+        iterations,
+        nodes,
+    }
 }
 
 /// The `mcts` player: Monte Carlo tree search with the options of an [`MctsOptions`].
@@ -778,6 +979,9 @@ pub struct MctsAgent<S: Evaluate> {
     seed: u64,
     rng: GameRng,
     trees: Vec<Tree<S>>,
+    /// The rest of the turn chosen by the last search (`tree=turns`): each decision with the
+    /// state it is to be played in.
+    plan: Vec<(S, S::Move)>,
 }
 
 impl<S: Evaluate> MctsAgent<S> {
@@ -795,6 +999,7 @@ impl<S: Evaluate> MctsAgent<S> {
             seed,
             rng: rng_from_seed(seed),
             trees: Vec::new(),
+            plan: Vec::new(),
         }
     }
 
@@ -818,15 +1023,28 @@ impl<S: Evaluate> Agent<S> for MctsAgent<S> {
         self.options.spec_over(self.seed, &self.defaults)
     }
 
+    /// With `tree=turns` the rest of the turn the search chose is played without searching
+    /// again, as long as the game follows it.
     fn choose(&mut self, state: &S) -> S::Move {
+        if self.plan.first().is_some_and(|(s, _)| s == state) {
+            return self.plan.remove(0).1;
+        }
+        self.plan.clear();
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         if let [only] = moves[..] {
             return only;
         }
-        self.search(state)
-            .expect("choose is called at a player's turn")
-            .best()
+        let result = self
+            .search(state)
+            .expect("choose is called at a player's turn");
+        let mut s = state.clone();
+        s.play_unchecked(result.line[0]);
+        for &m in &result.line[1..] {
+            self.plan.push((s.clone(), m));
+            s.play_unchecked(m);
+        }
+        result.best()
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
@@ -1204,6 +1422,28 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_tree_plays_a_whole_turn_and_keeps_to_it() {
+        let o = MctsOptions {
+            tree: TreeShape::Turns,
+            cutoff: Some(0),
+            ..opts(50)
+        };
+        let root = ToyRules(&CUT).initial_state();
+        let r = search(&root, &o, 1).unwrap();
+        // `a` and `b` reach the same state, so the turn has one end, two decisions away.
+        assert_eq!(r.line.len(), 2);
+        assert_eq!(r.line[1], 'c');
+        assert_eq!(r.moves.len(), 2, "every legal move is listed");
+        let mut agent = MctsAgent::<ToyState>::new(o, 3);
+        let first = agent.choose(&root);
+        let mut s = root;
+        s.play_unchecked(first);
+        assert_eq!(agent.plan.len(), 1);
+        assert_eq!(agent.choose(&s), 'c');
+        assert!(agent.plan.is_empty());
+    }
+
+    #[test]
     fn the_margin_weighs_the_score_difference() {
         use qasab_core::EndReason::Elimination;
         let o = Outcome::by_score(ByPlayer { one: 6, two: 2 }, Elimination);
@@ -1248,7 +1488,7 @@ mod tests {
     fn a_search_past_the_node_limit_goes_on_with_rollouts() {
         let state = ToyRules(&TWICE).initial_state();
         let mut tree = Tree::<ToyState>::new();
-        tree.search(&state, &opts(500), 1, 500, None, 3);
+        tree.search(&state, &opts(500), 1, 500, None, 3, None);
         assert_eq!(tree.iterations, 500);
         assert_eq!(tree.nodes.len(), 3, "the root and its two children only");
         assert_eq!(tree.nodes[0].visits, 500);

@@ -127,6 +127,32 @@ impl<S: GameState> TurnGraph<S> {
         self.ends.len()
     }
 
+    /// For each end, in [`TurnGraph::ends`] order, one sequence of decisions from the root that
+    /// reaches it (the first found breadth first, so a shortest one).
+    pub fn end_lines(&self) -> Vec<Vec<S::Move>> {
+        let mut pred: Vec<Option<(u32, S::Move)>> = vec![None; self.states.len()];
+        for (i, out) in self.edges.iter().enumerate() {
+            for &(m, j) in out {
+                if j != 0 && pred[j as usize].is_none() {
+                    pred[j as usize] = Some((i as u32, m));
+                }
+            }
+        }
+        self.ends
+            .iter()
+            .map(|&e| {
+                let mut line = Vec::new();
+                let mut j = e;
+                while let Some((i, m)) = pred[j as usize] {
+                    line.push(m);
+                    j = i;
+                }
+                line.reverse();
+                line
+            })
+            .collect()
+    }
+
     /// For each state, the best value of an end reachable from it and the decision towards it
     /// (the first in move order among equals), given `end_values` in [`TurnGraph::ends`] order
     /// and whether the player maximises.

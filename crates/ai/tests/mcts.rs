@@ -248,7 +248,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, seed",
         ),
         (
             "mcts(level=0)",
@@ -307,6 +307,10 @@ fn specs_are_checked() {
             "margin=1.5 is not valid; expected a number from 0 to 1",
         ),
         ("mcts(margin=nan)", "margin=nan is not valid"),
+        (
+            "mcts(tree=moves)",
+            "tree=moves is not valid; expected one of: decisions, turns",
+        ),
         ("mcts(seed=x)", "seed=x is not valid"),
         ("mcts(level=3,level=3)", "twice"),
     ];

@@ -258,6 +258,8 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
         "mcts(iterations=20,rollout=greedy,cutoff=1)",
         "mcts(iterations=40,cutoff=0,margin=1)",
         "mcts(iterations=40,cutoff=none,margin=0)",
+        "mcts(iterations=40,tree=turns,cutoff=0)",
+        "mcts(iterations=30,tree=turns,cutoff=1,threads=2)",
     ]);
     for any in AnyRuleset::presets() {
         let tihbat = matches!(any, AnyRuleset::Tihbat(_));
@@ -269,6 +271,31 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
             assert!(n >= 12, "{any}: {spec} made only {n} decisions");
         }
     }
+}
+
+/// Every end of a turn is reached by replaying its line from the turn's root.
+#[test]
+fn turn_lines_reach_their_ends() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let mut checked = 0;
+    for s in decision_states(&rules, 10, 20, 6) {
+        let g = qasab_ai::turn::TurnGraph::new(&s, 4096);
+        if !g.is_complete() {
+            continue;
+        }
+        let lines = g.end_lines();
+        assert_eq!(lines.len(), g.end_count());
+        for (line, end) in lines.iter().zip(g.ends()) {
+            let mut t = s.clone();
+            for &m in line {
+                assert!(t.is_legal(m));
+                t.play_unchecked(m);
+            }
+            assert_eq!(&t, end);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
 }
 
 /// The actions of a seeded game between two agents.
