@@ -593,15 +593,14 @@ impl<S: Evaluate> Tree<S> {
     }
 
     /// Searches from `root` for `iterations` iterations or until `deadline`, whichever comes
-    /// first (at least one iteration), with at most `max_nodes` nodes.
+    /// first (at least one iteration), with at most `max_nodes` nodes; the root's children are
+    /// the ends of `root_turn` if given.
     fn search(
         &mut self,
         root: &S,
         opts: &MctsOptions,
         seed: u64,
-        iterations: u64,
-        deadline: Option<Instant>,
-        max_nodes: usize,
+        (iterations, deadline, max_nodes): (u64, Option<Instant>, usize),
         root_turn: Option<&RootTurn<S::Move>>,
     ) {
         let mut rng = rng_from_seed(seed);
@@ -827,9 +826,7 @@ fn run_search<S: Evaluate>(
             state,
             options,
             derive_seed(seed, t as u64),
-            share(t),
-            deadline,
-            max_nodes,
+            (share(t), deadline, max_nodes),
             root_turn.as_ref(),
         );
     };
@@ -1488,7 +1485,7 @@ mod tests {
     fn a_search_past_the_node_limit_goes_on_with_rollouts() {
         let state = ToyRules(&TWICE).initial_state();
         let mut tree = Tree::<ToyState>::new();
-        tree.search(&state, &opts(500), 1, 500, None, 3, None);
+        tree.search(&state, &opts(500), 1, (500, None, 3), None);
         assert_eq!(tree.iterations, 500);
         assert_eq!(tree.nodes.len(), 3, "the root and its two children only");
         assert_eq!(tree.nodes[0].visits, 500);
