@@ -286,7 +286,7 @@ fn turn_lines_reach_their_ends() {
         let lines = g.end_lines();
         assert_eq!(lines.len(), g.end_count());
         for (line, end) in lines.iter().zip(g.ends()) {
-            let mut t = s.clone();
+            let mut t = s;
             for &m in line {
                 assert!(t.is_legal(m));
                 t.play_unchecked(m);
