@@ -23,9 +23,7 @@ pub fn random_playout<R: Ruleset>(
         match s.turn() {
             Turn::Over(_) => return s.actions(),
             Turn::Player(_) => {
-                s.legal_moves(moves);
-                let m = moves[below(rng, moves.len())];
-                s.play_unchecked(m);
+                s.play_picked(moves, |n| below(rng, n));
             }
             Turn::Chance => {
                 s.chance_outcomes(outs);

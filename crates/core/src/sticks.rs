@@ -144,6 +144,30 @@ fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
+/// The weights of the five throws with fair sticks, in value order; they sum to 16.
+pub(crate) const FAIR_WEIGHTS: [Weighted<Throw>; 5] = [
+    Weighted {
+        outcome: Throw(1),
+        weight: 4,
+    },
+    Weighted {
+        outcome: Throw(2),
+        weight: 6,
+    },
+    Weighted {
+        outcome: Throw(3),
+        weight: 4,
+    },
+    Weighted {
+        outcome: Throw(4),
+        weight: 1,
+    },
+    Weighted {
+        outcome: Throw(6),
+        weight: 1,
+    },
+];
+
 impl StickOdds {
     /// Fair sticks, 1/2.
     pub const FAIR: StickOdds = StickOdds { white: 1, of: 2 };
@@ -180,29 +204,7 @@ impl StickOdds {
     /// The weights of the five throws, in value order (1, 2, 3, 4, 6), and their sum.
     pub fn weights(self) -> ([Weighted<Throw>; 5], u32) {
         if self == StickOdds::FAIR {
-            const FAIR: [Weighted<Throw>; 5] = [
-                Weighted {
-                    outcome: Throw(1),
-                    weight: 4,
-                },
-                Weighted {
-                    outcome: Throw(2),
-                    weight: 6,
-                },
-                Weighted {
-                    outcome: Throw(3),
-                    weight: 4,
-                },
-                Weighted {
-                    outcome: Throw(4),
-                    weight: 1,
-                },
-                Weighted {
-                    outcome: Throw(6),
-                    weight: 1,
-                },
-            ];
-            return (FAIR, 16);
+            return (FAIR_WEIGHTS, 16);
         }
         let (a, b) = (
             u32::from(self.white),

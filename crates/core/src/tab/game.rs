@@ -9,7 +9,7 @@ use crate::game::{ChanceError, GameState, MoveError, Turn, Weighted, describe_tu
 use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
-use crate::sticks::Throw;
+use crate::sticks::{FAIR_WEIGHTS, StickOdds, Throw};
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::Ruleset;
@@ -259,6 +259,10 @@ impl GameState for State {
         out.clear();
         match self.phase {
             Phase::Opening { .. } | Phase::Throwing { .. } => {
+                if self.rules.odds == StickOdds::FAIR {
+                    out.extend_from_slice(&FAIR_WEIGHTS);
+                    return 16;
+                }
                 let (weights, total) = self.rules.odds.weights();
                 out.extend(weights);
                 total
@@ -270,6 +274,18 @@ impl GameState for State {
     #[inline]
     fn play_unchecked(&mut self, m: Move) {
         self.apply_move(m);
+    }
+
+    #[inline]
+    fn play_picked(&mut self, moves: &mut Vec<Move>, pick: impl FnOnce(usize) -> usize) {
+        match self.kept_code(pick) {
+            Ok(()) => {}
+            Err(pick) => {
+                self.legal_moves(moves);
+                let m = moves[pick(moves.len())];
+                self.play_unchecked(m);
+            }
+        }
     }
 
     #[inline]

@@ -143,6 +143,81 @@ pub(crate) fn decode(code: u64, spots: &Spots) -> Move {
     }
 }
 
+/// The code of move `m` on a board of `columns` columns; `None` if a square is off the board.
+pub(crate) fn encode(m: Move, columns: u8) -> Option<u64> {
+    let square = |s: Spot| (s.row < 4 && s.col < columns).then(|| s.row * columns + s.col);
+    Some(match m {
+        Move::Play(p) => {
+            let to = match p.to {
+                Some(t) => Some(square(t)?),
+                None => None,
+            };
+            with_survivor(
+                play(
+                    throw_bits(p.throw),
+                    square(p.from)?,
+                    to,
+                    p.pieces,
+                    p.dissolve,
+                ),
+                p.survivor,
+            )
+        }
+        Move::Bank => BANK,
+        Move::Decline(t) => decline(t),
+        Move::End => END,
+    })
+}
+
+/// The kind of a code: 0 play, 1 bank, 2 decline, 3 end.
+#[inline(always)]
+pub(crate) const fn kind(code: u64) -> u64 {
+    code >> KIND_SHIFT
+}
+
+/// The throw of a play or a decline.
+#[inline(always)]
+pub(crate) const fn throw(code: u64) -> Throw {
+    if kind(code) == 2 {
+        THROWS[code as usize & 7]
+    } else {
+        THROWS[(code >> THROW_SHIFT) as usize & 7]
+    }
+}
+
+/// The square a play moves from.
+#[inline(always)]
+pub(crate) const fn from(code: u64) -> u8 {
+    (code >> FROM_SHIFT) as u8 & 0x7F
+}
+
+/// The square a play moves to, if it moves.
+#[inline(always)]
+pub(crate) const fn to(code: u64) -> Option<u8> {
+    match (code >> TO_SHIFT) as u8 & 0x7F {
+        0 => None,
+        t => Some(t - 1),
+    }
+}
+
+/// The pieces that move (0: the whole unit).
+#[inline(always)]
+pub(crate) const fn pieces(code: u64) -> u32 {
+    (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1)
+}
+
+/// Whether the play dissolves the stack.
+#[inline(always)]
+pub(crate) const fn dissolves(code: u64) -> bool {
+    code & DISSOLVE != 0
+}
+
+/// The survivor chosen for a reduction ([`NO_PIECE`]: none).
+#[inline(always)]
+pub(crate) const fn survivor(code: u64) -> u8 {
+    code as u8
+}
+
 /// The most decisions [`Next`] keeps; a longer list is generated again when asked for.
 pub(crate) const CAP: usize = 32;
 
@@ -155,8 +230,8 @@ pub(crate) struct Next {
     pub len: u32,
     /// The list is the current player's decisions (set by the rules when they generate it).
     pub valid: bool,
-    /// The decisions, in order.
-    pub moves: [Move; CAP],
+    /// The decisions' codes, in order.
+    pub codes: [u64; CAP],
 }
 
 impl Next {
@@ -164,13 +239,14 @@ impl Next {
     pub const EMPTY: Next = Next {
         len: 0,
         valid: false,
-        moves: [Move::End; CAP],
+        codes: [END; CAP],
     };
 
-    /// The kept decisions, if they are the current ones and all of them are kept.
+    /// The codes of the kept decisions, if they are the current ones and all of them are
+    /// kept.
     #[inline]
-    pub fn kept(&self) -> Option<&[Move]> {
-        (self.valid && self.len as usize <= CAP).then(|| &self.moves[..self.len as usize])
+    pub fn kept(&self) -> Option<&[u64]> {
+        (self.valid && self.len as usize <= CAP).then(|| &self.codes[..self.len as usize])
     }
 }
 

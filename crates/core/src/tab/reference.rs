@@ -511,7 +511,13 @@ impl State {
             && self.next.valid
         {
             self.ref_decisions(player, &mut slow);
-            let kept = self.next.kept().map(<[Move]>::to_vec);
+            let spots = super::next::spots(self.rules.columns);
+            let kept: Option<Vec<Move>> = self.next.kept().map(|codes| {
+                codes
+                    .iter()
+                    .map(|&c| super::next::decode(c, spots))
+                    .collect()
+            });
             if self.next.len as usize != slow.len()
                 || kept.as_ref().is_some_and(|kept| *kept != slow)
             {

@@ -7,7 +7,7 @@ use crate::grid::{Grid, MAX_SQUARES, Square};
 use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
-use super::moves::{Move, NO_PIECE, Play, Spot};
+use super::moves::{Move, NO_PIECE, Spot};
 use super::next::{self, Next};
 use super::rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
@@ -281,7 +281,6 @@ impl Sink for MoveList<'_> {
 /// The kept decisions as a [`Sink`].
 pub(crate) struct Keep<'a> {
     next: &'a mut Next,
-    spots: &'static next::Spots,
 }
 
 impl Sink for Keep<'_> {
@@ -289,8 +288,8 @@ impl Sink for Keep<'_> {
 
     #[inline(always)]
     fn push(&mut self, code: u64) {
-        if let Some(slot) = self.next.moves.get_mut(self.next.len as usize) {
-            *slot = next::decode(code, self.spots);
+        if let Some(slot) = self.next.codes.get_mut(self.next.len as usize) {
+            *slot = code;
         }
         self.next.len += 1;
     }
@@ -302,7 +301,7 @@ impl Sink for Keep<'_> {
 
     #[inline]
     fn sort_from(&mut self, start: usize) {
-        if let Some(plays) = self.next.moves.get_mut(start..self.next.len as usize)
+        if let Some(plays) = self.next.codes.get_mut(start..self.next.len as usize)
             && !plays.is_sorted()
         {
             plays.sort_unstable();
@@ -363,7 +362,8 @@ impl State {
     /// Applies a decision of the move phase (assumed legal).
     #[inline]
     pub(crate) fn apply_move(&mut self, m: Move) {
-        self.pos.apply_move(m, &mut self.next);
+        let code = next::encode(m, self.rules.columns).expect("a legal play is on the board");
+        self.pos.apply_code(code, &mut self.next);
     }
 
     /// The legal moves: the kept decisions if they are all kept, else generated again.
@@ -373,11 +373,29 @@ impl State {
             return;
         };
         match self.next.kept() {
-            Some(moves) => out.extend_from_slice(moves),
+            Some(codes) => {
+                let spots = next::spots(self.rules.columns);
+                out.extend(codes.iter().map(|&c| next::decode(c, spots)));
+            }
             None => {
                 self.decisions(player, out);
             }
         }
+    }
+
+    /// Plays the kept decision number `pick(n)` of the `n` kept ones, if the decisions of the
+    /// player to move are kept; otherwise gives `pick` back.
+    #[inline]
+    pub(crate) fn kept_code<F: FnOnce(usize) -> usize>(&mut self, pick: F) -> Result<(), F> {
+        if !matches!(self.phase, Phase::Moving { .. }) {
+            return Err(pick);
+        }
+        let Some(codes) = self.next.kept() else {
+            return Err(pick);
+        };
+        let code = codes[pick(codes.len())];
+        self.pos.apply_code(code, &mut self.next);
+        Ok(())
     }
 
     /// Reads a position id (format in `docs/notation.md`).
@@ -1012,14 +1030,23 @@ impl Position {
     /// square's plays are put in order, so the plays come out sorted.
     fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
+        let me = g.p.index();
         if !g.t.is_tab() {
             // L-9c.1: only a tâb moves an unconverted piece.
-            squares &= self.conv_sq[g.p.index()];
+            squares &= self.conv_sq[me];
         }
-        let me = g.p.index();
-        // The common unit, one converted piece, is played here when no passing or leaving rule
-        // applies and the pass takes such units; every other unit goes through `square_plays`.
-        let lean = g.passing_free && !g.exit_stuck && g.unconverted != Some(true);
+        // A pass over units with (without) unconverted pieces skips squares without (with only
+        // unconverted) pieces.
+        match g.unconverted {
+            Some(true) => squares &= self.unconv_sq[me],
+            Some(false) => squares &= self.conv_sq[me],
+            None => {}
+        }
+        // The common unit, one piece, is played here when no passing or leaving rule applies
+        // and it moves the throw's steps, or one step converting (L-9c.1); every other unit
+        // goes through `square_plays`.
+        let lean = g.passing_free && !g.exit_stuck;
+        let one_step = g.t.is_tab() && self.rules.conversion == Conversion::OneStep;
         let step = usize::from(g.t.value()) - 1;
         while squares != 0 {
             if S::PROBE && found.count > 0 {
@@ -1028,18 +1055,29 @@ impl Position {
             let from = squares.trailing_zeros() as u8;
             squares &= squares - 1;
             let m = self.mask(from);
-            if lean && m & (m - 1) == 0 && m & self.unconv[me] == 0 {
-                let [main, alt] = g.dests[from as usize][step];
-                self.lone_plays(g, from, m, main, alt, out, &mut found);
-                continue;
+            if lean && m & (m - 1) == 0 {
+                if m & self.unconv[me] == 0 {
+                    if g.unconverted != Some(true) {
+                        let [main, alt] = g.dests[from as usize][step];
+                        self.lone_plays(g, from, m, main, alt, out, &mut found);
+                    }
+                    continue;
+                }
+                if one_step {
+                    if g.unconverted != Some(false) {
+                        let [main, alt] = g.dests[from as usize][0];
+                        self.lone_plays(g, from, m, main, alt, out, &mut found);
+                    }
+                    continue;
+                }
             }
             self.square_plays(g, from, out, &mut found);
         }
         found
     }
 
-    /// The plays of one converted piece (`m`) on `from` to `main` and, through the enemy row,
-    /// `alt`, when the passing rule is `free` and nothing holds it in the enemy row: what
+    /// The plays of one piece (`m`) on `from` to `main` and, through the enemy row, `alt`, when
+    /// the passing rule is `free` and nothing holds it in the enemy row: what
     /// [`Position::unit_plays`] gives for it, without the general tests.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -1391,13 +1429,7 @@ impl Position {
     fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
         next.len = 0;
         next.valid = true;
-        self.decisions_into(
-            p,
-            &mut Keep {
-                spots: next::spots(self.rules.columns),
-                next,
-            },
-        )
+        self.decisions_into(p, &mut Keep { next })
     }
 
     /// Whether `p` has a decision now: one probe pass over his units for every available
@@ -1501,22 +1533,22 @@ impl Position {
         self.phase = Phase::Over;
     }
 
-    /// Applies a decision of the move phase (assumed legal); `next` receives the decisions
-    /// that follow.
-    fn apply_move(&mut self, m: Move, next: &mut Next) {
+    /// Applies the decision with code `code` (see [`super::next`]) of the move phase (assumed
+    /// legal); `next` receives the decisions that follow.
+    fn apply_code(&mut self, code: u64, next: &mut Next) {
         self.actions += 1;
         let Phase::Moving { player: p } = self.phase else {
             unreachable!("a move outside a move phase")
         };
-        match m {
-            Move::Bank => {
+        match next::kind(code) {
+            0 => self.apply_play(p, code),
+            1 => {
                 self.pending[Throw::TAB.index()] -= 1;
                 self.bank[p.index()] += 1;
                 self.stats.banked += 1;
             }
-            Move::Decline(t) => self.pending[t.index()] -= 1,
-            Move::End => return self.finish_moving(p, next),
-            Move::Play(play) => self.apply_play(p, play),
+            2 => self.pending[next::throw(code).index()] -= 1,
+            _ => return self.finish_moving(p, next),
         }
         if self.over.is_some() {
             self.pending = [0; 5];
@@ -1528,39 +1560,30 @@ impl Position {
         }
     }
 
-    fn apply_play(&mut self, p: Player, play: Play) {
-        let grid = self.grid();
+    fn apply_play(&mut self, p: Player, code: u64) {
         let me = p.index();
-        let t = play.throw;
+        let t = next::throw(code);
         if self.pending[t.index()] > 0 {
             self.pending[t.index()] -= 1;
         } else {
             self.bank[me] -= 1;
         }
-        let from = play
-            .from
-            .square(grid)
-            .expect("a legal play is on the board")
-            .0;
-        let group = if play.pieces == 0 {
-            self.mask(from)
-        } else {
-            play.pieces
-        };
+        let from = next::from(code);
+        let pieces = next::pieces(code);
+        let group = if pieces == 0 { self.mask(from) } else { pieces };
         // L-9c: a tâb on an unconverted unit converts it.
         let converting = group & self.unconv[me] != 0;
         if converting {
             self.convert(me, group);
         }
-        if play.dissolve {
+        if next::dissolves(code) {
             self.board[from as usize] |= DISSOLVED;
         }
-        let Some(to) = play.to else {
+        let Some(dest) = next::to(code) else {
             self.refresh_square(me, from);
             self.check_end(p);
             return;
         };
-        let dest = to.square(grid).expect("a legal play is on the board").0;
         let steps = if converting { 1 } else { t.value() };
         let [_, alt] =
             dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
@@ -1595,7 +1618,7 @@ impl Position {
         // L-15: reduce the moving stack to one piece.
         let mut moving = group;
         if reduces {
-            moving = self.reduce(me, group, play.survivor);
+            moving = self.reduce(me, group, next::survivor(code));
         }
         let mut m = moving;
         while m != 0 {
