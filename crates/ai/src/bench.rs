@@ -26,9 +26,7 @@ pub fn random_playout<R: Ruleset>(
                 s.play_picked(moves, |n| below(rng, n));
             }
             Turn::Chance => {
-                s.chance_outcomes(outs);
-                let c = outs[pick_weighted(rng, outs.iter().map(|w| w.weight))].outcome;
-                s.apply_chance_unchecked(c);
+                s.apply_picked_chance(outs, |w| pick_weighted(rng, w.iter().map(|w| w.weight)));
             }
         }
     }

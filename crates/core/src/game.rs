@@ -362,6 +362,24 @@ pub trait GameState:
         self.play_unchecked(m);
     }
 
+    /// Applies chance outcome number `pick(outcomes)` of the outcomes, listed as by
+    /// [`chance_outcomes`](Self::chance_outcomes); `outs` is scratch space. The same as
+    /// listing the outcomes and applying the one picked, but a game may list them without
+    /// copying (random playouts use it).
+    ///
+    /// # Panics
+    /// If it is not a chance turn or `pick` returns an index out of range.
+    #[inline]
+    fn apply_picked_chance(
+        &mut self,
+        outs: &mut Vec<Weighted<Self::Chance>>,
+        pick: impl FnOnce(&[Weighted<Self::Chance>]) -> usize,
+    ) {
+        self.chance_outcomes(outs);
+        let c = outs[pick(outs)].outcome;
+        self.apply_chance_unchecked(c);
+    }
+
     /// Applies a chance outcome without checking it.
     ///
     /// # Panics

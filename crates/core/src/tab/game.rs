@@ -289,6 +289,24 @@ impl GameState for State {
     }
 
     #[inline]
+    fn apply_picked_chance(
+        &mut self,
+        outs: &mut Vec<Weighted<Throw>>,
+        pick: impl FnOnce(&[Weighted<Throw>]) -> usize,
+    ) {
+        if self.rules.odds == StickOdds::FAIR
+            && matches!(self.phase, Phase::Opening { .. } | Phase::Throwing { .. })
+        {
+            let c = FAIR_WEIGHTS[pick(&FAIR_WEIGHTS)].outcome;
+            self.apply_throw(c);
+            return;
+        }
+        self.chance_outcomes(outs);
+        let c = outs[pick(outs)].outcome;
+        self.apply_chance_unchecked(c);
+    }
+
+    #[inline]
     fn apply_chance_unchecked(&mut self, c: Throw) {
         self.apply_throw(c);
     }

@@ -327,9 +327,20 @@ impl Sink for Probe {
     fn sort_from(&mut self, _: usize) {}
 }
 
-#[inline]
+/// `BITS[sq]`: the mask of one square (a load is cheaper than a 128-bit shift).
+static BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut sq = 0;
+    while sq < 128 {
+        t[sq] = 1 << sq;
+        sq += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn bit(sq: u8) -> u128 {
-    1u128 << sq
+    BITS[usize::from(sq & 0x7F)]
 }
 
 impl State {
@@ -1591,17 +1602,22 @@ impl Position {
         let reduces = self.reduces(p, group, from, dest);
         // Leave the origin.
         let rest = self.mask(from) & !group;
-        self.board[from as usize] = if rest == 0 {
-            0
+        if rest == 0 {
+            self.board[from as usize] = 0;
+            let keep = !bit(from);
+            self.occ[me] &= keep;
+            self.conv_sq[me] &= keep;
+            self.unconv_sq[me] &= keep;
         } else {
             let dissolved = if rest.count_ones() > 1 {
                 self.board[from as usize] & DISSOLVED
             } else {
                 0
             };
-            rest | dissolved | (self.board[from as usize] & OWNER_BLACK)
-        };
-        self.refresh_square(me, from);
+            self.board[from as usize] =
+                rest | dissolved | (self.board[from as usize] & OWNER_BLACK);
+            self.refresh_square(me, from);
+        }
         // L-16: capture everything on the destination.
         if self.owner(dest).is_some_and(|o| o != p) {
             self.capture(p, dest);
@@ -1643,7 +1659,10 @@ impl Position {
             0
         };
         self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
-        self.refresh_square(me, dest);
+        // The moving pieces are converted (L-9c), so the square holds a converted piece.
+        debug_assert_eq!(moving & self.unconv[me], 0);
+        self.occ[me] |= bit(dest);
+        self.conv_sq[me] |= bit(dest);
         self.check_end(p);
     }
 
