@@ -278,9 +278,11 @@ impl Sink for MoveList<'_> {
     }
 }
 
-/// The kept decisions as a [`Sink`].
+/// The kept decisions as a [`Sink`]: the codes go into [`Next`], the count is kept here until
+/// generation ends.
 pub(crate) struct Keep<'a> {
-    next: &'a mut Next,
+    codes: &'a mut [u64; next::CAP],
+    len: usize,
 }
 
 impl Sink for Keep<'_> {
@@ -288,20 +290,20 @@ impl Sink for Keep<'_> {
 
     #[inline(always)]
     fn push(&mut self, code: u64) {
-        if let Some(slot) = self.next.codes.get_mut(self.next.len as usize) {
+        if let Some(slot) = self.codes.get_mut(self.len) {
             *slot = code;
         }
-        self.next.len += 1;
+        self.len += 1;
     }
 
     #[inline(always)]
     fn mark(&self) -> usize {
-        self.next.len as usize
+        self.len
     }
 
     #[inline]
     fn sort_from(&mut self, start: usize) {
-        if let Some(plays) = self.next.codes.get_mut(start..self.next.len as usize)
+        if let Some(plays) = self.codes.get_mut(start..self.len)
             && !plays.is_sorted()
         {
             plays.sort_unstable();
@@ -327,9 +329,10 @@ impl Sink for Probe {
     fn sort_from(&mut self, _: usize) {}
 }
 
-/// `BITS[sq]`: the mask of one square (a load is cheaper than a 128-bit shift).
-static BITS: [u128; 128] = {
-    let mut t = [0u128; 128];
+/// `BITS[sq]`: the mask of one square (a load is cheaper than a 128-bit shift); 0 for
+/// [`NONE`].
+static BITS: [u128; 256] = {
+    let mut t = [0u128; 256];
     let mut sq = 0;
     while sq < 128 {
         t[sq] = 1 << sq;
@@ -340,8 +343,23 @@ static BITS: [u128; 128] = {
 
 #[inline(always)]
 fn bit(sq: u8) -> u128 {
-    BITS[usize::from(sq & 0x7F)]
+    BITS[usize::from(sq)]
 }
+
+/// `ROW_BIT[columns][sq]`: the bit of a square's row; 0 off the board and for [`NONE`].
+static ROW_BIT: [[u8; 256]; 30] = {
+    let mut t = [[0u8; 256]; 30];
+    let mut n = 1;
+    while n < 30 {
+        let mut sq = 0;
+        while sq < 4 * n && sq < MAX_SQUARES {
+            t[n][sq] = 1 << (sq / n);
+            sq += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 impl State {
     /// The start of a game under `rules` (L-3, H-2, M-1).
@@ -593,7 +611,7 @@ impl Position {
 
     #[inline]
     pub(crate) fn home_row(&self, p: Player) -> u8 {
-        if p == Player::One { 0 } else { 3 }
+        3 * p.index() as u8
     }
 
     #[inline]
@@ -821,22 +839,23 @@ impl Position {
 
     /// The squares passed over by `steps` steps from `from`, through the enemy row at the
     /// branch if `alt`, and the rows of those squares.
+    ///
+    /// Read from the destination table, whose entry for `k` steps is the square after `k`
+    /// steps (through the enemy row once the way has crossed the branch), for a fixed number of
+    /// steps without branches: the number of steps is random in a game, so a loop that stops
+    /// after it would be mispredicted.
     #[inline]
     fn walk(&self, p: Player, from: u8, steps: u8, alt: bool) -> (u128, u8) {
-        let t = self.table(p);
-        let mut sq = from;
+        let d = &dests(self.rules.columns, self.rules.track, p)[from as usize];
+        let row_bit = &ROW_BIT[self.rules.columns as usize];
         let mut passed = 0u128;
         let mut rows = 0u8;
-        for i in 0..steps {
-            if i > 0 {
-                passed |= bit(sq);
-                rows |= 1 << self.row_of(sq);
-            }
-            let [a, b] = t[sq as usize];
-            sq = if alt && b != NONE { b } else { a };
-            if sq == NONE {
-                break;
-            }
+        for (k, &[a, b]) in d[..5].iter().enumerate() {
+            let sq = if alt && b != NONE { b } else { a };
+            // The squares after 1 to `steps - 1` steps ([`NONE`] adds nothing).
+            let sq = if k + 1 < usize::from(steps) { sq } else { NONE };
+            passed |= bit(sq);
+            rows |= row_bit[usize::from(sq)];
         }
         (passed, rows)
     }
@@ -1039,6 +1058,7 @@ impl Position {
     /// One generation pass over the units on `squares` with (`g.unconverted == Some(true)`)
     /// or without unconverted pieces (`None`: all). Squares are taken in order and each
     /// square's plays are put in order, so the plays come out sorted.
+    #[inline(always)]
     fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
         let me = g.p.index();
@@ -1059,30 +1079,40 @@ impl Position {
         let lean = g.passing_free && !g.exit_stuck;
         let one_step = g.t.is_tab() && self.rules.conversion == Conversion::OneStep;
         let step = usize::from(g.t.value()) - 1;
-        while squares != 0 {
-            if S::PROBE && found.count > 0 {
-                return found;
-            }
-            let from = squares.trailing_zeros() as u8;
-            squares &= squares - 1;
-            let m = self.mask(from);
-            if lean && m & (m - 1) == 0 {
-                if m & self.unconv[me] == 0 {
-                    if g.unconverted != Some(true) {
-                        let [main, alt] = g.dests[from as usize][step];
-                        self.lone_plays(g, from, m, main, alt, out, &mut found);
-                    }
+        let unconv = self.unconv[me];
+        // Squares are taken a 64-bit word at a time: cheaper than 128-bit arithmetic.
+        for (w, mut word) in [squares as u64, (squares >> 64) as u64]
+            .into_iter()
+            .enumerate()
+        {
+            while word != 0 {
+                if S::PROBE && found.count > 0 {
+                    return found;
+                }
+                let from = (64 * w as u32 + word.trailing_zeros()) as u8;
+                word &= word - 1;
+                let m = self.mask(from);
+                if lean && m & (m - 1) == 0 {
+                    let steps = if m & unconv == 0 {
+                        if g.unconverted == Some(true) {
+                            continue;
+                        }
+                        step
+                    } else if one_step {
+                        if g.unconverted == Some(false) {
+                            continue;
+                        }
+                        0
+                    } else {
+                        self.square_plays(g, from, out, &mut found);
+                        continue;
+                    };
+                    let [main, alt] = g.dests[from as usize][steps];
+                    self.lone_plays(g, from, m, main, alt, out, &mut found);
                     continue;
                 }
-                if one_step {
-                    if g.unconverted != Some(false) {
-                        let [main, alt] = g.dests[from as usize][0];
-                        self.lone_plays(g, from, m, main, alt, out, &mut found);
-                    }
-                    continue;
-                }
+                self.square_plays(g, from, out, &mut found);
             }
-            self.square_plays(g, from, out, &mut found);
         }
         found
     }
@@ -1438,9 +1468,20 @@ impl Position {
     /// whether there is any (a move phase without one is skipped).
     #[inline]
     fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
-        next.len = 0;
+        if self.pending == [0; 5] && self.bank[p.index()] == 0 {
+            // Nothing to play: no decision.
+            next.len = 0;
+            next.valid = true;
+            return false;
+        }
+        let mut keep = Keep {
+            codes: &mut next.codes,
+            len: 0,
+        };
+        let any = self.decisions_into(p, &mut keep);
+        next.len = keep.len as u32;
         next.valid = true;
-        self.decisions_into(p, &mut Keep { next })
+        any
     }
 
     /// Whether `p` has a decision now: one probe pass over his units for every available
@@ -1599,7 +1640,7 @@ impl Position {
         let [_, alt] =
             dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
         let (passed, passed_rows) = self.walk(p, from, steps, alt == dest);
-        let reduces = self.reduces(p, group, from, dest);
+        let reduces = group & (group - 1) != 0 && self.reduces(p, group, from, dest);
         // Leave the origin.
         let rest = self.mask(from) & !group;
         if rest == 0 {
