@@ -61,6 +61,12 @@ pub(crate) const fn play(throw: u64, from: u8, to: Option<u8>, pieces: u32, diss
         | NO_PIECE as u64
 }
 
+/// What a play's destination `dest` adds to the code of a play to square 0.
+#[inline(always)]
+pub(crate) const fn to_bits(dest: u8) -> u64 {
+    (dest as u64) << TO_SHIFT
+}
+
 /// A play's code with survivor `i` chosen.
 #[inline(always)]
 pub(crate) const fn with_survivor(code: u64, i: u8) -> u64 {

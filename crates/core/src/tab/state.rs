@@ -1061,6 +1061,7 @@ impl Position {
     #[inline(always)]
     fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
+        let start = out.mark();
         let me = g.p.index();
         if !g.t.is_tab() {
             // L-9c.1: only a tâb moves an unconverted piece.
@@ -1114,6 +1115,10 @@ impl Position {
                 self.square_plays(g, from, out, &mut found);
             }
         }
+        if !S::PROBE {
+            // Every play put is counted once: the count is what the sink received.
+            found.count = (out.mark() - start) as u32;
+        }
         found
     }
 
@@ -1122,17 +1127,30 @@ impl Position {
     /// [`Position::unit_plays`] gives for it, without the general tests.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn lone_plays(
+    fn lone_plays<S: Sink>(
         &self,
         g: &Gen,
         from: u8,
         m: u32,
         main: u8,
         alt: u8,
-        out: &mut impl Sink,
+        out: &mut S,
         found: &mut Found,
     ) {
         let main_ok = main != NONE && g.no_land & bit(main) == 0;
+        // The code of a play to square 0; a play to `dest` adds `dest` to the destination field.
+        let base = next::play(g.throw_bits, from, Some(0), 0, false);
+        if alt == NONE {
+            // The common case: one way.
+            if main_ok {
+                out.push(base + next::to_bits(main));
+                // Non-probe sinks count their plays ([`Position::gen_pass`]).
+                if S::PROBE {
+                    found.count += 1;
+                }
+            }
+            return;
+        }
         // L-10: the enemy branch, once per piece.
         let alt_ok = alt != NONE
             && g.enter_ok
@@ -1144,8 +1162,10 @@ impl Position {
         let (second, second_ok) = if swap { (main, main_ok) } else { (alt, alt_ok) };
         for (dest, ok) in [(first, first_ok), (second, second_ok)] {
             if ok {
-                out.push(next::play(g.throw_bits, from, Some(dest), 0, false));
-                found.count += 1;
+                out.push(base + next::to_bits(dest));
+                if S::PROBE {
+                    found.count += 1;
+                }
             }
         }
     }
