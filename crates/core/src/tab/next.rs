@@ -191,6 +191,12 @@ pub(crate) const fn throw(code: u64) -> Throw {
     }
 }
 
+/// The throw of a play.
+#[inline(always)]
+pub(crate) const fn play_throw(code: u64) -> Throw {
+    THROWS[(code >> THROW_SHIFT) as usize & 7]
+}
+
 /// The square a play moves from.
 #[inline(always)]
 pub(crate) const fn from(code: u64) -> u8 {

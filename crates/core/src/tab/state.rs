@@ -847,7 +847,13 @@ impl Position {
     #[inline]
     fn walk(&self, p: Player, from: u8, steps: u8, alt: bool) -> (u128, u8) {
         let d = &dests(self.rules.columns, self.rules.track, p)[from as usize];
-        let row_bit = &ROW_BIT[self.rules.columns as usize];
+        Self::walk_from(d, &ROW_BIT[self.rules.columns as usize], steps, alt)
+    }
+
+    /// [`Position::walk`] from the destinations `d` of the square moved from, with the row bits
+    /// of the board.
+    #[inline(always)]
+    fn walk_from(d: &[[u8; 2]; 6], row_bit: &[u8; 256], steps: u8, alt: bool) -> (u128, u8) {
         let mut passed = 0u128;
         let mut rows = 0u8;
         for (k, &[a, b]) in d[..5].iter().enumerate() {
@@ -1634,7 +1640,7 @@ impl Position {
 
     fn apply_play(&mut self, p: Player, code: u64) {
         let me = p.index();
-        let t = next::throw(code);
+        let t = next::play_throw(code);
         if self.pending[t.index()] > 0 {
             self.pending[t.index()] -= 1;
         } else {
@@ -1657,9 +1663,10 @@ impl Position {
             return;
         };
         let steps = if converting { 1 } else { t.value() };
-        let [_, alt] =
-            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
-        let (passed, passed_rows) = self.walk(p, from, steps, alt == dest);
+        let d = &dests(self.rules.columns, self.rules.track, p)[from as usize];
+        let [_, alt] = d[usize::from(steps) - 1];
+        let row_bit = &ROW_BIT[self.rules.columns as usize];
+        let (passed, passed_rows) = Self::walk_from(d, row_bit, steps, alt == dest);
         let reduces = group & (group - 1) != 0 && self.reduces(p, group, from, dest);
         // Leave the origin.
         let rest = self.mask(from) & !group;
@@ -1685,7 +1692,7 @@ impl Position {
         }
         // History of the moving pieces (§3.10).
         let touched = passed | bit(dest);
-        let rows = passed_rows | 1 << self.row_of(dest);
+        let rows = passed_rows | row_bit[usize::from(dest)];
         let entered = touched & self.row_mask(self.enemy_row(p)) != 0;
         let squares = match self.rules.reduction {
             Reduction::SquareVisited => touched,
