@@ -60,14 +60,14 @@ impl State {
     pub fn pending(&self) -> Vec<Throw> {
         Throw::ALL
             .into_iter()
-            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending[t.index()])))
+            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending.get(t.index()))))
             .collect()
     }
 
     /// How many throws of `t` are waiting to be played (without allocating, unlike
     /// [`State::pending`]).
     pub fn pending_count(&self, t: Throw) -> u32 {
-        u32::from(self.pending[t.index()])
+        u32::from(self.pending.get(t.index()))
     }
 
     /// Piece `i` of `p` (0-based, in piece-number order), or `None` once it is off the board or
@@ -182,7 +182,7 @@ impl State {
             return format!("there is no {seat} piece on {name}");
         }
         let t = play.throw;
-        if self.pending[t.index()] == 0 && !(t.is_tab() && self.bank[p.index()] > 0) {
+        if self.pending.get(t.index()) == 0 && !(t.is_tab() && self.bank[p.index()] > 0) {
             let pending = self.pending();
             return if pending.is_empty() {
                 "no throw is pending".into()
@@ -535,7 +535,7 @@ impl GameState for State {
             Move::Bank => "banks a tab (L-8)".into(),
             Move::Decline(t) => format!("leaves the {t} unplayed"),
             Move::End => {
-                let tabs = usize::from(self.pending[Throw::TAB.index()]);
+                let tabs = usize::from(self.pending.get(Throw::TAB.index()));
                 if tabs > 0 && self.may_bank(p) {
                     format!(
                         "ends the move phase and banks {tabs} tab{}",

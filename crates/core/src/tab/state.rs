@@ -83,6 +83,62 @@ pub(crate) enum Phase {
     Over,
 }
 
+/// Pending throws, counted by [`Throw::index`] in the bytes of one word, so that the counts
+/// are written and read whole: a store of one count followed by a read of all of them (the
+/// generation that follows a throw or a play reads them all) would stall the read. Compares,
+/// hashes and prints as the array of the five counts.
+#[derive(Copy, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Pending(u64);
+
+impl Pending {
+    /// No throw pending.
+    pub(crate) const NONE: Pending = Pending(0);
+
+    /// The count of throw index `i`.
+    #[inline(always)]
+    pub(crate) fn get(self, i: usize) -> u8 {
+        (self.0 >> (8 * i)) as u8
+    }
+
+    /// One more throw of index `i`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, i: usize) {
+        debug_assert!(self.get(i) < u8::MAX, "too many pending throws");
+        self.0 += 1 << (8 * i);
+    }
+
+    /// One throw of index `i` fewer.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, i: usize) {
+        debug_assert!(self.get(i) > 0);
+        self.0 -= 1 << (8 * i);
+    }
+
+    /// Whether no throw is pending.
+    #[inline(always)]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The counts, by throw index.
+    pub(crate) fn counts(self) -> [u8; 5] {
+        let [a, b, c, d, e, ..] = self.0.to_le_bytes();
+        [a, b, c, d, e]
+    }
+}
+
+impl std::hash::Hash for Pending {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.counts().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.counts().fmt(f)
+    }
+}
+
 /// Counters kept for statistics.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 pub struct Stats {
@@ -126,7 +182,7 @@ pub struct Position {
     pub(crate) board: [u32; MAX_SQUARES],
     pub(crate) phase: Phase,
     /// Pending throws, counted by [`Throw::index`].
-    pub(crate) pending: [u8; 5],
+    pub(crate) pending: Pending,
     /// Interleaved timing: the throw being played gives another throw.
     pub(crate) extra: bool,
     pub(crate) bank: [u16; 2],
@@ -452,7 +508,7 @@ impl Position {
                     player: Player::One,
                 },
             },
-            pending: [0; 5],
+            pending: Pending::NONE,
             extra: false,
             bank: [0; 2],
             captured: [0; 2],
@@ -1340,7 +1396,7 @@ impl Position {
     /// Whether `p` can play `t` now: it is pending, or it is a tâb and one is banked.
     #[inline(always)]
     fn available_now(&self, p: Player, t: Throw) -> bool {
-        self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
+        self.pending.get(t.index()) > 0 || (t.is_tab() && self.bank[p.index()] > 0)
     }
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
@@ -1362,8 +1418,8 @@ impl Position {
     pub(crate) fn decisions_into(&self, p: Player, out: &mut impl Sink) -> bool {
         let me = p.index();
         let mut available = 0u32;
-        for (i, &n) in self.pending.iter().enumerate() {
-            available |= u32::from(n > 0) << i;
+        for i in 0..5 {
+            available |= u32::from(self.pending.get(i) > 0) << i;
         }
         // A banked tâb can be played too.
         available |= u32::from(self.bank[me] > 0);
@@ -1392,7 +1448,7 @@ impl Position {
                 continue;
             }
             any = true;
-            let n = u32::from(self.pending[i]);
+            let n = u32::from(self.pending.get(i));
             if n == 0 {
                 continue; // a banked tâb: always optional
             }
@@ -1417,7 +1473,7 @@ impl Position {
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
-            if self.pending[Throw::TAB.index()] > 0 && may_bank {
+            if self.pending.get(Throw::TAB.index()) > 0 && may_bank {
                 out.push(next::BANK);
             }
             let declinable = match self.rules.throw_use {
@@ -1453,7 +1509,7 @@ impl Position {
                     self.turns = 1;
                     self.stats.throws += 1;
                     self.stats.turn_tab = true;
-                    self.pending[t.index()] += 1;
+                    self.pending.add(t.index());
                     self.after_throw(thrower, t, next);
                 } else if self.opening_throws >= OPENING_CAP {
                     self.finish_by_limit(EndReason::TurnCap);
@@ -1464,7 +1520,7 @@ impl Position {
             Phase::Throwing { player } => {
                 self.stats.throws += 1;
                 self.stats.turn_tab |= t.is_tab();
-                self.pending[t.index()] += 1;
+                self.pending.add(t.index());
                 self.after_throw(player, t, next);
             }
             _ => unreachable!("a throw outside a chance turn"),
@@ -1494,7 +1550,7 @@ impl Position {
     /// whether there is any (a move phase without one is skipped).
     #[inline]
     fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
-        if self.pending == [0; 5] && self.bank[p.index()] == 0 {
+        if self.pending.is_empty() && self.bank[p.index()] == 0 {
             // Nothing to play: no decision.
             next.len = 0;
             next.valid = true;
@@ -1524,12 +1580,12 @@ impl Position {
     fn finish_moving(&mut self, p: Player, next: &mut Next) {
         next.valid = false;
         let tab = Throw::TAB.index();
-        if self.pending[tab] > 0 && self.may_bank(p) {
-            let n = u16::from(self.pending[tab]);
+        if self.pending.get(tab) > 0 && self.may_bank(p) {
+            let n = u16::from(self.pending.get(tab));
             self.bank[p.index()] += n;
             self.stats.banked += u32::from(n);
         }
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         if self.over.is_some() {
             return;
         }
@@ -1573,7 +1629,7 @@ impl Position {
     }
 
     fn finish(&mut self, reason: EndReason) {
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
         let winner = match reason {
@@ -1589,7 +1645,7 @@ impl Position {
     }
 
     fn finish_by_limit(&mut self, reason: EndReason) {
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
         let winner = match self.rules.limit_result {
@@ -1621,15 +1677,15 @@ impl Position {
         match next::kind(code) {
             0 => self.apply_play(p, code),
             1 => {
-                self.pending[Throw::TAB.index()] -= 1;
+                self.pending.take(Throw::TAB.index());
                 self.bank[p.index()] += 1;
                 self.stats.banked += 1;
             }
-            2 => self.pending[next::throw(code).index()] -= 1,
+            2 => self.pending.take(next::throw(code).index()),
             _ => return self.finish_moving(p, next),
         }
         if self.over.is_some() {
-            self.pending = [0; 5];
+            self.pending = Pending::NONE;
             next.valid = false;
             return;
         }
@@ -1641,8 +1697,8 @@ impl Position {
     fn apply_play(&mut self, p: Player, code: u64) {
         let me = p.index();
         let t = next::play_throw(code);
-        if self.pending[t.index()] > 0 {
-            self.pending[t.index()] -= 1;
+        if self.pending.get(t.index()) > 0 {
+            self.pending.take(t.index());
         } else {
             self.bank[me] -= 1;
         }
