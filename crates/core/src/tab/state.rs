@@ -1289,6 +1289,24 @@ impl Position {
     /// Kept out of line: stacks are the rarer case, and the single-piece loop stays small.
     #[inline(never)]
     fn stack_plays(&self, g: &Gen, from: u8, all: u32, out: &mut impl Sink, found: &mut Found) {
+        // The common stack: whole, converted, free to pass and to leave, and split (if at all)
+        // by peeling one piece.
+        let split_lean = match self.rules.split {
+            Split::PeelOne | Split::DissolveMoveOne | Split::Never => true,
+            Split::Dissolve => !g.t.is_tab(),
+            Split::Detach | Split::DetachRemainderOne => false,
+        };
+        if split_lean
+            && g.passing_free
+            && !g.exit_stuck
+            && !self.dissolved(from)
+            && all & self.unconv[g.p.index()] == 0
+        {
+            if g.unconverted != Some(true) {
+                self.lean_stack_plays(g, from, all, out, found);
+            }
+            return;
+        }
         let start = out.mark();
         if self.dissolved(from) {
             // A dissolved square holds independent pieces: each is a unit (L-14); pieces
@@ -1303,6 +1321,57 @@ impl Position {
             self.unit_plays(g, from, all, true, out, found);
         }
         out.sort_from(start);
+    }
+
+    /// The plays of the pass's throw by a whole stack of converted pieces on `from` when no
+    /// passing or leaving rule applies and the stack splits (if at all) by peeling one piece
+    /// (L-14): what [`Position::unit_plays`] gives for it, put in order without sorting. A
+    /// tâb moves the stack and a peeled piece one step alike, so each destination takes the
+    /// stack's plays (pieces 0) and then the peeled pieces' (in piece order).
+    fn lean_stack_plays(
+        &self,
+        g: &Gen,
+        from: u8,
+        all: u32,
+        out: &mut impl Sink,
+        found: &mut Found,
+    ) {
+        let entered = self.entered[g.p.index()];
+        let may_land = |sq: u8| sq != NONE && g.no_land & bit(sq) == 0;
+        // L-10: the enemy branch, once per piece.
+        let may_branch = |m: u32| g.enter_ok && m & entered == 0;
+        let [main, alt] = g.dests[from as usize][usize::from(g.t.value()) - 1];
+        let peel =
+            g.t.is_tab() && matches!(self.rules.split, Split::PeelOne | Split::DissolveMoveOne);
+        let reps = if peel { self.class_reps(g.p, all) } else { 0 };
+        let dissolve = self.rules.split == Split::DissolveMoveOne;
+        let base = next::play(g.throw_bits, from, Some(0), 0, false);
+        let ways = if alt < main { [alt, main] } else { [main, alt] };
+        for dest in ways {
+            if !may_land(dest) {
+                continue;
+            }
+            let is_alt = dest == alt;
+            if !is_alt || may_branch(all) {
+                let code = base + next::to_bits(dest);
+                // L-15: a stack reduced on arrival.
+                if self.reduces(g.p, all, from, dest) {
+                    self.push_reduced(g, all, code, out, found);
+                } else {
+                    out.push(code);
+                    found.count += 1;
+                }
+            }
+            let mut r = reps;
+            while r != 0 {
+                let i = r.trailing_zeros();
+                r &= r - 1;
+                if !is_alt || may_branch(1 << i) {
+                    out.push(next::play(g.throw_bits, from, Some(dest), 1 << i, dissolve));
+                    found.count += 1;
+                }
+            }
+        }
     }
 
     /// The plays of the pass's throw by one unit.
