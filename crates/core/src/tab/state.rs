@@ -1174,6 +1174,10 @@ impl Position {
                     self.lone_plays(g, from, m, main, alt, out, &mut found);
                     continue;
                 }
+                if m & (m - 1) != 0 {
+                    self.stack_plays(g, from, m, out, &mut found);
+                    continue;
+                }
                 self.square_plays(g, from, out, &mut found);
             }
         }
@@ -1328,6 +1332,7 @@ impl Position {
     /// (L-14): what [`Position::unit_plays`] gives for it, put in order without sorting. A
     /// tâb moves the stack and a peeled piece one step alike, so each destination takes the
     /// stack's plays (pieces 0) and then the peeled pieces' (in piece order).
+    #[inline(always)]
     fn lean_stack_plays(
         &self,
         g: &Gen,
@@ -1345,6 +1350,28 @@ impl Position {
             g.t.is_tab() && matches!(self.rules.split, Split::PeelOne | Split::DissolveMoveOne);
         let reps = if peel { self.class_reps(g.p, all) } else { 0 };
         let dissolve = self.rules.split == Split::DissolveMoveOne;
+        // L-15: whether the stack is reduced on arriving at `dest`; the square rules read the
+        // squares any of its pieces has visited.
+        let pieces = &self.pieces[g.p.index()];
+        let mut visited = 0u128;
+        let by_square = matches!(
+            self.rules.reduction,
+            Reduction::SquareVisited | Reduction::SquareLanded
+        );
+        if by_square {
+            let mut m = all;
+            while m != 0 {
+                visited |= pieces[m.trailing_zeros() as usize].visited();
+                m &= m - 1;
+            }
+        }
+        let reduces = |dest: u8| {
+            if by_square {
+                visited & bit(dest) != 0
+            } else {
+                self.reduces(g.p, all, from, dest)
+            }
+        };
         let base = next::play(g.throw_bits, from, Some(0), 0, false);
         let ways = if alt < main { [alt, main] } else { [main, alt] };
         for dest in ways {
@@ -1355,7 +1382,7 @@ impl Position {
             if !is_alt || may_branch(all) {
                 let code = base + next::to_bits(dest);
                 // L-15: a stack reduced on arrival.
-                if self.reduces(g.p, all, from, dest) {
+                if reduces(dest) {
                     self.push_reduced(g, all, code, out, found);
                 } else {
                     out.push(code);
