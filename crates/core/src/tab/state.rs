@@ -735,7 +735,8 @@ impl Position {
     /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
     #[inline]
     fn home_on_one_square(&self, p: Player) -> bool {
-        (self.occ[p.index()] & self.row_mask(self.home_row(p))).count_ones() <= 1
+        let home = self.occ[p.index()] & self.row_mask(self.home_row(p));
+        home & home.wrapping_sub(1) == 0
     }
 
     /// The piece signature that matters for the rules: pieces with equal signatures are
@@ -856,7 +857,7 @@ impl Position {
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
     pub(super) fn reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
-        if group.count_ones() < 2 {
+        if group & group.wrapping_sub(1) == 0 {
             return false;
         }
         let pieces = &self.pieces[p.index()];
@@ -1246,8 +1247,9 @@ impl Position {
         };
         let me = p.index();
         let tab = throws[Throw::TAB.index()];
-        // L-9c.1: without a tâb, unconverted pieces cannot move.
-        if !tab && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+        // L-9c.1: without a tâb, unconverted pieces cannot move, and no square holds a
+        // converted one.
+        if !tab && self.conv_sq[me] == 0 {
             return false;
         }
         let (mut g, mut squares) = self.pass_setup(p, first);
@@ -1522,8 +1524,9 @@ impl Position {
         if available == 0 {
             return false;
         }
-        // L-9c.1: without a tâb, unconverted pieces cannot move.
-        if available & 1 == 0 && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+        // L-9c.1: without a tâb, unconverted pieces cannot move, and no square holds a
+        // converted one.
+        if available & 1 == 0 && self.conv_sq[me] == 0 {
             return false;
         }
         let may_bank = self.may_bank(p);
@@ -1829,7 +1832,7 @@ impl Position {
             self.conv_sq[me] &= keep;
             self.unconv_sq[me] &= keep;
         } else {
-            let dissolved = if rest.count_ones() > 1 {
+            let dissolved = if rest & (rest - 1) != 0 {
                 self.board[from as usize] & DISSOLVED
             } else {
                 0
