@@ -1647,7 +1647,7 @@ impl Position {
 
     /// Generates `p`'s decisions and keeps them for the next call for the legal moves; returns
     /// whether there is any (a move phase without one is skipped).
-    #[inline]
+    #[inline(always)]
     fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
         if self.pending.is_empty() && self.bank[p.index()] == 0 {
             // Nothing to play: no decision.
@@ -1655,6 +1655,12 @@ impl Position {
             next.valid = true;
             return false;
         }
+        self.generate_kept(p, next)
+    }
+
+    /// [`Position::keep_decisions`] when some throw can be played.
+    #[inline(never)]
+    fn generate_kept(&self, p: Player, next: &mut Next) -> bool {
         let mut keep = Keep {
             codes: &mut next.codes,
             len: 0,
