@@ -537,9 +537,13 @@ impl Position {
                     piece.set_visited(bit(sq));
                 }
                 s.board[sq as usize] |= (1 << i) | if p == Player::Two { OWNER_BLACK } else { 0 };
+                // Every piece starts alone and unconverted (what `derive_caches` would find).
+                s.unconv[p.index()] |= 1 << i;
+                s.occ[p.index()] |= bit(sq);
+                s.unconv_sq[p.index()] |= bit(sq);
             }
         }
-        s.derive_caches();
+        debug_assert!(s.validity_check().is_ok());
         s
     }
 
