@@ -3,8 +3,9 @@
 //! Whenever an action leaves a player to decide, the rules must know whether he has any decision
 //! (a move phase without one is skipped), and the next call for the legal moves needs the same
 //! list. The rules therefore generate the decisions once, in compact form, and keep them in
-//! the state ([`Next`]); `legal_moves` reads them back. The kept list is not part of the
-//! position: equality, hashing and position ids ignore it.
+//! the state ([`Next`]); `legal_moves` decodes them, and a playout plays a picked code without
+//! building moves (`GameState::play_picked`). Decisions are applied as codes. The kept list is
+//! not part of the position: equality, hashing and position ids ignore it.
 //!
 //! A decision is one `u64` whose order is the order of [`Move`], so that sorting codes sorts
 //! moves:

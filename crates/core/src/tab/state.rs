@@ -160,7 +160,7 @@ pub struct Stats {
 
 /// A Tâb game in progress (`tab`, `tab-hyde`, `tab-modern`).
 ///
-/// Compact and `Copy` (about 2.5 KB, no heap). Equality compares everything, histories included;
+/// Compact and `Copy` (about 2.4 KB, no heap). Equality compares everything, histories included;
 /// the decisions the rules keep for the player to move are not part of it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
