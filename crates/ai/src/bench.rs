@@ -23,14 +23,10 @@ pub fn random_playout<R: Ruleset>(
         match s.turn() {
             Turn::Over(_) => return s.actions(),
             Turn::Player(_) => {
-                s.legal_moves(moves);
-                let m = moves[below(rng, moves.len())];
-                s.play_unchecked(m);
+                s.play_picked(moves, |n| below(rng, n));
             }
             Turn::Chance => {
-                s.chance_outcomes(outs);
-                let c = outs[pick_weighted(rng, outs.iter().map(|w| w.weight))].outcome;
-                s.apply_chance_unchecked(c);
+                s.apply_picked_chance(outs, |w| pick_weighted(rng, w.iter().map(|w| w.weight)));
             }
         }
     }

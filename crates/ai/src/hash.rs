@@ -3,7 +3,7 @@
 //!
 //! States are hashed through their derived [`Hash`], which feeds every field that equality
 //! compares. The standard SipHash is built to resist crafted inputs, which a search does not
-//! face, and is several times slower on a 2.5 KB Tâb state; [`StateHasher`] mixes each 64-bit
+//! face, and is several times slower on a 2.4 KB Tâb state; [`StateHasher`] mixes each 64-bit
 //! word into two independent lanes with a folded 64×64→128-bit multiply (the mixing step of
 //! wyhash and foldhash). One lane serves hash maps; both lanes, finished with SplitMix64, make
 //! a 128-bit [`fingerprint`].

@@ -66,14 +66,15 @@ pub fn pick_weighted<R: Rng + ?Sized>(
 ) -> usize {
     let total: u64 = weights.clone().map(u64::from).sum();
     assert!(total > 0, "no weight to draw from");
-    let mut x = below(rng, total as usize) as u64;
-    for (i, w) in weights.enumerate() {
-        if x < u64::from(w) {
-            return i;
-        }
-        x -= u64::from(w);
+    let x = below(rng, total as usize) as u64;
+    // The first index whose running total exceeds `x`: the number of running totals at most
+    // `x`, counted without branches (the draw is random, so a branch would be mispredicted).
+    let (mut index, mut sum) = (0, 0u64);
+    for w in weights {
+        sum += u64::from(w);
+        index += usize::from(sum <= x);
     }
-    unreachable!("x < total")
+    index
 }
 
 #[cfg(test)]

@@ -348,6 +348,38 @@ pub trait GameState:
     /// [`try_play`](Self::try_play) for moves from untrusted input.
     fn play_unchecked(&mut self, m: Self::Move);
 
+    /// Plays legal move number `pick(n)` of the `n` legal moves, counted in the order of
+    /// [`legal_moves`](Self::legal_moves); `moves` is scratch space. The same as listing the
+    /// moves and playing the one picked, but a game may pick from moves it keeps in another
+    /// form (random playouts use it).
+    ///
+    /// # Panics
+    /// If it is not a player's turn or `pick` returns `n` or more.
+    #[inline]
+    fn play_picked(&mut self, moves: &mut Vec<Self::Move>, pick: impl FnOnce(usize) -> usize) {
+        self.legal_moves(moves);
+        let m = moves[pick(moves.len())];
+        self.play_unchecked(m);
+    }
+
+    /// Applies chance outcome number `pick(outcomes)` of the outcomes, listed as by
+    /// [`chance_outcomes`](Self::chance_outcomes); `outs` is scratch space. The same as
+    /// listing the outcomes and applying the one picked, but a game may list them without
+    /// copying (random playouts use it).
+    ///
+    /// # Panics
+    /// If it is not a chance turn or `pick` returns an index out of range.
+    #[inline]
+    fn apply_picked_chance(
+        &mut self,
+        outs: &mut Vec<Weighted<Self::Chance>>,
+        pick: impl FnOnce(&[Weighted<Self::Chance>]) -> usize,
+    ) {
+        self.chance_outcomes(outs);
+        let c = outs[pick(outs)].outcome;
+        self.apply_chance_unchecked(c);
+    }
+
     /// Applies a chance outcome without checking it.
     ///
     /// # Panics

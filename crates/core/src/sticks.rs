@@ -79,10 +79,9 @@ impl Throw {
     /// An index 0..5 in value order, for tables.
     #[inline]
     pub const fn index(self) -> usize {
-        match self.0 {
-            6 => 4,
-            v => v as usize - 1,
-        }
+        // 1, 2, 3, 4 give 0 to 3 and 6 gives 4, without a branch.
+        let i = self.0 as usize - 1;
+        if i < 4 { i } else { 4 }
     }
 }
 
@@ -144,6 +143,30 @@ fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
+/// The weights of the five throws with fair sticks, in value order; they sum to 16.
+pub(crate) const FAIR_WEIGHTS: [Weighted<Throw>; 5] = [
+    Weighted {
+        outcome: Throw(1),
+        weight: 4,
+    },
+    Weighted {
+        outcome: Throw(2),
+        weight: 6,
+    },
+    Weighted {
+        outcome: Throw(3),
+        weight: 4,
+    },
+    Weighted {
+        outcome: Throw(4),
+        weight: 1,
+    },
+    Weighted {
+        outcome: Throw(6),
+        weight: 1,
+    },
+];
+
 impl StickOdds {
     /// Fair sticks, 1/2.
     pub const FAIR: StickOdds = StickOdds { white: 1, of: 2 };
@@ -180,29 +203,7 @@ impl StickOdds {
     /// The weights of the five throws, in value order (1, 2, 3, 4, 6), and their sum.
     pub fn weights(self) -> ([Weighted<Throw>; 5], u32) {
         if self == StickOdds::FAIR {
-            const FAIR: [Weighted<Throw>; 5] = [
-                Weighted {
-                    outcome: Throw(1),
-                    weight: 4,
-                },
-                Weighted {
-                    outcome: Throw(2),
-                    weight: 6,
-                },
-                Weighted {
-                    outcome: Throw(3),
-                    weight: 4,
-                },
-                Weighted {
-                    outcome: Throw(4),
-                    weight: 1,
-                },
-                Weighted {
-                    outcome: Throw(6),
-                    weight: 1,
-                },
-            ];
-            return (FAIR, 16);
+            return (FAIR_WEIGHTS, 16);
         }
         let (a, b) = (
             u32::from(self.white),

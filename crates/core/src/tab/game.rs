@@ -9,7 +9,7 @@ use crate::game::{ChanceError, GameState, MoveError, Turn, Weighted, describe_tu
 use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
-use crate::sticks::Throw;
+use crate::sticks::{FAIR_WEIGHTS, StickOdds, Throw};
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::Ruleset;
@@ -60,14 +60,14 @@ impl State {
     pub fn pending(&self) -> Vec<Throw> {
         Throw::ALL
             .into_iter()
-            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending[t.index()])))
+            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.pending.get(t.index()))))
             .collect()
     }
 
     /// How many throws of `t` are waiting to be played (without allocating, unlike
     /// [`State::pending`]).
     pub fn pending_count(&self, t: Throw) -> u32 {
-        u32::from(self.pending[t.index()])
+        u32::from(self.pending.get(t.index()))
     }
 
     /// Piece `i` of `p` (0-based, in piece-number order), or `None` once it is off the board or
@@ -182,7 +182,7 @@ impl State {
             return format!("there is no {seat} piece on {name}");
         }
         let t = play.throw;
-        if self.pending[t.index()] == 0 && !(t.is_tab() && self.bank[p.index()] > 0) {
+        if self.pending.get(t.index()) == 0 && !(t.is_tab() && self.bank[p.index()] > 0) {
             let pending = self.pending();
             return if pending.is_empty() {
                 "no throw is pending".into()
@@ -259,6 +259,10 @@ impl GameState for State {
         out.clear();
         match self.phase {
             Phase::Opening { .. } | Phase::Throwing { .. } => {
+                if self.rules.odds == StickOdds::FAIR {
+                    out.extend_from_slice(&FAIR_WEIGHTS);
+                    return 16;
+                }
                 let (weights, total) = self.rules.odds.weights();
                 out.extend(weights);
                 total
@@ -270,6 +274,36 @@ impl GameState for State {
     #[inline]
     fn play_unchecked(&mut self, m: Move) {
         self.apply_move(m);
+    }
+
+    #[inline]
+    fn play_picked(&mut self, moves: &mut Vec<Move>, pick: impl FnOnce(usize) -> usize) {
+        match self.kept_code(pick) {
+            Ok(()) => {}
+            Err(pick) => {
+                self.legal_moves(moves);
+                let m = moves[pick(moves.len())];
+                self.play_unchecked(m);
+            }
+        }
+    }
+
+    #[inline]
+    fn apply_picked_chance(
+        &mut self,
+        outs: &mut Vec<Weighted<Throw>>,
+        pick: impl FnOnce(&[Weighted<Throw>]) -> usize,
+    ) {
+        if self.rules.odds == StickOdds::FAIR
+            && matches!(self.phase, Phase::Opening { .. } | Phase::Throwing { .. })
+        {
+            let c = FAIR_WEIGHTS[pick(&FAIR_WEIGHTS)].outcome;
+            self.apply_throw(c);
+            return;
+        }
+        self.chance_outcomes(outs);
+        let c = outs[pick(outs)].outcome;
+        self.apply_chance_unchecked(c);
     }
 
     #[inline]
@@ -501,7 +535,7 @@ impl GameState for State {
             Move::Bank => "banks a tab (L-8)".into(),
             Move::Decline(t) => format!("leaves the {t} unplayed"),
             Move::End => {
-                let tabs = usize::from(self.pending[Throw::TAB.index()]);
+                let tabs = usize::from(self.pending.get(Throw::TAB.index()));
                 if tabs > 0 && self.may_bank(p) {
                     format!(
                         "ends the move phase and banks {tabs} tab{}",

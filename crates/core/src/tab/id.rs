@@ -204,14 +204,14 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             )));
         }
     };
-    s.pending = [0; 5];
+    s.pending = super::state::Pending::NONE;
     if f[1] != "-" {
         for c in f[1].chars() {
             let t = c
                 .to_digit(10)
                 .and_then(|d| Throw::from_value(d as u8))
                 .ok_or_else(|| err(format!("pending throw '{c}' is not 1, 2, 3, 4 or 6")))?;
-            s.pending[t.index()] += 1;
+            s.pending.add(t.index());
         }
     }
     s.board = [0; crate::grid::MAX_SQUARES];

@@ -11,7 +11,7 @@
 //!   biased sticks, `p_white`).
 //!
 //! # State
-//! [`State`] is `Copy` (about 2.5 KB): per piece its square, whether it is converted, whether it
+//! [`State`] is `Copy` (about 2.4 KB): per piece its square, whether it is converted, whether it
 //! has been in the enemy home row, the rows it has seen and (when a reduction rule reads them)
 //! the squares it has visited; per square the owner's pieces and whether the stack is
 //! dissolved; banked tâbs, pending throws, the phase and the counters. Playing a move does not

@@ -3,8 +3,9 @@
 //! Whenever an action leaves a player to decide, the rules must know whether he has any decision
 //! (a move phase without one is skipped), and the next call for the legal moves needs the same
 //! list. The rules therefore generate the decisions once, in compact form, and keep them in
-//! the state ([`Next`]); `legal_moves` reads them back. The kept list is not part of the
-//! position: equality, hashing and position ids ignore it.
+//! the state ([`Next`]); `legal_moves` decodes them, and a playout plays a picked code without
+//! building moves (`GameState::play_picked`). Decisions are applied as codes. The kept list is
+//! not part of the position: equality, hashing and position ids ignore it.
 //!
 //! A decision is one `u64` whose order is the order of [`Move`], so that sorting codes sorts
 //! moves:
@@ -59,6 +60,12 @@ pub(crate) const fn play(throw: u64, from: u8, to: Option<u8>, pieces: u32, diss
         | (pieces as u64) << PIECES_SHIFT
         | if dissolve { DISSOLVE } else { 0 }
         | NO_PIECE as u64
+}
+
+/// What a play's destination `dest` adds to the code of a play to square 0.
+#[inline(always)]
+pub(crate) const fn to_bits(dest: u8) -> u64 {
+    (dest as u64) << TO_SHIFT
 }
 
 /// A play's code with survivor `i` chosen.
@@ -143,6 +150,87 @@ pub(crate) fn decode(code: u64, spots: &Spots) -> Move {
     }
 }
 
+/// The code of move `m` on a board of `columns` columns; `None` if a square is off the board.
+pub(crate) fn encode(m: Move, columns: u8) -> Option<u64> {
+    let square = |s: Spot| (s.row < 4 && s.col < columns).then(|| s.row * columns + s.col);
+    Some(match m {
+        Move::Play(p) => {
+            let to = match p.to {
+                Some(t) => Some(square(t)?),
+                None => None,
+            };
+            with_survivor(
+                play(
+                    throw_bits(p.throw),
+                    square(p.from)?,
+                    to,
+                    p.pieces,
+                    p.dissolve,
+                ),
+                p.survivor,
+            )
+        }
+        Move::Bank => BANK,
+        Move::Decline(t) => decline(t),
+        Move::End => END,
+    })
+}
+
+/// The kind of a code: 0 play, 1 bank, 2 decline, 3 end.
+#[inline(always)]
+pub(crate) const fn kind(code: u64) -> u64 {
+    code >> KIND_SHIFT
+}
+
+/// The throw of a play or a decline.
+#[inline(always)]
+pub(crate) const fn throw(code: u64) -> Throw {
+    if kind(code) == 2 {
+        THROWS[code as usize & 7]
+    } else {
+        THROWS[(code >> THROW_SHIFT) as usize & 7]
+    }
+}
+
+/// The throw of a play.
+#[inline(always)]
+pub(crate) const fn play_throw(code: u64) -> Throw {
+    THROWS[(code >> THROW_SHIFT) as usize & 7]
+}
+
+/// The square a play moves from.
+#[inline(always)]
+pub(crate) const fn from(code: u64) -> u8 {
+    (code >> FROM_SHIFT) as u8 & 0x7F
+}
+
+/// The square a play moves to, if it moves.
+#[inline(always)]
+pub(crate) const fn to(code: u64) -> Option<u8> {
+    match (code >> TO_SHIFT) as u8 & 0x7F {
+        0 => None,
+        t => Some(t - 1),
+    }
+}
+
+/// The pieces that move (0: the whole unit).
+#[inline(always)]
+pub(crate) const fn pieces(code: u64) -> u32 {
+    (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1)
+}
+
+/// Whether the play dissolves the stack.
+#[inline(always)]
+pub(crate) const fn dissolves(code: u64) -> bool {
+    code & DISSOLVE != 0
+}
+
+/// The survivor chosen for a reduction ([`NO_PIECE`]: none).
+#[inline(always)]
+pub(crate) const fn survivor(code: u64) -> u8 {
+    code as u8
+}
+
 /// The most decisions [`Next`] keeps; a longer list is generated again when asked for.
 pub(crate) const CAP: usize = 32;
 
@@ -155,8 +243,8 @@ pub(crate) struct Next {
     pub len: u32,
     /// The list is the current player's decisions (set by the rules when they generate it).
     pub valid: bool,
-    /// The decisions, in order.
-    pub moves: [Move; CAP],
+    /// The decisions' codes, in order.
+    pub codes: [u64; CAP],
 }
 
 impl Next {
@@ -164,13 +252,14 @@ impl Next {
     pub const EMPTY: Next = Next {
         len: 0,
         valid: false,
-        moves: [Move::End; CAP],
+        codes: [END; CAP],
     };
 
-    /// The kept decisions, if they are the current ones and all of them are kept.
+    /// The codes of the kept decisions, if they are the current ones and all of them are
+    /// kept.
     #[inline]
-    pub fn kept(&self) -> Option<&[Move]> {
-        (self.valid && self.len as usize <= CAP).then(|| &self.moves[..self.len as usize])
+    pub fn kept(&self) -> Option<&[u64]> {
+        (self.valid && self.len as usize <= CAP).then(|| &self.codes[..self.len as usize])
     }
 }
 

@@ -426,7 +426,7 @@ impl State {
             if found.count == 0 {
                 continue;
             }
-            let n = self.pending[t.index()];
+            let n = self.pending.get(t.index());
             if n == 0 {
                 continue; // a banked tâb: always optional
             }
@@ -451,13 +451,13 @@ impl State {
         let playable_count: u32 = Throw::ALL
             .iter()
             .filter(|t| playable_pending[t.index()])
-            .map(|t| u32::from(self.pending[t.index()]))
+            .map(|t| u32::from(self.pending.get(t.index())))
             .sum();
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
             let tab = Throw::TAB.index();
-            if self.pending[tab] > 0 && self.may_bank(p) {
+            if self.pending.get(tab) > 0 && self.may_bank(p) {
                 out.push(Move::Bank);
             }
             if self.rules.throw_use != ThrowUse::Compulsory {
@@ -511,7 +511,13 @@ impl State {
             && self.next.valid
         {
             self.ref_decisions(player, &mut slow);
-            let kept = self.next.kept().map(<[Move]>::to_vec);
+            let spots = super::next::spots(self.rules.columns);
+            let kept: Option<Vec<Move>> = self.next.kept().map(|codes| {
+                codes
+                    .iter()
+                    .map(|&c| super::next::decode(c, spots))
+                    .collect()
+            });
             if self.next.len as usize != slow.len()
                 || kept.as_ref().is_some_and(|kept| *kept != slow)
             {

@@ -7,7 +7,7 @@ use crate::grid::{Grid, MAX_SQUARES, Square};
 use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
-use super::moves::{Move, NO_PIECE, Play, Spot};
+use super::moves::{Move, NO_PIECE, Spot};
 use super::next::{self, Next};
 use super::rules::{
     Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Reduction, Ruleset,
@@ -83,6 +83,62 @@ pub(crate) enum Phase {
     Over,
 }
 
+/// Pending throws, counted by [`Throw::index`] in the bytes of one word, so that the counts
+/// are written and read whole: a store of one count followed by a read of all of them (the
+/// generation that follows a throw or a play reads them all) would stall the read. Compares,
+/// hashes and prints as the array of the five counts.
+#[derive(Copy, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Pending(u64);
+
+impl Pending {
+    /// No throw pending.
+    pub(crate) const NONE: Pending = Pending(0);
+
+    /// The count of throw index `i`.
+    #[inline(always)]
+    pub(crate) fn get(self, i: usize) -> u8 {
+        (self.0 >> (8 * i)) as u8
+    }
+
+    /// One more throw of index `i`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, i: usize) {
+        debug_assert!(self.get(i) < u8::MAX, "too many pending throws");
+        self.0 += 1 << (8 * i);
+    }
+
+    /// One throw of index `i` fewer.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, i: usize) {
+        debug_assert!(self.get(i) > 0);
+        self.0 -= 1 << (8 * i);
+    }
+
+    /// Whether no throw is pending.
+    #[inline(always)]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The counts, by throw index.
+    pub(crate) fn counts(self) -> [u8; 5] {
+        let [a, b, c, d, e, ..] = self.0.to_le_bytes();
+        [a, b, c, d, e]
+    }
+}
+
+impl std::hash::Hash for Pending {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.counts().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.counts().fmt(f)
+    }
+}
+
 /// Counters kept for statistics.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 pub struct Stats {
@@ -104,7 +160,7 @@ pub struct Stats {
 
 /// A Tâb game in progress (`tab`, `tab-hyde`, `tab-modern`).
 ///
-/// Compact and `Copy` (about 2.5 KB, no heap). Equality compares everything, histories included;
+/// Compact and `Copy` (about 2.4 KB, no heap). Equality compares everything, histories included;
 /// the decisions the rules keep for the player to move are not part of it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -126,7 +182,7 @@ pub struct Position {
     pub(crate) board: [u32; MAX_SQUARES],
     pub(crate) phase: Phase,
     /// Pending throws, counted by [`Throw::index`].
-    pub(crate) pending: [u8; 5],
+    pub(crate) pending: Pending,
     /// Interleaved timing: the throw being played gives another throw.
     pub(crate) extra: bool,
     pub(crate) bank: [u16; 2],
@@ -278,10 +334,11 @@ impl Sink for MoveList<'_> {
     }
 }
 
-/// The kept decisions as a [`Sink`].
+/// The kept decisions as a [`Sink`]: the codes go into [`Next`], the count is kept here until
+/// generation ends.
 pub(crate) struct Keep<'a> {
-    next: &'a mut Next,
-    spots: &'static next::Spots,
+    codes: &'a mut [u64; next::CAP],
+    len: usize,
 }
 
 impl Sink for Keep<'_> {
@@ -289,20 +346,20 @@ impl Sink for Keep<'_> {
 
     #[inline(always)]
     fn push(&mut self, code: u64) {
-        if let Some(slot) = self.next.moves.get_mut(self.next.len as usize) {
-            *slot = next::decode(code, self.spots);
+        if let Some(slot) = self.codes.get_mut(self.len) {
+            *slot = code;
         }
-        self.next.len += 1;
+        self.len += 1;
     }
 
     #[inline(always)]
     fn mark(&self) -> usize {
-        self.next.len as usize
+        self.len
     }
 
     #[inline]
     fn sort_from(&mut self, start: usize) {
-        if let Some(plays) = self.next.moves.get_mut(start..self.next.len as usize)
+        if let Some(plays) = self.codes.get_mut(start..self.len)
             && !plays.is_sorted()
         {
             plays.sort_unstable();
@@ -328,10 +385,37 @@ impl Sink for Probe {
     fn sort_from(&mut self, _: usize) {}
 }
 
-#[inline]
+/// `BITS[sq]`: the mask of one square (a load is cheaper than a 128-bit shift); 0 for
+/// [`NONE`].
+static BITS: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut sq = 0;
+    while sq < 128 {
+        t[sq] = 1 << sq;
+        sq += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn bit(sq: u8) -> u128 {
-    1u128 << sq
+    BITS[usize::from(sq)]
 }
+
+/// `ROW_BIT[columns][sq]`: the bit of a square's row; 0 off the board and for [`NONE`].
+static ROW_BIT: [[u8; 256]; 30] = {
+    let mut t = [[0u8; 256]; 30];
+    let mut n = 1;
+    while n < 30 {
+        let mut sq = 0;
+        while sq < 4 * n && sq < MAX_SQUARES {
+            t[n][sq] = 1 << (sq / n);
+            sq += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 impl State {
     /// The start of a game under `rules` (L-3, H-2, M-1).
@@ -363,7 +447,8 @@ impl State {
     /// Applies a decision of the move phase (assumed legal).
     #[inline]
     pub(crate) fn apply_move(&mut self, m: Move) {
-        self.pos.apply_move(m, &mut self.next);
+        let code = next::encode(m, self.rules.columns).expect("a legal play is on the board");
+        self.pos.apply_code(code, &mut self.next);
     }
 
     /// The legal moves: the kept decisions if they are all kept, else generated again.
@@ -373,11 +458,29 @@ impl State {
             return;
         };
         match self.next.kept() {
-            Some(moves) => out.extend_from_slice(moves),
+            Some(codes) => {
+                let spots = next::spots(self.rules.columns);
+                out.extend(codes.iter().map(|&c| next::decode(c, spots)));
+            }
             None => {
                 self.decisions(player, out);
             }
         }
+    }
+
+    /// Plays the kept decision number `pick(n)` of the `n` kept ones, if the decisions of the
+    /// player to move are kept; otherwise gives `pick` back.
+    #[inline]
+    pub(crate) fn kept_code<F: FnOnce(usize) -> usize>(&mut self, pick: F) -> Result<(), F> {
+        if !matches!(self.phase, Phase::Moving { .. }) {
+            return Err(pick);
+        }
+        let Some(codes) = self.next.kept() else {
+            return Err(pick);
+        };
+        let code = codes[pick(codes.len())];
+        self.pos.apply_code(code, &mut self.next);
+        Ok(())
     }
 
     /// Reads a position id (format in `docs/notation.md`).
@@ -405,7 +508,7 @@ impl Position {
                     player: Player::One,
                 },
             },
-            pending: [0; 5],
+            pending: Pending::NONE,
             extra: false,
             bank: [0; 2],
             captured: [0; 2],
@@ -434,9 +537,13 @@ impl Position {
                     piece.set_visited(bit(sq));
                 }
                 s.board[sq as usize] |= (1 << i) | if p == Player::Two { OWNER_BLACK } else { 0 };
+                // Every piece starts alone and unconverted (what `derive_caches` would find).
+                s.unconv[p.index()] |= 1 << i;
+                s.occ[p.index()] |= bit(sq);
+                s.unconv_sq[p.index()] |= bit(sq);
             }
         }
-        s.derive_caches();
+        debug_assert!(s.validity_check().is_ok());
         s
     }
 
@@ -564,7 +671,7 @@ impl Position {
 
     #[inline]
     pub(crate) fn home_row(&self, p: Player) -> u8 {
-        if p == Player::One { 0 } else { 3 }
+        3 * p.index() as u8
     }
 
     #[inline]
@@ -632,7 +739,8 @@ impl Position {
     /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
     #[inline]
     fn home_on_one_square(&self, p: Player) -> bool {
-        (self.occ[p.index()] & self.row_mask(self.home_row(p))).count_ones() <= 1
+        let home = self.occ[p.index()] & self.row_mask(self.home_row(p));
+        home & home.wrapping_sub(1) == 0
     }
 
     /// The piece signature that matters for the rules: pieces with equal signatures are
@@ -753,7 +861,7 @@ impl Position {
 
     /// Whether a moving group of two or more pieces is reduced on arrival (L-15, M-9).
     pub(super) fn reduces(&self, p: Player, group: u32, from: u8, dest: u8) -> bool {
-        if group.count_ones() < 2 {
+        if group & group.wrapping_sub(1) == 0 {
             return false;
         }
         let pieces = &self.pieces[p.index()];
@@ -792,22 +900,29 @@ impl Position {
 
     /// The squares passed over by `steps` steps from `from`, through the enemy row at the
     /// branch if `alt`, and the rows of those squares.
+    ///
+    /// Read from the destination table, whose entry for `k` steps is the square after `k`
+    /// steps (through the enemy row once the way has crossed the branch), for a fixed number of
+    /// steps without branches: the number of steps is random in a game, so a loop that stops
+    /// after it would be mispredicted.
     #[inline]
     fn walk(&self, p: Player, from: u8, steps: u8, alt: bool) -> (u128, u8) {
-        let t = self.table(p);
-        let mut sq = from;
+        let d = &dests(self.rules.columns, self.rules.track, p)[from as usize];
+        Self::walk_from(d, &ROW_BIT[self.rules.columns as usize], steps, alt)
+    }
+
+    /// [`Position::walk`] from the destinations `d` of the square moved from, with the row bits
+    /// of the board.
+    #[inline(always)]
+    fn walk_from(d: &[[u8; 2]; 6], row_bit: &[u8; 256], steps: u8, alt: bool) -> (u128, u8) {
         let mut passed = 0u128;
         let mut rows = 0u8;
-        for i in 0..steps {
-            if i > 0 {
-                passed |= bit(sq);
-                rows |= 1 << self.row_of(sq);
-            }
-            let [a, b] = t[sq as usize];
-            sq = if alt && b != NONE { b } else { a };
-            if sq == NONE {
-                break;
-            }
+        for (k, &[a, b]) in d[..5].iter().enumerate() {
+            let sq = if alt && b != NONE { b } else { a };
+            // The squares after 1 to `steps - 1` steps ([`NONE`] adds nothing).
+            let sq = if k + 1 < usize::from(steps) { sq } else { NONE };
+            passed |= bit(sq);
+            rows |= row_bit[usize::from(sq)];
         }
         (passed, rows)
     }
@@ -1010,50 +1125,103 @@ impl Position {
     /// One generation pass over the units on `squares` with (`g.unconverted == Some(true)`)
     /// or without unconverted pieces (`None`: all). Squares are taken in order and each
     /// square's plays are put in order, so the plays come out sorted.
+    #[inline(always)]
     fn gen_pass<S: Sink>(&self, g: &Gen, mut squares: u128, out: &mut S) -> Found {
         let mut found = Found::default();
+        let start = out.mark();
+        let me = g.p.index();
         if !g.t.is_tab() {
             // L-9c.1: only a tâb moves an unconverted piece.
-            squares &= self.conv_sq[g.p.index()];
+            squares &= self.conv_sq[me];
         }
-        let me = g.p.index();
-        // The common unit, one converted piece, is played here when no passing or leaving rule
-        // applies and the pass takes such units; every other unit goes through `square_plays`.
-        let lean = g.passing_free && !g.exit_stuck && g.unconverted != Some(true);
+        // A pass over units with (without) unconverted pieces skips squares without (with only
+        // unconverted) pieces.
+        match g.unconverted {
+            Some(true) => squares &= self.unconv_sq[me],
+            Some(false) => squares &= self.conv_sq[me],
+            None => {}
+        }
+        // The common unit, one piece, is played here when no passing or leaving rule applies
+        // and it moves the throw's steps, or one step converting (L-9c.1); every other unit
+        // goes through `square_plays`.
+        let lean = g.passing_free && !g.exit_stuck;
+        let one_step = g.t.is_tab() && self.rules.conversion == Conversion::OneStep;
         let step = usize::from(g.t.value()) - 1;
-        while squares != 0 {
-            if S::PROBE && found.count > 0 {
-                return found;
+        let unconv = self.unconv[me];
+        // Squares are taken a 64-bit word at a time: cheaper than 128-bit arithmetic.
+        for (w, mut word) in [squares as u64, (squares >> 64) as u64]
+            .into_iter()
+            .enumerate()
+        {
+            while word != 0 {
+                if S::PROBE && found.count > 0 {
+                    return found;
+                }
+                let from = (64 * w as u32 + word.trailing_zeros()) as u8;
+                word &= word - 1;
+                let m = self.mask(from);
+                if lean && m & (m - 1) == 0 {
+                    let steps = if m & unconv == 0 {
+                        if g.unconverted == Some(true) {
+                            continue;
+                        }
+                        step
+                    } else if one_step {
+                        if g.unconverted == Some(false) {
+                            continue;
+                        }
+                        0
+                    } else {
+                        self.square_plays(g, from, out, &mut found);
+                        continue;
+                    };
+                    let [main, alt] = g.dests[from as usize][steps];
+                    self.lone_plays(g, from, m, main, alt, out, &mut found);
+                    continue;
+                }
+                if m & (m - 1) != 0 {
+                    self.stack_plays(g, from, m, out, &mut found);
+                    continue;
+                }
+                self.square_plays(g, from, out, &mut found);
             }
-            let from = squares.trailing_zeros() as u8;
-            squares &= squares - 1;
-            let m = self.mask(from);
-            if lean && m & (m - 1) == 0 && m & self.unconv[me] == 0 {
-                let [main, alt] = g.dests[from as usize][step];
-                self.lone_plays(g, from, m, main, alt, out, &mut found);
-                continue;
-            }
-            self.square_plays(g, from, out, &mut found);
+        }
+        if !S::PROBE {
+            // Every play put is counted once: the count is what the sink received.
+            found.count = (out.mark() - start) as u32;
         }
         found
     }
 
-    /// The plays of one converted piece (`m`) on `from` to `main` and, through the enemy row,
-    /// `alt`, when the passing rule is `free` and nothing holds it in the enemy row: what
+    /// The plays of one piece (`m`) on `from` to `main` and, through the enemy row, `alt`, when
+    /// the passing rule is `free` and nothing holds it in the enemy row: what
     /// [`Position::unit_plays`] gives for it, without the general tests.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn lone_plays(
+    fn lone_plays<S: Sink>(
         &self,
         g: &Gen,
         from: u8,
         m: u32,
         main: u8,
         alt: u8,
-        out: &mut impl Sink,
+        out: &mut S,
         found: &mut Found,
     ) {
         let main_ok = main != NONE && g.no_land & bit(main) == 0;
+        // The code of a play to square 0; a play to `dest` adds `dest` to the destination field.
+        let base = next::play(g.throw_bits, from, Some(0), 0, false);
+        if alt == NONE {
+            // The common case: one way.
+            if main_ok {
+                out.push(base + next::to_bits(main));
+                // Non-probe sinks count their plays ([`Position::gen_pass`]).
+                if S::PROBE {
+                    found.count += 1;
+                }
+            }
+            return;
+        }
         // L-10: the enemy branch, once per piece.
         let alt_ok = alt != NONE
             && g.enter_ok
@@ -1065,8 +1233,10 @@ impl Position {
         let (second, second_ok) = if swap { (main, main_ok) } else { (alt, alt_ok) };
         for (dest, ok) in [(first, first_ok), (second, second_ok)] {
             if ok {
-                out.push(next::play(g.throw_bits, from, Some(dest), 0, false));
-                found.count += 1;
+                out.push(base + next::to_bits(dest));
+                if S::PROBE {
+                    found.count += 1;
+                }
             }
         }
     }
@@ -1081,8 +1251,9 @@ impl Position {
         };
         let me = p.index();
         let tab = throws[Throw::TAB.index()];
-        // L-9c.1: without a tâb, unconverted pieces cannot move.
-        if !tab && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+        // L-9c.1: without a tâb, unconverted pieces cannot move, and no square holds a
+        // converted one.
+        if !tab && self.conv_sq[me] == 0 {
             return false;
         }
         let (mut g, mut squares) = self.pass_setup(p, first);
@@ -1128,6 +1299,24 @@ impl Position {
     /// Kept out of line: stacks are the rarer case, and the single-piece loop stays small.
     #[inline(never)]
     fn stack_plays(&self, g: &Gen, from: u8, all: u32, out: &mut impl Sink, found: &mut Found) {
+        // The common stack: whole, converted, free to pass and to leave, and split (if at all)
+        // by peeling one piece.
+        let split_lean = match self.rules.split {
+            Split::PeelOne | Split::DissolveMoveOne | Split::Never => true,
+            Split::Dissolve => !g.t.is_tab(),
+            Split::Detach | Split::DetachRemainderOne => false,
+        };
+        if split_lean
+            && g.passing_free
+            && !g.exit_stuck
+            && !self.dissolved(from)
+            && all & self.unconv[g.p.index()] == 0
+        {
+            if g.unconverted != Some(true) {
+                self.lean_stack_plays(g, from, all, out, found);
+            }
+            return;
+        }
         let start = out.mark();
         if self.dissolved(from) {
             // A dissolved square holds independent pieces: each is a unit (L-14); pieces
@@ -1142,6 +1331,80 @@ impl Position {
             self.unit_plays(g, from, all, true, out, found);
         }
         out.sort_from(start);
+    }
+
+    /// The plays of the pass's throw by a whole stack of converted pieces on `from` when no
+    /// passing or leaving rule applies and the stack splits (if at all) by peeling one piece
+    /// (L-14): what [`Position::unit_plays`] gives for it, put in order without sorting. A
+    /// tâb moves the stack and a peeled piece one step alike, so each destination takes the
+    /// stack's plays (pieces 0) and then the peeled pieces' (in piece order).
+    #[inline(always)]
+    fn lean_stack_plays(
+        &self,
+        g: &Gen,
+        from: u8,
+        all: u32,
+        out: &mut impl Sink,
+        found: &mut Found,
+    ) {
+        let entered = self.entered[g.p.index()];
+        let may_land = |sq: u8| sq != NONE && g.no_land & bit(sq) == 0;
+        // L-10: the enemy branch, once per piece.
+        let may_branch = |m: u32| g.enter_ok && m & entered == 0;
+        let [main, alt] = g.dests[from as usize][usize::from(g.t.value()) - 1];
+        let peel =
+            g.t.is_tab() && matches!(self.rules.split, Split::PeelOne | Split::DissolveMoveOne);
+        let reps = if peel { self.class_reps(g.p, all) } else { 0 };
+        let dissolve = self.rules.split == Split::DissolveMoveOne;
+        // L-15: whether the stack is reduced on arriving at `dest`; the square rules read the
+        // squares any of its pieces has visited.
+        let pieces = &self.pieces[g.p.index()];
+        let mut visited = 0u128;
+        let by_square = matches!(
+            self.rules.reduction,
+            Reduction::SquareVisited | Reduction::SquareLanded
+        );
+        if by_square {
+            let mut m = all;
+            while m != 0 {
+                visited |= pieces[m.trailing_zeros() as usize].visited();
+                m &= m - 1;
+            }
+        }
+        let reduces = |dest: u8| {
+            if by_square {
+                visited & bit(dest) != 0
+            } else {
+                self.reduces(g.p, all, from, dest)
+            }
+        };
+        let base = next::play(g.throw_bits, from, Some(0), 0, false);
+        let ways = if alt < main { [alt, main] } else { [main, alt] };
+        for dest in ways {
+            if !may_land(dest) {
+                continue;
+            }
+            let is_alt = dest == alt;
+            if !is_alt || may_branch(all) {
+                let code = base + next::to_bits(dest);
+                // L-15: a stack reduced on arrival.
+                if reduces(dest) {
+                    self.push_reduced(g, all, code, out, found);
+                } else {
+                    out.push(code);
+                    found.count += 1;
+                }
+            }
+            let mut r = reps;
+            while r != 0 {
+                let i = r.trailing_zeros();
+                r &= r - 1;
+                if !is_alt || may_branch(1 << i) {
+                    out.push(next::play(g.throw_bits, from, Some(dest), 1 << i, dissolve));
+                    found.count += 1;
+                }
+            }
+        }
     }
 
     /// The plays of the pass's throw by one unit.
@@ -1235,7 +1498,7 @@ impl Position {
     /// Whether `p` can play `t` now: it is pending, or it is a tâb and one is banked.
     #[inline(always)]
     fn available_now(&self, p: Player, t: Throw) -> bool {
-        self.pending[t.index()] > 0 || (t.is_tab() && self.bank[p.index()] > 0)
+        self.pending.get(t.index()) > 0 || (t.is_tab() && self.bank[p.index()] > 0)
     }
 
     /// Fills `out` with every decision of the move phase; returns whether there is any.
@@ -1257,16 +1520,17 @@ impl Position {
     pub(crate) fn decisions_into(&self, p: Player, out: &mut impl Sink) -> bool {
         let me = p.index();
         let mut available = 0u32;
-        for (i, &n) in self.pending.iter().enumerate() {
-            available |= u32::from(n > 0) << i;
+        for i in 0..5 {
+            available |= u32::from(self.pending.get(i) > 0) << i;
         }
         // A banked tâb can be played too.
         available |= u32::from(self.bank[me] > 0);
         if available == 0 {
             return false;
         }
-        // L-9c.1: without a tâb, unconverted pieces cannot move.
-        if available & 1 == 0 && self.unconv[me].count_ones() == u32::from(self.alive[me]) {
+        // L-9c.1: without a tâb, unconverted pieces cannot move, and no square holds a
+        // converted one.
+        if available & 1 == 0 && self.conv_sq[me] == 0 {
             return false;
         }
         let may_bank = self.may_bank(p);
@@ -1287,7 +1551,7 @@ impl Position {
                 continue;
             }
             any = true;
-            let n = u32::from(self.pending[i]);
+            let n = u32::from(self.pending.get(i));
             if n == 0 {
                 continue; // a banked tâb: always optional
             }
@@ -1312,7 +1576,7 @@ impl Position {
         // Bank and decline single throws only while something else remains to be played;
         // otherwise `end` does the same.
         if playable_count >= 2 {
-            if self.pending[Throw::TAB.index()] > 0 && may_bank {
+            if self.pending.get(Throw::TAB.index()) > 0 && may_bank {
                 out.push(next::BANK);
             }
             let declinable = match self.rules.throw_use {
@@ -1348,7 +1612,7 @@ impl Position {
                     self.turns = 1;
                     self.stats.throws += 1;
                     self.stats.turn_tab = true;
-                    self.pending[t.index()] += 1;
+                    self.pending.add(t.index());
                     self.after_throw(thrower, t, next);
                 } else if self.opening_throws >= OPENING_CAP {
                     self.finish_by_limit(EndReason::TurnCap);
@@ -1359,7 +1623,7 @@ impl Position {
             Phase::Throwing { player } => {
                 self.stats.throws += 1;
                 self.stats.turn_tab |= t.is_tab();
-                self.pending[t.index()] += 1;
+                self.pending.add(t.index());
                 self.after_throw(player, t, next);
             }
             _ => unreachable!("a throw outside a chance turn"),
@@ -1387,17 +1651,28 @@ impl Position {
 
     /// Generates `p`'s decisions and keeps them for the next call for the legal moves; returns
     /// whether there is any (a move phase without one is skipped).
-    #[inline]
+    #[inline(always)]
     fn keep_decisions(&self, p: Player, next: &mut Next) -> bool {
-        next.len = 0;
+        if self.pending.is_empty() && self.bank[p.index()] == 0 {
+            // Nothing to play: no decision.
+            next.len = 0;
+            next.valid = true;
+            return false;
+        }
+        self.generate_kept(p, next)
+    }
+
+    /// [`Position::keep_decisions`] when some throw can be played.
+    #[inline(never)]
+    fn generate_kept(&self, p: Player, next: &mut Next) -> bool {
+        let mut keep = Keep {
+            codes: &mut next.codes,
+            len: 0,
+        };
+        let any = self.decisions_into(p, &mut keep);
+        next.len = keep.len as u32;
         next.valid = true;
-        self.decisions_into(
-            p,
-            &mut Keep {
-                spots: next::spots(self.rules.columns),
-                next,
-            },
-        )
+        any
     }
 
     /// Whether `p` has a decision now: one probe pass over his units for every available
@@ -1414,12 +1689,12 @@ impl Position {
     fn finish_moving(&mut self, p: Player, next: &mut Next) {
         next.valid = false;
         let tab = Throw::TAB.index();
-        if self.pending[tab] > 0 && self.may_bank(p) {
-            let n = u16::from(self.pending[tab]);
+        if self.pending.get(tab) > 0 && self.may_bank(p) {
+            let n = u16::from(self.pending.get(tab));
             self.bank[p.index()] += n;
             self.stats.banked += u32::from(n);
         }
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         if self.over.is_some() {
             return;
         }
@@ -1463,7 +1738,7 @@ impl Position {
     }
 
     fn finish(&mut self, reason: EndReason) {
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
         let winner = match reason {
@@ -1479,7 +1754,7 @@ impl Position {
     }
 
     fn finish_by_limit(&mut self, reason: EndReason) {
-        self.pending = [0; 5];
+        self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
         let winner = match self.rules.limit_result {
@@ -1501,25 +1776,25 @@ impl Position {
         self.phase = Phase::Over;
     }
 
-    /// Applies a decision of the move phase (assumed legal); `next` receives the decisions
-    /// that follow.
-    fn apply_move(&mut self, m: Move, next: &mut Next) {
+    /// Applies the decision with code `code` (see [`super::next`]) of the move phase (assumed
+    /// legal); `next` receives the decisions that follow.
+    fn apply_code(&mut self, code: u64, next: &mut Next) {
         self.actions += 1;
         let Phase::Moving { player: p } = self.phase else {
             unreachable!("a move outside a move phase")
         };
-        match m {
-            Move::Bank => {
-                self.pending[Throw::TAB.index()] -= 1;
+        match next::kind(code) {
+            0 => self.apply_play(p, code),
+            1 => {
+                self.pending.take(Throw::TAB.index());
                 self.bank[p.index()] += 1;
                 self.stats.banked += 1;
             }
-            Move::Decline(t) => self.pending[t.index()] -= 1,
-            Move::End => return self.finish_moving(p, next),
-            Move::Play(play) => self.apply_play(p, play),
+            2 => self.pending.take(next::throw(code).index()),
+            _ => return self.finish_moving(p, next),
         }
         if self.over.is_some() {
-            self.pending = [0; 5];
+            self.pending = Pending::NONE;
             next.valid = false;
             return;
         }
@@ -1528,64 +1803,61 @@ impl Position {
         }
     }
 
-    fn apply_play(&mut self, p: Player, play: Play) {
-        let grid = self.grid();
+    fn apply_play(&mut self, p: Player, code: u64) {
         let me = p.index();
-        let t = play.throw;
-        if self.pending[t.index()] > 0 {
-            self.pending[t.index()] -= 1;
+        let t = next::play_throw(code);
+        if self.pending.get(t.index()) > 0 {
+            self.pending.take(t.index());
         } else {
             self.bank[me] -= 1;
         }
-        let from = play
-            .from
-            .square(grid)
-            .expect("a legal play is on the board")
-            .0;
-        let group = if play.pieces == 0 {
-            self.mask(from)
-        } else {
-            play.pieces
-        };
+        let from = next::from(code);
+        let pieces = next::pieces(code);
+        let group = if pieces == 0 { self.mask(from) } else { pieces };
         // L-9c: a tâb on an unconverted unit converts it.
         let converting = group & self.unconv[me] != 0;
         if converting {
             self.convert(me, group);
         }
-        if play.dissolve {
+        if next::dissolves(code) {
             self.board[from as usize] |= DISSOLVED;
         }
-        let Some(to) = play.to else {
+        let Some(dest) = next::to(code) else {
             self.refresh_square(me, from);
             self.check_end(p);
             return;
         };
-        let dest = to.square(grid).expect("a legal play is on the board").0;
         let steps = if converting { 1 } else { t.value() };
-        let [_, alt] =
-            dests(self.rules.columns, self.rules.track, p)[from as usize][usize::from(steps) - 1];
-        let (passed, passed_rows) = self.walk(p, from, steps, alt == dest);
-        let reduces = self.reduces(p, group, from, dest);
+        let d = &dests(self.rules.columns, self.rules.track, p)[from as usize];
+        let [_, alt] = d[usize::from(steps) - 1];
+        let row_bit = &ROW_BIT[self.rules.columns as usize];
+        let (passed, passed_rows) = Self::walk_from(d, row_bit, steps, alt == dest);
+        let reduces = group & (group - 1) != 0 && self.reduces(p, group, from, dest);
         // Leave the origin.
         let rest = self.mask(from) & !group;
-        self.board[from as usize] = if rest == 0 {
-            0
+        if rest == 0 {
+            self.board[from as usize] = 0;
+            let keep = !bit(from);
+            self.occ[me] &= keep;
+            self.conv_sq[me] &= keep;
+            self.unconv_sq[me] &= keep;
         } else {
-            let dissolved = if rest.count_ones() > 1 {
+            let dissolved = if rest & (rest - 1) != 0 {
                 self.board[from as usize] & DISSOLVED
             } else {
                 0
             };
-            rest | dissolved | (self.board[from as usize] & OWNER_BLACK)
-        };
-        self.refresh_square(me, from);
+            self.board[from as usize] =
+                rest | dissolved | (self.board[from as usize] & OWNER_BLACK);
+            self.refresh_square(me, from);
+        }
         // L-16: capture everything on the destination.
         if self.owner(dest).is_some_and(|o| o != p) {
             self.capture(p, dest);
         }
         // History of the moving pieces (§3.10).
         let touched = passed | bit(dest);
-        let rows = passed_rows | 1 << self.row_of(dest);
+        let rows = passed_rows | row_bit[usize::from(dest)];
         let entered = touched & self.row_mask(self.enemy_row(p)) != 0;
         let squares = match self.rules.reduction {
             Reduction::SquareVisited => touched,
@@ -1595,7 +1867,7 @@ impl Position {
         // L-15: reduce the moving stack to one piece.
         let mut moving = group;
         if reduces {
-            moving = self.reduce(me, group, play.survivor);
+            moving = self.reduce(me, group, next::survivor(code));
         }
         let mut m = moving;
         while m != 0 {
@@ -1620,7 +1892,10 @@ impl Position {
             0
         };
         self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
-        self.refresh_square(me, dest);
+        // The moving pieces are converted (L-9c), so the square holds a converted piece.
+        debug_assert_eq!(moving & self.unconv[me], 0);
+        self.occ[me] |= bit(dest);
+        self.conv_sq[me] |= bit(dest);
         self.check_end(p);
     }
 
