@@ -1,6 +1,6 @@
 //! `mcts`: Monte Carlo tree search with chance nodes, for every game.
 //!
-//! The player searches through the [`GameState`] API only, so it plays every ruleset. How it
+//! The player searches through the [`GameState`](qasab_core::GameState) API only, so it plays every ruleset. How it
 //! works (a longer account with the reasons is in `docs/mcts.md`):
 //!
 //! * **Tree.** One node per action path from the root, kept in an arena (`Vec`) and addressed by
@@ -22,12 +22,19 @@
 //! * **Chance nodes** are sampled, not fully expanded: on its second visit a chance node gets
 //!   one child per outcome, and each descent draws one of them with probability
 //!   `weight / denominator`, by the exact integer weights of
-//!   [`GameState::chance_outcomes`] ([`pick_weighted`]). A chance node's value is thus the
+//!   [`GameState::chance_outcomes`](qasab_core::GameState::chance_outcomes) ([`pick_weighted`]). A chance node's value is thus the
 //!   sampled average of its children's.
-//! * **Rewards** are the outcome of the game: +1 for a win, −1 for a loss, 0 for a draw, and 0
-//!   for a game stopped by a safety limit ([`Outcome::is_truncated`]), whatever its scores.
-//! * **Rollouts** follow a [`RolloutPolicy`]; the only one is `random` (a uniform legal move,
-//!   chance by its weights, to the end of the game), with reused buffers.
+//! * **Rewards**: a finished game is worth `(1 − margin) · r + margin · d` to the first player,
+//!   `r` being +1 for a win, −1 for a loss, 0 for a draw and `d` the score difference over the
+//!   scores' sum (`margin=0`, the result alone, except on Tihbat); 0 for a game stopped by a
+//!   safety limit ([`Outcome::is_truncated`]), whatever its scores. A rollout cut off by
+//!   `cutoff` is worth the static evaluation ([`Evaluate`]) where it stops.
+//! * **Rollouts** follow a [`RolloutPolicy`]: `random` (a uniform legal move) or `greedy` (the
+//!   move the evaluation prefers), chance by its weights, with reused buffers, to the end of the
+//!   game or for `cutoff` turns.
+//! * **Tree shape** ([`TreeShape`]): a player's node branches on single decisions, or with
+//!   `tree=turns` on the distinct ends of his whole turn, each seeded with one visit worth its
+//!   static value.
 //! * **Ties** are broken by the seed: the children of a player node are stored in an order
 //!   shuffled with the tree's generator, and the first of equals in that order is taken.
 //! * **Budget** ([`Budget`]): a number of iterations, or a time in milliseconds, or a level
@@ -329,8 +336,8 @@ pub struct MctsOptions {
     /// after the leaf's (a turn begins when a player other than the last one to decide is to
     /// decide), where the static evaluation gives the reward; `Some(0)` evaluates the leaf.
     pub cutoff: Option<u32>,
-    /// The weight of the score difference in the reward of a finished game (see [`reward`]),
-    /// from 0 to 1.
+    /// The weight of the score difference in the reward of a finished game, from 0 to 1 (see
+    /// the module docs).
     pub margin: f64,
     /// What a child of a player's node stands for: one decision or a whole turn.
     pub tree: TreeShape,
