@@ -286,6 +286,22 @@ pub enum ChanceError {
     NotChanceTurn(String),
 }
 
+/// [`GameState::play_picked`] by listing the legal moves into `moves` and playing the one
+/// `pick` chooses: the default, and the fallback of games that pick from moves kept otherwise.
+///
+/// # Panics
+/// If it is not a player's turn or `pick` returns an index out of range.
+#[inline]
+pub fn play_picked_from_list<S: GameState>(
+    state: &mut S,
+    moves: &mut Vec<S::Move>,
+    pick: impl FnOnce(usize) -> usize,
+) {
+    state.legal_moves(moves);
+    let m = moves[pick(moves.len())];
+    state.play_unchecked(m);
+}
+
 /// The playable state of one game under one ruleset.
 ///
 /// Implemented by each game's state type. Generic code (agents, the match driver, records,
@@ -357,9 +373,7 @@ pub trait GameState:
     /// If it is not a player's turn or `pick` returns `n` or more.
     #[inline]
     fn play_picked(&mut self, moves: &mut Vec<Self::Move>, pick: impl FnOnce(usize) -> usize) {
-        self.legal_moves(moves);
-        let m = moves[pick(moves.len())];
-        self.play_unchecked(m);
+        play_picked_from_list(self, moves, pick);
     }
 
     /// Applies chance outcome number `pick(outcomes)` of the outcomes, listed as by

@@ -280,11 +280,7 @@ impl GameState for State {
     fn play_picked(&mut self, moves: &mut Vec<Move>, pick: impl FnOnce(usize) -> usize) {
         match self.kept_code(pick) {
             Ok(()) => {}
-            Err(pick) => {
-                self.legal_moves(moves);
-                let m = moves[pick(moves.len())];
-                self.play_unchecked(m);
-            }
+            Err(pick) => crate::game::play_picked_from_list(self, moves, pick),
         }
     }
 
