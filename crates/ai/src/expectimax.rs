@@ -70,10 +70,10 @@
 //! | 4 | 2 | 4,000,000 | 4 | 4096, 1024 |
 //! | 5 | 3 | 8,000,000 | 4 | 4096, 1024 |
 //!
-//! On `tab` mid-game positions a move takes about 5 ms at level 1, 35 ms at level 2, 1 s at
-//! level 3, 2.5 s at level 4 and 15 s at level 5 on one core of the reference machine (see
-//! `docs/PERFORMANCE.md`); levels 3 to 5 often stop at a depth below theirs in busy
-//! positions, when the budget runs out.
+//! On 12 mid-game `tab` positions a move takes about 16 ms at level 1, 30 ms at level 2 and
+//! 0.8 s at level 3 on one core of the reference machine; on three cheaper ones, 0.7 s at
+//! level 4 and about 16 s at level 5 (see `docs/PERFORMANCE.md`). Levels 3 to 5 often stop at
+//! a depth below theirs in busy positions, when the budget runs out.
 //!
 //! Spec: `expectimax`, with `level=1..5`, `depth=1..8`, `nodes=1000..=1000000000` (the last two
 //! override the level's) and `seed=N`.

@@ -96,8 +96,8 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 
 /// Iterations per move of levels 1 to 5 (`level=1` is index 0).
 ///
-/// On one thread, at the first decision of a game, level 3 takes about 0.3 s on `tab`, 0.5 s on
-/// `tab-modern` (the slowest preset per iteration) and 43 ms on `tab-ludii`; level 5 takes ten
+/// On one thread, with each game's defaults, level 3 takes about 50 ms a move in mid-game `tab`,
+/// 43 ms at the first decision of `tab-ludii` and 0.22 s on `tab-hyde-ludii`; level 5 takes ten
 /// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
