@@ -19,17 +19,27 @@ pub fn random_playout<R: Ruleset>(
     outs: &mut Vec<qasab_core::Weighted<<R::State as GameState>::Chance>>,
 ) -> u32 {
     let mut s = rules.initial_state();
-    loop {
-        match s.turn() {
-            Turn::Over(_) => return s.actions(),
-            Turn::Player(_) => {
-                s.play_picked(moves, |n| below(rng, n));
-            }
-            Turn::Chance => {
-                s.apply_picked_chance(outs, |w| pick_weighted(rng, w.iter().map(|w| w.weight)));
-            }
+    while random_step(&mut s, rng, moves, outs) {}
+    s.actions()
+}
+
+/// Plays one random action on `s`: a uniformly random legal move, or a chance outcome drawn
+/// by its weight; false, doing nothing, if the game is over. `moves` and `outs` are scratch.
+#[inline]
+pub fn random_step<S: GameState>(
+    s: &mut S,
+    rng: &mut GameRng,
+    moves: &mut Vec<S::Move>,
+    outs: &mut Vec<qasab_core::Weighted<S::Chance>>,
+) -> bool {
+    match s.turn() {
+        Turn::Over(_) => return false,
+        Turn::Player(_) => s.play_picked(moves, |n| below(rng, n)),
+        Turn::Chance => {
+            s.apply_picked_chance(outs, |w| pick_weighted(rng, w.iter().map(|w| w.weight)))
         }
     }
+    true
 }
 
 /// Playout speed of one ruleset.

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use qasab_ai::eval::{Evaluate, tab as tab_eval, tab_ludii as ludii_eval, terminal_value};
-use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_ai::rng::rng_from_seed;
 use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;
 use qasab_core::{AnyRuleset, GameState, Player, Ruleset, Turn, tab, tab_ludii, with_ruleset};
@@ -393,17 +393,8 @@ fn random_states<R: Ruleset>(rules: &R, games: u64, mut f: impl FnMut(&R::State)
         let mut s = rules.initial_state();
         loop {
             f(&s);
-            match s.turn() {
-                Turn::Over(_) => break,
-                Turn::Chance => {
-                    s.chance_outcomes(&mut outs);
-                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
-                    s.apply_chance_unchecked(outs[i].outcome);
-                }
-                Turn::Player(_) => {
-                    s.legal_moves(&mut moves);
-                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
-                }
+            if !qasab_ai::bench::random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
             }
         }
     }
