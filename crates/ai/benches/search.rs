@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::agent::Agent;
+use qasab_ai::bench::random_step;
 use qasab_ai::eval::Evaluate;
 use qasab_ai::expectimax::{Options, analyse};
 use qasab_ai::greedy::Greedy;
-use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_ai::rng::{below, rng_from_seed};
 use qasab_core::{GameState, Player, Ruleset, Turn, tab};
 
 /// Mid-game decision positions of `tab`: from each of `n` seeded random games, the decision
@@ -32,22 +33,15 @@ fn positions(n: u64) -> Vec<tab::State> {
         let stop = 40 + below(&mut rng, 80);
         let mut k = 0;
         loop {
-            match s.turn() {
-                Turn::Over(_) => break,
-                Turn::Chance => {
-                    s.chance_outcomes(&mut outs);
-                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
-                    s.apply_chance_unchecked(outs[i].outcome);
+            if let Turn::Player(_) = s.turn() {
+                k += 1;
+                if k >= stop {
+                    out.push(s);
+                    break;
                 }
-                Turn::Player(_) => {
-                    k += 1;
-                    if k >= stop {
-                        out.push(s);
-                        break;
-                    }
-                    s.legal_moves(&mut moves);
-                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
-                }
+            }
+            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
             }
         }
     }

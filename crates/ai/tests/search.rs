@@ -2,6 +2,7 @@
 //! preset, determinism for a seed, and literal positions with an obvious best move.
 
 use qasab_ai::agent::{Agent, Playable, PreparedAgent, ValueKind};
+use qasab_ai::bench::random_step;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::Evaluate;
 use qasab_ai::expectimax::{Expectimax, Options, analyse, reference_values};
@@ -26,25 +27,18 @@ fn decision_states<R: Ruleset>(
         let mut s = rules.initial_state();
         let (mut seen, mut taken) = (0, 0);
         loop {
-            match s.turn() {
-                Turn::Over(_) => break,
-                Turn::Chance => {
-                    s.chance_outcomes(&mut outs);
-                    let i = pick_weighted(&mut rng, outs.iter().map(|w| w.weight));
-                    s.apply_chance_unchecked(outs[i].outcome);
-                }
-                Turn::Player(_) => {
-                    seen += 1;
-                    if seen > skip && below(&mut rng, 3) == 0 {
-                        out.push(s.clone());
-                        taken += 1;
-                        if taken == per_game {
-                            break;
-                        }
+            if let Turn::Player(_) = s.turn() {
+                seen += 1;
+                if seen > skip && below(&mut rng, 3) == 0 {
+                    out.push(s.clone());
+                    taken += 1;
+                    if taken == per_game {
+                        break;
                     }
-                    s.legal_moves(&mut moves);
-                    s.play_unchecked(moves[below(&mut rng, moves.len())]);
                 }
+            }
+            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
             }
         }
     }
