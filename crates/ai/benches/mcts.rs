@@ -14,7 +14,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use qasab_ai::Playable;
 use qasab_ai::driver::ChanceSource;
-use qasab_ai::mcts::{Budget, MctsAgent, MctsOptions};
+use qasab_ai::mcts::{Budget, MctsAgent, MctsOptions, RolloutPolicy};
 use qasab_core::{GameState, Ruleset, Turn, tab, tab_ludii, tihbat};
 
 const ITERATIONS: u64 = 10_000;
@@ -31,8 +31,8 @@ fn first_decision<R: Ruleset>(rules: &R) -> R::State {
     s
 }
 
-/// Searches with the game's own `mcts` defaults, and for a game whose rollouts stop early by
-/// default, with random rollouts to the end too.
+/// Searches with the game's own `mcts` defaults, and for a game whose rollouts stop early or
+/// follow a policy by default, with uniform random rollouts to the end too.
 fn bench_one<R: Ruleset>(c: &mut Criterion, rules: &R)
 where
     R::State: Playable,
@@ -40,9 +40,10 @@ where
     let start = first_decision(rules);
     let defaults = <R::State as Playable>::mcts_defaults();
     let mut variants = vec![("", defaults)];
-    if defaults.cutoff.is_some() {
+    if defaults.cutoff.is_some() || defaults.rollout != RolloutPolicy::Random {
         let random = MctsOptions {
             cutoff: None,
+            rollout: RolloutPolicy::Random,
             ..defaults
         };
         variants.push((", random rollouts to the end", random));

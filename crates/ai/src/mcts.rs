@@ -29,8 +29,8 @@
 //!   scores' sum (`margin=0`, the result alone, except on Tihbat); 0 for a game stopped by a
 //!   safety limit ([`Outcome::is_truncated`]), whatever its scores. A rollout cut off by
 //!   `cutoff` is worth the static evaluation ([`Evaluate`]) where it stops.
-//! * **Rollouts** follow a [`RolloutPolicy`]: `random` (a uniform legal move) or `greedy` (the
-//!   move the evaluation prefers), chance by its weights, with reused buffers, to the end of the
+//! * **Rollouts** follow a [`RolloutPolicy`]: `random` (a uniform legal move), `greedy` (the
+//!   move the evaluation prefers) or `captures` (the move that scores most), chance by its weights, with reused buffers, to the end of the
 //!   game or for `cutoff` turns.
 //! * **Tree shape** ([`TreeShape`]): a player's node branches on single decisions, or with
 //!   `tree=turns` on the distinct ends of his whole turn, each seeded with one visit worth its
@@ -97,7 +97,7 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 /// Iterations per move of levels 1 to 5 (`level=1` is index 0).
 ///
 /// On one thread, with each game's defaults, level 3 takes about 50 ms a move in mid-game `tab`,
-/// 43 ms at the first decision of `tab-ludii` and 0.22 s on `tab-hyde-ludii`; level 5 takes ten
+/// 68 ms at the first decision of `tab-ludii` and 0.33 s on `tab-hyde-ludii`; level 5 takes ten
 /// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
@@ -212,17 +212,27 @@ pub enum RolloutPolicy {
     /// player to move (ties broken at random); chance outcomes by their weights. About as many
     /// evaluations as legal moves at every decision: use it with a short `cutoff`.
     Greedy,
+    /// A legal move that raises the mover's score ([`GameState::scores`](qasab_core::GameState::scores):
+    /// the captures) the most, drawn uniformly among equals, so a move that captures nothing is
+    /// uniform at random; chance outcomes by their weights. It plays each legal move once on a
+    /// copy of the state, with no evaluation.
+    Captures,
 }
 
 impl RolloutPolicy {
     /// Every policy, in the order the docs list them.
-    pub const ALL: [RolloutPolicy; 2] = [RolloutPolicy::Random, RolloutPolicy::Greedy];
+    pub const ALL: [RolloutPolicy; 3] = [
+        RolloutPolicy::Random,
+        RolloutPolicy::Greedy,
+        RolloutPolicy::Captures,
+    ];
 
     /// The policy's name in a spec (`rollout=random`).
     pub const fn name(self) -> &'static str {
         match self {
             RolloutPolicy::Random => "random",
             RolloutPolicy::Greedy => "greedy",
+            RolloutPolicy::Captures => "captures",
         }
     }
 }
@@ -264,6 +274,7 @@ fn rollout<S: Evaluate>(
                 let m = match opts.rollout {
                     RolloutPolicy::Random => moves[below(rng, moves.len())],
                     RolloutPolicy::Greedy => greedy_move(state, p, moves, rng),
+                    RolloutPolicy::Captures => capturing_move(state, p, moves, rng),
                 };
                 state.play_unchecked(m);
             }
@@ -290,6 +301,34 @@ fn greedy_move<S: Evaluate>(state: &S, p: Player, moves: &[S::Move], rng: &mut G
         if v > best_value {
             (best, best_value, ties) = (m, v, 1);
         } else if v == best_value {
+            ties += 1;
+            if below(rng, ties as usize) == 0 {
+                best = m;
+            }
+        }
+    }
+    best
+}
+
+/// The move of `moves` that raises `p`'s score the most; among equals, one drawn uniformly
+/// (reservoir sampling).
+fn capturing_move<S: Evaluate>(
+    state: &S,
+    p: Player,
+    moves: &[S::Move],
+    rng: &mut GameRng,
+) -> S::Move {
+    if let [only] = moves {
+        return *only;
+    }
+    let (mut best, mut best_gain, mut ties) = (moves[0], 0u32, 0u64);
+    for &m in moves {
+        let mut next = state.clone();
+        next.play_unchecked(m);
+        let gain = next.scores()[p];
+        if ties == 0 || gain > best_gain {
+            (best, best_gain, ties) = (m, gain, 1);
+        } else if gain == best_gain {
             ties += 1;
             if below(rng, ties as usize) == 0 {
                 best = m;
@@ -1233,8 +1272,12 @@ mod tests {
                 expected: "nothing".into(),
             })
         }
+        /// A win scores 1 ("a capture"), so that `rollout=captures` can be tested.
         fn scores(&self) -> ByPlayer<u32> {
-            ByPlayer::default()
+            match self.turn() {
+                Turn::Over(o) => o.scores,
+                _ => ByPlayer::default(),
+            }
         }
         fn turns(&self) -> u32 {
             self.actions
@@ -1459,33 +1502,58 @@ mod tests {
         assert_eq!(reward(&o, 0.5), 0.0, "a truncated game is worth nothing");
     }
 
+    /// The mean reward of `n` rollouts by `policy` from `state`.
+    fn mean_rollout(state: &ToyState, policy: RolloutPolicy, n: u32) -> f64 {
+        let o = MctsOptions {
+            rollout: policy,
+            ..opts(1)
+        };
+        let mut rng = rng_from_seed(1);
+        let total: f64 = (0..n)
+            .map(|_| {
+                rollout(
+                    &mut state.clone(),
+                    &o,
+                    &mut rng,
+                    &mut Vec::new(),
+                    &mut Vec::new(),
+                )
+            })
+            .sum();
+        total / f64::from(n)
+    }
+
     #[test]
-    fn greedy_rollouts_take_the_best_evaluated_move() {
-        // One's `b` leads to node 2 (0.02), `a` to node 1 (0.01); the rollout from the root's
-        // only child decides by the evaluation.
+    fn greedy_and_capturing_rollouts_take_the_better_move() {
+        // One's `b` leads to node 2 (0.02, his win, which scores him 1), `a` to node 1 (0.01,
+        // his loss); the rollout from the root's only child decides by the evaluation or by
+        // the score, where uniform moves would win half the time.
         static PICK: [Toy; 4] = [
             Toy::Decide(One, &[('s', 3)]),
             Toy::End(Some(Two), false),
             Toy::End(Some(One), false),
             Toy::Decide(One, &[('a', 1), ('b', 2)]),
         ];
-        let o = MctsOptions {
-            rollout: RolloutPolicy::Greedy,
-            ..opts(1)
-        };
         let mut state = ToyRules(&PICK).initial_state();
         state.play_unchecked('s');
-        let mut rng = rng_from_seed(1);
-        for _ in 0..10 {
-            let v = rollout(
-                &mut state.clone(),
-                &o,
-                &mut rng,
-                &mut Vec::new(),
-                &mut Vec::new(),
-            );
-            assert_eq!(v, 1.0);
-        }
+        assert_eq!(mean_rollout(&state, RolloutPolicy::Greedy, 20), 1.0);
+        assert_eq!(mean_rollout(&state, RolloutPolicy::Captures, 20), 1.0);
+        let uniform = mean_rollout(&state, RolloutPolicy::Random, 400);
+        assert!(uniform.abs() < 0.2, "{uniform}");
+    }
+
+    #[test]
+    fn capturing_rollouts_are_uniform_among_equal_gains() {
+        // Neither move scores: `a` ends in Two's win, `b` in a truncated game.
+        static EVEN: [Toy; 3] = [
+            Toy::Decide(One, &[('a', 1), ('b', 2)]),
+            Toy::End(Some(Two), false),
+            Toy::End(None, true),
+        ];
+        let state = ToyRules(&EVEN).initial_state();
+        // Half the games are lost (−1), half truncated (0).
+        let mean = mean_rollout(&state, RolloutPolicy::Captures, 400);
+        assert!((mean + 0.5).abs() < 0.1, "{mean}");
     }
 
     #[test]

@@ -331,8 +331,12 @@ fn specs_round_trip_through_the_agents_name() {
             "mcts(iterations=777,c=0.5,seed=5)",
         ),
         (
-            "mcts(time=250,threads=2,rollout=random)",
+            "mcts(time=250,threads=2,rollout=captures)",
             "mcts(time=250,threads=2,seed=5)",
+        ),
+        (
+            "mcts(rollout=random)",
+            "mcts(level=3,rollout=random,seed=5)",
         ),
         ("mcts(seed=9,c=1.5)", "mcts(level=3,c=1.5,seed=9)"),
         (

@@ -250,6 +250,8 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
     // The rollout variants of mcts.
     specs.extend([
         "mcts(iterations=20,rollout=greedy,cutoff=1)",
+        "mcts(iterations=20,rollout=captures,cutoff=none)",
+        "mcts(iterations=20,rollout=random,cutoff=none)",
         "mcts(iterations=40,cutoff=0,margin=1)",
         "mcts(iterations=40,cutoff=none,margin=0)",
         "mcts(iterations=40,tree=turns,cutoff=0)",
