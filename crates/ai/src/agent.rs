@@ -258,7 +258,7 @@ pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
             })))
         }
         "expectimax" => {
-            spec.check_keys(&["seed", "level", "depth", "nodes"])?;
+            spec.check_keys(&["seed", "level", "depth", "nodes", "horizon"])?;
             spec.seed()?;
             crate::expectimax::Options::from_spec(spec)?;
             let spec = spec.clone();

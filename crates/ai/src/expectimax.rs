@@ -11,13 +11,21 @@
 //! * A finished game is worth its exact result ([`crate::eval::terminal_value`]); a leaf is
 //!   worth its static evaluation ([`Evaluate`]).
 //!
-//! # Depth
+//! # Depth and horizon
 //! Depth counts *turns*, a turn being what [`GameState::turns`] counts (one player's whole go,
-//! with or without decisions). The root's turn is the first. Turns up to `depth` are searched;
-//! the throws of the next turn are followed and its first decision node is evaluated
-//! statically; a later turn (reached when that one has nothing to decide) is evaluated as
-//! soon as it begins. So depth 1 is "my turn, then every throw sequence of the opponent's
-//! turn, evaluated before he moves". Decisions later in a turn already counted (a Ludii turn
+//! with or without decisions). The root's turn is the first. Turns up to `depth` are searched.
+//! Where the search stops after them is the **horizon** ([`Horizon`], `horizon=`):
+//! * `throws` (the default): the throws of the next turn are followed and its first decision
+//!   node is evaluated statically; a later turn (reached when that one has nothing to decide)
+//!   is evaluated as soon as it begins. So depth 1 is "my turn, then every throw sequence of
+//!   the opponent's turn, evaluated before he moves".
+//! * `turn`: the state is evaluated as the next turn begins, before its throws, as `greedy`
+//!   evaluates the ends of its turn (the evaluation weighs the coming throws itself). Depth 1
+//!   is then `greedy`'s choice, and depth 2 is "my turn, then every throw sequence of the
+//!   opponent's turn and his best reply to each". A search to the `turn` horizon costs about
+//!   a tenth of one of the same depth to the `throws` horizon.
+//!
+//! Decisions later in a turn already counted (a Ludii turn
 //! that goes on after a 1, 4 or 6) are searched without counting again. The throws of one
 //! turn are followed up to `throws` of them (4 by default); a state with more is evaluated
 //! statically (its evaluation counts the throws still to come, see [`crate::eval::hits`]). A
@@ -75,18 +83,17 @@
 //! level 4 and about 16 s at level 5 (see `docs/PERFORMANCE.md`). Levels 3 to 5 often stop at
 //! a depth below theirs in busy positions, when the budget runs out.
 //!
-//! Spec: `expectimax`, with `level=1..5`, `depth=1..8`, `nodes=1000..=1000000000` (the last two
-//! override the level's) and `seed=N`.
+//! Spec: `expectimax`, with `level=1..5`, `depth=1..8`, `nodes=1000..=1000000000`,
+//! `horizon=throws|turn` (the last three override the level's) and `seed=N`.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
 use crate::eval::Evaluate;
 use crate::greedy::{best_first, best_moves, follow, one_step_values};
-use crate::hash::fingerprint;
+use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::turn::{TurnGraph, greedy_line};
 
@@ -112,6 +119,32 @@ pub struct Options {
     pub turn_states: usize,
     /// Distinct states of a turn's enumeration inside the tree.
     pub inner_states: usize,
+    /// Where the search ends after its last turn.
+    pub horizon: Horizon,
+}
+
+/// Where a search of `depth` turns stops (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Horizon {
+    /// The throws of turn `depth + 1` are followed and its first decision is evaluated.
+    #[default]
+    Throws,
+    /// The state is evaluated as turn `depth + 1` begins, before its throws: at depth 1 the
+    /// values are `greedy`'s.
+    Turn,
+}
+
+impl Horizon {
+    /// Every horizon, in the order the docs list them.
+    pub const ALL: [Horizon; 2] = [Horizon::Throws, Horizon::Turn];
+
+    /// The horizon's name in a spec (`horizon=turn`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Horizon::Throws => "throws",
+            Horizon::Turn => "turn",
+        }
+    }
 }
 
 impl Options {
@@ -126,6 +159,7 @@ impl Options {
             throws: 4,
             turn_states: 4096,
             inner_states: 1024,
+            horizon: Horizon::Throws,
         };
         Some(match level {
             1 => Options {
@@ -180,6 +214,12 @@ impl Options {
                 .ok()
                 .filter(|d| (1..=8).contains(d))
                 .ok_or_else(|| bad("depth", v, "a number of turns from 1 to 8"))?;
+        }
+        if let Some(v) = spec.get("horizon") {
+            opts.horizon = Horizon::ALL
+                .into_iter()
+                .find(|h| h.name() == v)
+                .ok_or_else(|| bad("horizon", v, "throws or turn"))?;
         }
         if let Some(v) = spec.get("nodes") {
             opts.nodes = v
@@ -243,10 +283,10 @@ enum Role {
     Leaf,
 }
 
-fn role(k: u32, depth: u32) -> Role {
+fn role(k: u32, depth: u32, horizon: Horizon) -> Role {
     if k <= depth {
         Role::Search
-    } else if k == depth + 1 {
+    } else if k == depth + 1 && horizon == Horizon::Throws {
         Role::ThrowsOnly
     } else {
         Role::Leaf
@@ -267,24 +307,6 @@ enum Bound {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct OutOfNodes;
 
-/// A hasher for keys that are already fingerprints.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u128(&mut self, i: u128) {
-        self.0 = i as u64;
-    }
-}
-
 /// The transposition table's key: the node kind, the turns left and the throws made in the
 /// node's turn, with the state.
 fn key<S: GameState>(s: &S, kind: u8, left: u32, run: u32) -> u128 {
@@ -296,7 +318,7 @@ struct Search<'a> {
     me: Player,
     opts: &'a Options,
     nodes: u64,
-    table: HashMap<u128, (f64, Bound), BuildHasherDefault<KeyHasher>>,
+    table: HashMap<u128, (f64, Bound), BuildPassHasher>,
 }
 
 impl Search<'_> {
@@ -349,7 +371,7 @@ impl Search<'_> {
         beta: f64,
     ) -> Result<f64, OutOfNodes> {
         let ctx = ctx.at(s);
-        let role = role(ctx.k, depth);
+        let role = role(ctx.k, depth, self.opts.horizon);
         // The turns left decide a node's value, with the throws already made in its turn.
         let left = (depth + 1).saturating_sub(ctx.k);
         match s.turn() {
@@ -387,12 +409,14 @@ impl Search<'_> {
                 }
                 let g = TurnGraph::new(s, self.opts.inner_states);
                 self.spend(g.len() as u64)?;
-                let mut ends: Vec<(f64, S)> = if g.is_complete() {
-                    g.ends().map(|e| (e.evaluate(self.me), e.clone())).collect()
+                let fallback;
+                let mut ends: Vec<(f64, &S)> = if g.is_complete() {
+                    g.ends().map(|e| (e.evaluate(self.me), e)).collect()
                 } else {
                     let (line, end) = greedy_line(s);
                     self.spend(line.len() as u64)?;
-                    vec![(end.evaluate(self.me), end)]
+                    fallback = end;
+                    vec![(fallback.evaluate(self.me), &fallback)]
                 };
                 self.spend(ends.len() as u64)?;
                 let maximise = q == self.me;
@@ -403,8 +427,14 @@ impl Search<'_> {
                     ends.sort_by(|a, b| a.0.total_cmp(&b.0));
                 }
                 let (mut a, mut b) = (alpha, beta);
-                for (_, e) in &ends {
-                    let v = self.value(e, depth, ctx, a, b)?;
+                for &(static_value, e) in &ends {
+                    // An end the search would only evaluate is worth the value just computed.
+                    let v = if self.is_leaf(e, depth, ctx) {
+                        self.spend(1)?;
+                        static_value.clamp(a, b)
+                    } else {
+                        self.value(e, depth, ctx, a, b)?
+                    };
                     if maximise {
                         if v >= b {
                             self.store(k, b, alpha, beta);
@@ -423,6 +453,18 @@ impl Search<'_> {
                 self.store(k, v, alpha, beta);
                 Ok(v)
             }
+        }
+    }
+
+    /// Whether [`Search::value`] would return `s`'s static evaluation (a finished game
+    /// included) without searching, `ctx` being its parent's place.
+    fn is_leaf<S: GameState>(&self, s: &S, depth: u32, ctx: Ctx) -> bool {
+        let ctx = ctx.at(s);
+        let role = role(ctx.k, depth, self.opts.horizon);
+        match s.turn() {
+            Turn::Over(_) => true,
+            Turn::Chance => role == Role::Leaf || ctx.run >= self.opts.throws,
+            Turn::Player(_) => role != Role::Search,
         }
     }
 
@@ -548,7 +590,7 @@ pub fn analyse<S: Evaluate>(state: &S, opts: &Options, full: bool) -> Analysis<S
 pub fn reference_values<S: Evaluate>(state: &S, opts: &Options) -> Vec<(S::Move, f64)> {
     fn value<S: Evaluate>(s: &S, me: Player, ctx: Ctx, opts: &Options) -> f64 {
         let ctx = ctx.at(s);
-        let role = role(ctx.k, opts.depth);
+        let role = role(ctx.k, opts.depth, opts.horizon);
         match s.turn() {
             Turn::Over(_) => s.evaluate(me),
             Turn::Chance => {

@@ -100,6 +100,31 @@ impl Hasher for StateHasher {
 /// Builds [`StateHasher`]s, for `HashMap<S, V, BuildStateHasher>`.
 pub type BuildStateHasher = BuildHasherDefault<StateHasher>;
 
+/// A hasher for keys that are already hashes or fingerprints: it keeps the last `u64` written
+/// (the low half of a `u128`), so a map keyed by them does not hash them again.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct PassHasher(u64);
+
+impl Hasher for PassHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.0 = i as u64;
+    }
+}
+
+/// Builds [`PassHasher`]s.
+pub type BuildPassHasher = BuildHasherDefault<PassHasher>;
+
 /// A 128-bit fingerprint of `x`: both lanes of [`StateHasher`] over its [`Hash`]. Two
 /// different values share a fingerprint with probability about 2⁻¹²⁸ each, so a table of a
 /// few million entries has odds of a false match around 10⁻²⁵.

@@ -15,11 +15,12 @@
 //! decision at a time.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use qasab_core::{GameState, Player, Turn};
 
 use crate::eval::Evaluate;
-use crate::hash::BuildStateHasher;
+use crate::hash::{BuildPassHasher, BuildStateHasher};
 
 /// The default cap on the distinct states of one turn's enumeration.
 pub const TURN_STATES: usize = 4096;
@@ -55,8 +56,13 @@ impl<S: GameState> TurnGraph<S> {
             end_of: vec![u32::MAX],
             complete: true,
         };
-        let mut index: HashMap<S, u32, BuildStateHasher> = HashMap::default();
-        index.insert(root.clone(), 0);
+        // Each state's hash leads to the last state found with it; `same` chains the earlier
+        // ones, and a candidate is taken only if it equals the new state. The states are
+        // stored once, in `states`.
+        let hasher = BuildStateHasher::default();
+        let mut index: HashMap<u64, u32, BuildPassHasher> = HashMap::default();
+        let mut same: Vec<u32> = vec![u32::MAX];
+        index.insert(hasher.hash_one(root), 0);
         let mut moves = Vec::new();
         let mut next = 0;
         while next < g.states.len() {
@@ -70,25 +76,31 @@ impl<S: GameState> TurnGraph<S> {
             for &m in &moves {
                 let mut child = g.states[i].clone();
                 child.play_unchecked(m);
-                let j = match index.get(&child) {
-                    Some(&j) => j,
-                    None => {
-                        if g.states.len() >= cap {
-                            g.complete = false;
-                            return g;
-                        }
-                        let j = g.states.len() as u32;
-                        let end = child.turn() != Turn::Player(player);
-                        g.end_of
-                            .push(if end { g.ends.len() as u32 } else { u32::MAX });
-                        if end {
-                            g.ends.push(j);
-                        }
-                        index.insert(child.clone(), j);
-                        g.states.push(child);
-                        g.edges.push(Vec::new());
-                        j
+                let h = hasher.hash_one(&child);
+                let head = index.get(&h).copied().unwrap_or(u32::MAX);
+                let mut found = head;
+                while found != u32::MAX && g.states[found as usize] != child {
+                    found = same[found as usize];
+                }
+                let j = if found != u32::MAX {
+                    found
+                } else {
+                    if g.states.len() >= cap {
+                        g.complete = false;
+                        return g;
                     }
+                    let j = g.states.len() as u32;
+                    let end = child.turn() != Turn::Player(player);
+                    g.end_of
+                        .push(if end { g.ends.len() as u32 } else { u32::MAX });
+                    if end {
+                        g.ends.push(j);
+                    }
+                    index.insert(h, j);
+                    same.push(head);
+                    g.states.push(child);
+                    g.edges.push(Vec::new());
+                    j
                 };
                 out.push((m, j));
             }

@@ -5,7 +5,7 @@ use qasab_ai::agent::{Agent, Playable, PreparedAgent, ValueKind};
 use qasab_ai::bench::random_step;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::Evaluate;
-use qasab_ai::expectimax::{Expectimax, Options, analyse, reference_values};
+use qasab_ai::expectimax::{Expectimax, Horizon, Options, analyse, reference_values};
 use qasab_ai::greedy::Greedy;
 use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
 use qasab_core::{
@@ -45,7 +45,8 @@ fn decision_states<R: Ruleset>(
     out
 }
 
-/// An unbounded search of `depth` turns, following `throws` throws a turn.
+/// An unbounded search of `depth` turns, following `throws` throws a turn, that follows the
+/// throws of the turn after its last.
 fn exact_options(depth: u32, throws: u32) -> Options {
     Options {
         depth,
@@ -53,6 +54,15 @@ fn exact_options(depth: u32, throws: u32) -> Options {
         throws,
         turn_states: 1 << 16,
         inner_states: 1 << 16,
+        horizon: Horizon::Throws,
+    }
+}
+
+/// As [`exact_options`], but stopping as the turn after the last begins.
+fn turn_options(depth: u32, throws: u32) -> Options {
+    Options {
+        horizon: Horizon::Turn,
+        ..exact_options(depth, throws)
     }
 }
 
@@ -108,6 +118,7 @@ fn expectimax_equals_the_reference_on_tihbat() {
         for s in &states {
             for depth in 1..=6 {
                 choices += usize::from(compare_with_reference(s, &exact_options(depth, 4)));
+                choices += usize::from(compare_with_reference(s, &turn_options(depth, 4)));
             }
         }
     }
@@ -129,8 +140,10 @@ fn expectimax_equals_the_reference_on_small_tab_positions() {
         for (i, s) in states.iter().enumerate() {
             choices += usize::from(compare_with_reference(s, &exact_options(1, 3)));
             choices += usize::from(compare_with_reference(s, &exact_options(2, 2)));
+            choices += usize::from(compare_with_reference(s, &turn_options(2, 3)));
             if i < 2 {
                 compare_with_reference(s, &exact_options(3, 2));
+                compare_with_reference(s, &turn_options(3, 2));
             }
         }
     }
@@ -139,6 +152,7 @@ fn expectimax_equals_the_reference_on_small_tab_positions() {
     for s in &decision_states(&rules, 4, 60, 2) {
         choices += usize::from(compare_with_reference(s, &exact_options(1, 3)));
         choices += usize::from(compare_with_reference(s, &exact_options(2, 2)));
+        choices += usize::from(compare_with_reference(s, &turn_options(2, 3)));
     }
     assert!(choices > 20, "{choices}");
 }
@@ -164,6 +178,26 @@ fn the_node_budget_falls_back_to_the_last_complete_depth() {
             }
         }
     }
+}
+
+/// Depth 1 that stops as the next turn begins values each move by the static value of the
+/// best end of the turn it starts: exactly `greedy`'s values.
+#[test]
+fn one_turn_to_the_next_turn_is_greedy() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let mut compared = 0;
+    for s in decision_states(&rules, 6, 20, 2) {
+        let a = analyse(&s, &turn_options(1, 4), true);
+        assert_eq!(a.depth, Some(1));
+        let g = Greedy::<tab::State>::new(1).evaluate(&s).unwrap();
+        assert_eq!(a.moves.len(), g.moves.len());
+        for (m, v) in &a.moves {
+            let w = g.moves.iter().find(|x| x.0 == *m).unwrap().1;
+            assert!((v - w).abs() < 1e-12, "{m}: {v} vs {w}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "{compared}");
 }
 
 /// Plays seeded games with `spec` in one seat against `random`, checking that every decision
@@ -412,8 +446,12 @@ fn search_specs_are_checked() {
     assert!(err("expectimax(nodes=10)").contains("nodes=10 is not valid"));
     assert!(err("expectimax(seed=-1)").contains("seed=-1 is not valid"));
     assert!(err("expectimax(width=2)").contains(
-        "player expectimax has no option 'width'; valid options: seed, level, depth, nodes"
+        "player expectimax has no option 'width'; valid options: seed, level, depth, nodes, horizon"
     ));
+    assert!(
+        err("expectimax(horizon=game)")
+            .contains("horizon=game is not valid; expected throws or turn")
+    );
     assert!(
         err("greedy(level=2)").contains("player greedy has no option 'level'; valid options: seed")
     );
@@ -422,6 +460,8 @@ fn search_specs_are_checked() {
         "greedy(seed=3)",
         "expectimax",
         "expectimax(level=5,depth=2,nodes=5000,seed=1)",
+        "expectimax(depth=2,horizon=turn)",
+        "expectimax(horizon=throws)",
     ] {
         assert_eq!(err(ok), "", "{ok}");
     }
