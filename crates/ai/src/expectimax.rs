@@ -171,7 +171,8 @@ impl Options {
             2 => base,
             3 => Options {
                 depth: 2,
-                nodes: 1_000_000,
+                nodes: 4_000_000,
+                horizon: Horizon::Turn,
                 ..base
             },
             4 => Options {

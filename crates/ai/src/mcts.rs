@@ -288,8 +288,29 @@ fn rollout<S: Evaluate>(
 }
 
 /// The move of `moves` whose result `state.evaluate` rates best for `p`; among equals, one
-/// drawn uniformly (reservoir sampling).
+/// drawn uniformly.
 fn greedy_move<S: Evaluate>(state: &S, p: Player, moves: &[S::Move], rng: &mut GameRng) -> S::Move {
+    best_result(state, moves, rng, |next| next.evaluate(p))
+}
+
+/// The move of `moves` that raises `p`'s score the most; among equals, one drawn uniformly.
+fn capturing_move<S: Evaluate>(
+    state: &S,
+    p: Player,
+    moves: &[S::Move],
+    rng: &mut GameRng,
+) -> S::Move {
+    best_result(state, moves, rng, |next| f64::from(next.scores()[p]))
+}
+
+/// The move of `moves` whose resulting state has the highest `rate`; among equals, one drawn
+/// uniformly (reservoir sampling). A single move is returned without playing it.
+fn best_result<S: Evaluate>(
+    state: &S,
+    moves: &[S::Move],
+    rng: &mut GameRng,
+    rate: impl Fn(&S) -> f64,
+) -> S::Move {
     if let [only] = moves {
         return *only;
     }
@@ -297,38 +318,10 @@ fn greedy_move<S: Evaluate>(state: &S, p: Player, moves: &[S::Move], rng: &mut G
     for &m in moves {
         let mut next = state.clone();
         next.play_unchecked(m);
-        let v = next.evaluate(p);
+        let v = rate(&next);
         if v > best_value {
             (best, best_value, ties) = (m, v, 1);
         } else if v == best_value {
-            ties += 1;
-            if below(rng, ties as usize) == 0 {
-                best = m;
-            }
-        }
-    }
-    best
-}
-
-/// The move of `moves` that raises `p`'s score the most; among equals, one drawn uniformly
-/// (reservoir sampling).
-fn capturing_move<S: Evaluate>(
-    state: &S,
-    p: Player,
-    moves: &[S::Move],
-    rng: &mut GameRng,
-) -> S::Move {
-    if let [only] = moves {
-        return *only;
-    }
-    let (mut best, mut best_gain, mut ties) = (moves[0], 0u32, 0u64);
-    for &m in moves {
-        let mut next = state.clone();
-        next.play_unchecked(m);
-        let gain = next.scores()[p];
-        if ties == 0 || gain > best_gain {
-            (best, best_gain, ties) = (m, gain, 1);
-        } else if gain == best_gain {
             ties += 1;
             if below(rng, ties as usize) == 0 {
                 best = m;

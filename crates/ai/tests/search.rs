@@ -290,6 +290,8 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
         "mcts(iterations=40,cutoff=none,margin=0)",
         "mcts(iterations=40,tree=turns,cutoff=0)",
         "mcts(iterations=30,tree=turns,cutoff=1,threads=2)",
+        // expectimax to the turn horizon.
+        "expectimax(depth=2,nodes=3000,horizon=turn)",
     ]);
     for any in AnyRuleset::presets() {
         let tihbat = matches!(any, AnyRuleset::Tihbat(_));
@@ -300,6 +302,35 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
             let n = with_ruleset!(&any, r => check_legal(r, spec, 2, 12));
             assert!(n >= 12, "{any}: {spec} made only {n} decisions");
         }
+    }
+}
+
+/// The states of whole turns (many alike, as different orders of the same plays) are told
+/// apart by their fingerprints exactly as by equality: the Tâb position's hash, which skips
+/// derived fields, keeps everything that tells positions apart, the pieces' histories
+/// included.
+#[test]
+fn fingerprints_tell_turn_states_apart() {
+    use std::collections::HashSet;
+    for text in [
+        "tab",
+        "tab(reduction=square-landed)",
+        "tab(reduction=row-entered)",
+        "tab-hyde",
+        "tab-modern",
+    ] {
+        let rules: tab::Ruleset = text.parse().unwrap();
+        let mut states = HashSet::new();
+        let mut prints = HashSet::new();
+        for s in decision_states(&rules, 8, 30, 3) {
+            let g = qasab_ai::turn::TurnGraph::new(&s, 4096);
+            for e in g.ends() {
+                states.insert(*e);
+                prints.insert(qasab_ai::hash::fingerprint(e));
+            }
+        }
+        assert!(states.len() > 50, "{text}: {}", states.len());
+        assert_eq!(states.len(), prints.len(), "{text}");
     }
 }
 
