@@ -144,7 +144,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// The weights of the five throws with fair sticks, in value order; they sum to 16.
-pub(crate) const FAIR_WEIGHTS: [Weighted<Throw>; 5] = [
+const FAIR_WEIGHTS: [Weighted<Throw>; 5] = [
     Weighted {
         outcome: Throw(1),
         weight: 4,

@@ -9,7 +9,7 @@ use crate::game::{ChanceError, GameState, MoveError, Turn, Weighted, describe_tu
 use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
-use crate::sticks::{FAIR_WEIGHTS, StickOdds, Throw};
+use crate::sticks::Throw;
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::Ruleset;
@@ -259,10 +259,6 @@ impl GameState for State {
         out.clear();
         match self.phase {
             Phase::Opening { .. } | Phase::Throwing { .. } => {
-                if self.rules.odds == StickOdds::FAIR {
-                    out.extend_from_slice(&FAIR_WEIGHTS);
-                    return 16;
-                }
                 let (weights, total) = self.rules.odds.weights();
                 out.extend(weights);
                 total
@@ -290,10 +286,11 @@ impl GameState for State {
         outs: &mut Vec<Weighted<Throw>>,
         pick: impl FnOnce(&[Weighted<Throw>]) -> usize,
     ) {
-        if self.rules.odds == StickOdds::FAIR
-            && matches!(self.phase, Phase::Opening { .. } | Phase::Throwing { .. })
-        {
-            let c = FAIR_WEIGHTS[pick(&FAIR_WEIGHTS)].outcome;
+        // A throw is picked from the weights as they are (a constant table for fair sticks),
+        // without listing them into `outs`.
+        if matches!(self.phase, Phase::Opening { .. } | Phase::Throwing { .. }) {
+            let (weights, _) = self.rules.odds.weights();
+            let c = weights[pick(&weights)].outcome;
             self.apply_throw(c);
             return;
         }

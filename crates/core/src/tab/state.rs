@@ -86,8 +86,8 @@ pub(crate) enum Phase {
 
 /// Pending throws, counted by [`Throw::index`] in the bytes of one word, so that the counts
 /// are written and read whole: a store of one count followed by a read of all of them (the
-/// generation that follows a throw or a play reads them all) would stall the read. Compares,
-/// hashes and prints as the array of the five counts.
+/// generation that follows a throw or a play reads them all) would stall the read. Prints as
+/// the array of the five counts.
 #[derive(Copy, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Pending(u64);
 
@@ -128,9 +128,9 @@ impl Pending {
     }
 }
 
-impl std::hash::Hash for Pending {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.counts().hash(state);
+impl Hash for Pending {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
