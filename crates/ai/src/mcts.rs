@@ -97,7 +97,7 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 /// Iterations per move of levels 1 to 5 (`level=1` is index 0).
 ///
 /// On one thread, with each game's defaults, level 3 takes about 50 ms a move in mid-game `tab`,
-/// 68 ms at the first decision of `tab-ludii` and 0.33 s on `tab-hyde-ludii`; level 5 takes ten
+/// 59 ms at the first decision of `tab-ludii` and 0.33 s on `tab-hyde-ludii`; level 5 takes ten
 /// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
@@ -270,18 +270,21 @@ fn rollout<S: Evaluate>(
                     }
                     last = Some(p);
                 }
-                state.legal_moves(moves);
-                let m = match opts.rollout {
-                    RolloutPolicy::Random => moves[below(rng, moves.len())],
-                    RolloutPolicy::Greedy => greedy_move(state, p, moves, rng),
-                    RolloutPolicy::Captures => capturing_move(state, p, moves, rng),
-                };
-                state.play_unchecked(m);
+                match opts.rollout {
+                    // The playouts' fast path: a game may pick from moves it keeps.
+                    RolloutPolicy::Random => state.play_picked(moves, |n| below(rng, n)),
+                    RolloutPolicy::Greedy => {
+                        state.legal_moves(moves);
+                        state.play_unchecked(greedy_move(state, p, moves, rng));
+                    }
+                    RolloutPolicy::Captures => {
+                        state.legal_moves(moves);
+                        state.play_unchecked(capturing_move(state, p, moves, rng));
+                    }
+                }
             }
             Turn::Chance => {
-                state.chance_outcomes(outs);
-                let i = pick_weighted(rng, outs.iter().map(|w| w.weight));
-                state.apply_chance_unchecked(outs[i].outcome);
+                state.apply_picked_chance(outs, |w| pick_weighted(rng, w.iter().map(|w| w.weight)))
             }
         }
     }
