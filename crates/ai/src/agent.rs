@@ -11,7 +11,7 @@ use qasab_core::ruleset::split_spec;
 use qasab_core::{GameState, Ruleset};
 use thiserror::Error;
 
-use crate::eval::Evaluate;
+use crate::eval::{EvalWeights, Evaluate};
 
 /// A computer (or human) player.
 pub trait Agent<S: GameState>: Send {
@@ -243,6 +243,7 @@ pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
         }
         "mcts" => {
             let defaults = S::mcts_defaults();
+            EvalWeights::from_spec::<S>(spec, defaults.eval)?;
             let options = crate::mcts::MctsOptions::from_spec_over(spec, defaults)?;
             Ok(Some(Arc::new(move |seed| {
                 Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
@@ -251,16 +252,17 @@ pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
             })))
         }
         "greedy" => {
-            spec.check_keys(&["seed"])?;
+            spec.check_keys(&["seed", "eval"])?;
             spec.seed()?;
-            Ok(Some(Arc::new(|seed| {
-                Box::new(crate::greedy::Greedy::<S>::new(seed)) as Box<dyn Agent<S>>
+            let eval = EvalWeights::from_spec::<S>(spec, EvalWeights::Hand)?;
+            Ok(Some(Arc::new(move |seed| {
+                Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
             })))
         }
         "expectimax" => {
-            spec.check_keys(&["seed", "level", "depth", "nodes", "horizon"])?;
+            spec.check_keys(&["seed", "level", "depth", "nodes", "horizon", "eval"])?;
             spec.seed()?;
-            crate::expectimax::Options::from_spec(spec)?;
+            crate::expectimax::Options::from_spec::<S>(spec)?;
             let spec = spec.clone();
             Ok(Some(Arc::new(move |seed| {
                 let agent = crate::expectimax::Expectimax::<S>::from_spec(&spec, seed)

@@ -2,9 +2,10 @@
 //!
 //! Every game implements [`Evaluate`]; the search players (`greedy`, `expectimax`) call it at
 //! the leaves of their trees. A finished game gets its exact result ([`terminal_value`]); any
-//! other state gets a weighted score of hand-chosen features, squashed into `(-1, 1)` with
-//! `tanh`. The features and weights of each game are documented in its module and in
-//! `docs/players.md`:
+//! other state gets a weighted score of features, squashed into `(-1, 1)` with `tanh`. The
+//! weights are chosen by hand; the Tâb family also has weights fitted to game results
+//! ([`EvalWeights`], the players' `eval=` option). The features and weights of each game are
+//! documented in its module and in `docs/players.md`:
 //!
 //! * [`tab`](mod@tab): `tab`, `tab-hyde`, `tab-modern` (material or captures, progress,
 //!   unconverted pieces, banked tâbs, stacks and reduction risk, and the exact chance that each
@@ -20,6 +21,8 @@
 
 use qasab_core::{GameState, Outcome, Player};
 
+use crate::agent::{AgentError, AgentSpec};
+
 pub mod hits;
 pub mod tab;
 pub mod tab_ludii;
@@ -32,6 +35,73 @@ pub trait Evaluate: GameState {
     /// A finished game gives its exact result ([`terminal_value`]); other states an estimate,
     /// strictly inside `(-1, 1)`. Always `evaluate(p) == -evaluate(!p)`.
     fn evaluate(&self, player: Player) -> f64;
+
+    /// Whether the game has weights fitted to game results ([`EvalWeights::Fitted`]).
+    const FITTED: bool = false;
+
+    /// The value of the state for `player` with the chosen weights; [`Evaluate::evaluate`]
+    /// is the value with [`EvalWeights::Hand`]. A game without fitted weights
+    /// ([`Evaluate::FITTED`] false) gives its one evaluation for both.
+    fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
+        let _ = weights;
+        self.evaluate(player)
+    }
+}
+
+/// Which weights a search player evaluates with: the `eval=` option of `greedy`, `expectimax`
+/// and `mcts`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalWeights {
+    /// The hand-chosen weights documented with each game's evaluation.
+    #[default]
+    Hand,
+    /// Weights fitted to the results of self-play games by logistic regression (the Tâb
+    /// family only; see [`tab::Weights::FITTED`]).
+    Fitted,
+}
+
+impl EvalWeights {
+    /// Both choices, in the order the docs list them.
+    pub const ALL: [EvalWeights; 2] = [EvalWeights::Hand, EvalWeights::Fitted];
+
+    /// The name in a spec (`eval=fitted`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalWeights::Hand => "hand",
+            EvalWeights::Fitted => "fitted",
+        }
+    }
+
+    /// Reads the `eval=` option of `spec` for game `S`, or `default` when the spec sets none.
+    ///
+    /// # Errors
+    /// [`AgentError::BadValue`] for another value, or for `fitted` on a game without fitted
+    /// weights.
+    pub fn from_spec<S: Evaluate>(
+        spec: &AgentSpec,
+        default: EvalWeights,
+    ) -> Result<EvalWeights, AgentError> {
+        let Some(v) = spec.get("eval") else {
+            return Ok(default);
+        };
+        let bad = |expected: &str| AgentError::BadValue {
+            agent: spec.name.clone(),
+            key: "eval".into(),
+            value: v.into(),
+            expected: expected.into(),
+        };
+        match EvalWeights::ALL.into_iter().find(|w| w.name() == v) {
+            Some(EvalWeights::Fitted) if !S::FITTED => Err(bad(
+                "hand: this game has no fitted weights (only tab, tab-hyde and tab-modern have)",
+            )),
+            Some(w) => Ok(w),
+            None => Err(bad(if S::FITTED {
+                "hand or fitted"
+            } else {
+                "hand (this game has no fitted weights)"
+            })),
+        }
+    }
 }
 
 /// The exact value of a finished game for `player`: 1 for a win, −1 for a loss, 0 for a draw;

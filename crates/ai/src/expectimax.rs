@@ -92,7 +92,7 @@ use std::collections::HashMap;
 use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
-use crate::eval::Evaluate;
+use crate::eval::{EvalWeights, Evaluate};
 use crate::greedy::{best_first, best_moves, follow, one_step_values};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
@@ -122,6 +122,8 @@ pub struct Options {
     pub inner_states: usize,
     /// Where the search ends after its last turn.
     pub horizon: Horizon,
+    /// The weights of the static evaluation (`eval=`).
+    pub eval: EvalWeights,
 }
 
 /// Where a search of `depth` turns stops (see the module docs).
@@ -161,6 +163,7 @@ impl Options {
             turn_states: 4096,
             inner_states: 1024,
             horizon: Horizon::Throws,
+            eval: EvalWeights::Hand,
         };
         Some(match level {
             1 => Options {
@@ -195,7 +198,7 @@ impl Options {
     /// # Errors
     /// [`AgentError::BadValue`] for a level outside 1..=5, a depth outside 1..=8, or a node
     /// budget outside 1000..=1000000000.
-    pub fn from_spec(spec: &AgentSpec) -> Result<Options, AgentError> {
+    pub fn from_spec<S: Evaluate>(spec: &AgentSpec) -> Result<Options, AgentError> {
         let bad = |key: &str, value: &str, expected: &str| AgentError::BadValue {
             agent: spec.name.clone(),
             key: key.into(),
@@ -223,6 +226,7 @@ impl Options {
                 .find(|h| h.name() == v)
                 .ok_or_else(|| bad("horizon", v, "throws or turn"))?;
         }
+        opts.eval = EvalWeights::from_spec::<S>(spec, opts.eval)?;
         if let Some(v) = spec.get("nodes") {
             opts.nodes = v
                 .parse::<u64>()
@@ -335,7 +339,7 @@ impl Search<'_> {
 
     fn leaf<S: Evaluate>(&mut self, s: &S) -> Result<f64, OutOfNodes> {
         self.spend(1)?;
-        Ok(s.evaluate(self.me))
+        Ok(s.evaluate_with(self.me, self.opts.eval))
     }
 
     fn probe(&self, k: u128, alpha: f64, beta: f64) -> Option<f64> {
@@ -379,7 +383,7 @@ impl Search<'_> {
         match s.turn() {
             Turn::Over(_) => {
                 self.spend(1)?;
-                Ok(s.evaluate(self.me).clamp(alpha, beta))
+                Ok(s.evaluate_with(self.me, self.opts.eval).clamp(alpha, beta))
             }
             Turn::Chance => {
                 if role == Role::Leaf || ctx.run >= self.opts.throws {
@@ -413,12 +417,14 @@ impl Search<'_> {
                 self.spend(g.len() as u64)?;
                 let fallback;
                 let mut ends: Vec<(f64, &S)> = if g.is_complete() {
-                    g.ends().map(|e| (e.evaluate(self.me), e)).collect()
+                    g.ends()
+                        .map(|e| (e.evaluate_with(self.me, self.opts.eval), e))
+                        .collect()
                 } else {
-                    let (line, end) = greedy_line(s);
+                    let (line, end) = greedy_line(s, self.opts.eval);
                     self.spend(line.len() as u64)?;
                     fallback = end;
-                    vec![(fallback.evaluate(self.me), &fallback)]
+                    vec![(fallback.evaluate_with(self.me, self.opts.eval), &fallback)]
                 };
                 self.spend(ends.len() as u64)?;
                 let maximise = q == self.me;
@@ -535,14 +541,17 @@ pub fn analyse<S: Evaluate>(state: &S, opts: &Options, full: bool) -> Analysis<S
     let g = TurnGraph::new(state, opts.turn_states);
     if !g.is_complete() {
         return Analysis {
-            moves: one_step_values(state),
+            moves: one_step_values(state, opts.eval),
             depth: None,
             nodes: g.len() as u64,
             lines: Vec::new(),
         };
     }
     let ends: Vec<&S> = g.ends().collect();
-    let mut values: Vec<f64> = ends.iter().map(|e| e.evaluate(me)).collect();
+    let mut values: Vec<f64> = ends
+        .iter()
+        .map(|e| e.evaluate_with(me, opts.eval))
+        .collect();
     let mut depth = 0;
     let mut search = Search {
         me,
@@ -594,10 +603,10 @@ pub fn reference_values<S: Evaluate>(state: &S, opts: &Options) -> Vec<(S::Move,
         let ctx = ctx.at(s);
         let role = role(ctx.k, opts.depth, opts.horizon);
         match s.turn() {
-            Turn::Over(_) => s.evaluate(me),
+            Turn::Over(_) => s.evaluate_with(me, opts.eval),
             Turn::Chance => {
                 if role == Role::Leaf || ctx.run >= opts.throws {
-                    return s.evaluate(me);
+                    return s.evaluate_with(me, opts.eval);
                 }
                 let mut outs = Vec::new();
                 let d = f64::from(s.chance_outcomes(&mut outs));
@@ -616,13 +625,13 @@ pub fn reference_values<S: Evaluate>(state: &S, opts: &Options) -> Vec<(S::Move,
             }
             Turn::Player(q) => {
                 if role != Role::Search {
-                    return s.evaluate(me);
+                    return s.evaluate_with(me, opts.eval);
                 }
                 let g = TurnGraph::new(s, opts.inner_states);
                 let ends: Vec<S> = if g.is_complete() {
                     g.ends().cloned().collect()
                 } else {
-                    vec![greedy_line(s).1]
+                    vec![greedy_line(s, opts.eval).1]
                 };
                 let vals = ends.iter().map(|e| value(e, me, ctx, opts));
                 if q == me {
@@ -663,12 +672,20 @@ impl<S: GameState> Expectimax<S> {
         }
     }
 
-    /// The searcher a spec describes (`level=`, `depth=`, `nodes=`; the seed is given apart).
+    /// The settings in use.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+}
+
+impl<S: Evaluate> Expectimax<S> {
+    /// The searcher a spec describes (`level=`, `depth=`, `nodes=`, `horizon=`, `eval=`; the seed
+    /// is given apart).
     ///
     /// # Errors
     /// As [`Options::from_spec`].
     pub fn from_spec(spec: &AgentSpec, seed: u64) -> Result<Self, AgentError> {
-        let mut x = Expectimax::new(Options::from_spec(spec)?, seed);
+        let mut x = Expectimax::new(Options::from_spec::<S>(spec)?, seed);
         x.shown = spec
             .options
             .iter()
@@ -676,11 +693,6 @@ impl<S: GameState> Expectimax<S> {
             .map(|(k, v)| format!("{k}={v},"))
             .collect();
         Ok(x)
-    }
-
-    /// The settings in use.
-    pub fn options(&self) -> &Options {
-        &self.opts
     }
 }
 

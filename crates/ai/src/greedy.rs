@@ -13,12 +13,13 @@
 //! it plays the decision whose resulting state evaluates best (ties broken at random), and
 //! tries the whole turn again at its next decision, when fewer throws are left.
 //!
-//! Spec: `greedy` or `greedy(seed=N)`.
+//! Spec: `greedy`, with the options `seed=N` and `eval=hand|fitted` (the weights of the
+//! evaluation, [`EvalWeights`]; `hand` by default).
 
 use qasab_core::GameState;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::eval::Evaluate;
+use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::turn::{TURN_STATES, TurnGraph};
 
@@ -30,6 +31,7 @@ pub struct Greedy<S: GameState> {
     seed: u64,
     rng: GameRng,
     turn_states: usize,
+    eval: EvalWeights,
     /// The rest of the planned turn: each decision with the state it is to be played in.
     plan: Vec<(S, S::Move)>,
 }
@@ -41,8 +43,15 @@ impl<S: GameState> Greedy<S> {
             seed,
             rng: rng_from_seed(seed),
             turn_states: TURN_STATES,
+            eval: EvalWeights::Hand,
             plan: Vec::new(),
         }
+    }
+
+    /// The same player evaluating with other weights.
+    pub fn with_eval(mut self, eval: EvalWeights) -> Self {
+        self.eval = eval;
+        self
     }
 
     /// The same player with another cap on the distinct states of a turn (at least 2).
@@ -54,7 +63,7 @@ impl<S: GameState> Greedy<S> {
 
 /// Each legal move with the value of the state it leads to, for the player to move: the
 /// one-decision rule used when a turn is too large to enumerate.
-pub(crate) fn one_step_values<S: Evaluate>(state: &S) -> Vec<(S::Move, f64)> {
+pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<(S::Move, f64)> {
     let player = state.turn().player().expect("a player's turn");
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
@@ -63,7 +72,7 @@ pub(crate) fn one_step_values<S: Evaluate>(state: &S) -> Vec<(S::Move, f64)> {
         .map(|m| {
             let mut c = state.clone();
             c.play_unchecked(m);
-            (m, c.evaluate(player))
+            (m, c.evaluate_with(player, eval))
         })
         .collect()
 }
@@ -104,14 +113,17 @@ impl<S: Evaluate> Greedy<S> {
             return None;
         }
         let p = g.player();
-        let values = g.ends().map(|e| e.evaluate(p)).collect();
+        let values = g.ends().map(|e| e.evaluate_with(p, self.eval)).collect();
         Some((g, values))
     }
 }
 
 impl<S: Evaluate> Agent<S> for Greedy<S> {
     fn spec(&self) -> String {
-        format!("greedy(seed={})", self.seed)
+        match self.eval {
+            EvalWeights::Hand => format!("greedy(seed={})", self.seed),
+            e => format!("greedy(eval={},seed={})", e.name(), self.seed),
+        }
     }
 
     fn choose(&mut self, state: &S) -> S::Move {
@@ -128,7 +140,7 @@ impl<S: Evaluate> Agent<S> for Greedy<S> {
                 first
             }
             None => {
-                let best = best_moves(&one_step_values(state));
+                let best = best_moves(&one_step_values(state, self.eval));
                 best[below(&mut self.rng, best.len())]
             }
         }
@@ -137,7 +149,7 @@ impl<S: Evaluate> Agent<S> for Greedy<S> {
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
         let moves = match self.graph(state) {
             Some((g, values)) => g.root_values(&values),
-            None => one_step_values(state),
+            None => one_step_values(state, self.eval),
         };
         Some(Evaluation {
             kind: ValueKind::Estimate,

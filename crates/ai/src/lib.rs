@@ -4,6 +4,7 @@
 //! * [`random`]: the uniform random player.
 //! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
 //! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
+//! * [`fit`]: logistic regression, which fits evaluation weights to game results.
 //! * [`greedy`] and [`expectimax`]: the search players, over whole turns ([`turn`]).
 //! * [`hash`]: fast state hashing and fingerprints for the searches.
 //! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
@@ -23,6 +24,7 @@ pub mod bench;
 pub mod driver;
 pub mod eval;
 pub mod expectimax;
+pub mod fit;
 pub mod greedy;
 pub mod hash;
 pub mod mcts;

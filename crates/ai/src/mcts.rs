@@ -66,7 +66,7 @@ use rand_core::Rng;
 use rayon::prelude::*;
 
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
-use crate::eval::Evaluate;
+use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
 use crate::turn::{TURN_STATES, TurnGraph};
 
@@ -141,6 +141,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "cutoff",
     "margin",
     "tree",
+    "eval",
     "seed",
 ];
 
@@ -252,7 +253,7 @@ fn rollout<S: Evaluate>(
     if cutoff == 0 {
         return match state.turn() {
             Turn::Over(o) => reward(&o, opts.margin),
-            _ => state.evaluate(Player::One),
+            _ => state.evaluate_with(Player::One, opts.eval),
         };
     }
     let mut turns = 0u32;
@@ -265,7 +266,7 @@ fn rollout<S: Evaluate>(
                     if last.is_some() {
                         turns += 1;
                         if turns >= cutoff {
-                            return state.evaluate(Player::One);
+                            return state.evaluate_with(Player::One, opts.eval);
                         }
                     }
                     last = Some(p);
@@ -275,7 +276,7 @@ fn rollout<S: Evaluate>(
                     RolloutPolicy::Random => state.play_picked(moves, |n| below(rng, n)),
                     RolloutPolicy::Greedy => {
                         state.legal_moves(moves);
-                        state.play_unchecked(greedy_move(state, p, moves, rng));
+                        state.play_unchecked(greedy_move(state, p, moves, opts.eval, rng));
                     }
                     RolloutPolicy::Captures => {
                         state.legal_moves(moves);
@@ -290,10 +291,16 @@ fn rollout<S: Evaluate>(
     }
 }
 
-/// The move of `moves` whose result `state.evaluate` rates best for `p`; among equals, one
-/// drawn uniformly.
-fn greedy_move<S: Evaluate>(state: &S, p: Player, moves: &[S::Move], rng: &mut GameRng) -> S::Move {
-    best_result(state, moves, rng, |next| next.evaluate(p))
+/// The move of `moves` whose result the evaluation with `eval` rates best for `p`; among
+/// equals, one drawn uniformly.
+fn greedy_move<S: Evaluate>(
+    state: &S,
+    p: Player,
+    moves: &[S::Move],
+    eval: EvalWeights,
+    rng: &mut GameRng,
+) -> S::Move {
+    best_result(state, moves, rng, |next| next.evaluate_with(p, eval))
 }
 
 /// The move of `moves` that raises `p`'s score the most; among equals, one drawn uniformly.
@@ -376,6 +383,8 @@ pub struct MctsOptions {
     pub margin: f64,
     /// What a child of a player's node stands for: one decision or a whole turn.
     pub tree: TreeShape,
+    /// The weights of the static evaluation, where rollouts stop and in greedy rollouts.
+    pub eval: EvalWeights,
 }
 
 impl Default for MctsOptions {
@@ -389,6 +398,7 @@ impl Default for MctsOptions {
             cutoff: None,
             margin: DEFAULT_MARGIN,
             tree: TreeShape::Decisions,
+            eval: EvalWeights::Hand,
         }
     }
 }
@@ -485,6 +495,12 @@ impl MctsOptions {
                 .find(|t| t.name() == v)
                 .ok_or_else(|| bad("tree", v, "one of: decisions, turns".into()))?;
         }
+        if let Some(v) = spec.get("eval") {
+            opts.eval = EvalWeights::ALL
+                .into_iter()
+                .find(|w| w.name() == v)
+                .ok_or_else(|| bad("eval", v, "hand or fitted".into()))?;
+        }
         if let Some(v) = spec.get("margin") {
             match v.parse::<f64>() {
                 Ok(m) if (0.0..=1.0).contains(&m) => opts.margin = m,
@@ -530,6 +546,9 @@ impl MctsOptions {
         }
         if self.tree != d.tree {
             parts.push(format!("tree={}", self.tree.name()));
+        }
+        if self.eval != d.eval {
+            parts.push(format!("eval={}", self.eval.name()));
         }
         parts.push(format!("seed={seed}"));
         format!("mcts({})", parts.join(","))
@@ -730,7 +749,10 @@ impl<S: Evaluate> Tree<S> {
                 if first + graph.end_count() > max_nodes {
                     return false;
                 }
-                let priors: Vec<f64> = graph.ends().map(|e| e.evaluate(Player::One)).collect();
+                let priors: Vec<f64> = graph
+                    .ends()
+                    .map(|e| e.evaluate_with(Player::One, opts.eval))
+                    .collect();
                 self.add_turn_children(node, &graph.end_lines(), &priors, rng);
                 return true;
             }
@@ -861,7 +883,10 @@ fn run_search<S: Evaluate>(
         .filter(|g| g.is_complete());
     let root_turn = graph.as_ref().map(|g| RootTurn {
         lines: g.end_lines(),
-        priors: g.ends().map(|e| e.evaluate(Player::One)).collect(),
+        priors: g
+            .ends()
+            .map(|e| e.evaluate_with(Player::One, options.eval))
+            .collect(),
     });
     let work = |(t, tree): (usize, &mut Tree<S>)| {
         tree.search(

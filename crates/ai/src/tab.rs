@@ -3,7 +3,14 @@
 use qasab_core::tab::{Ruleset, State};
 
 use crate::agent::{AgentError, AgentMaker, AgentSpec, Playable, common_maker, unknown_agent};
-use crate::mcts::MctsOptions;
+use crate::eval::EvalWeights;
+use crate::mcts::{Budget, MctsOptions};
+
+/// The level of `mcts` on the Tâb family when its spec sets no budget.
+pub const TAB_LEVEL: u8 = 4;
+
+/// The exploration constant of `mcts` on the Tâb family when its spec sets none.
+pub const TAB_C: f64 = 0.7;
 
 impl Playable for State {
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
@@ -20,9 +27,17 @@ impl Playable for State {
     /// Rollouts stop at once: the leaf's static evaluation is the reward. Random play to the
     /// end of a faithful Tâb game says little about the position (searches of 1,000 iterations
     /// with random rollouts won 7.5% of 40 games against `greedy`; with the evaluation, 70%).
+    ///
+    /// The evaluation is the fitted one ([`EvalWeights::Fitted`]), whose values are win
+    /// chances, with `c` = [`TAB_C`] to match their narrower spread, at level
+    /// [`TAB_LEVEL`] (30,000 iterations, about 0.15 s a move). `docs/STRENGTH.md` has the
+    /// matches that chose them.
     fn mcts_defaults() -> MctsOptions {
         MctsOptions {
+            budget: Budget::Level(TAB_LEVEL),
+            c: TAB_C,
             cutoff: Some(0),
+            eval: EvalWeights::Fitted,
             ..MctsOptions::default()
         }
     }

@@ -19,7 +19,7 @@ use std::hash::BuildHasher;
 
 use qasab_core::{GameState, Player, Turn};
 
-use crate::eval::Evaluate;
+use crate::eval::{EvalWeights, Evaluate};
 use crate::hash::{BuildPassHasher, BuildStateHasher};
 
 /// The default cap on the distinct states of one turn's enumeration.
@@ -228,10 +228,10 @@ impl<S: GameState> TurnGraph<S> {
 }
 
 /// Plays the turn of the player to move in `state` one decision at a time, each time taking
-/// the decision whose resulting state [`Evaluate::evaluate`]s best for him (the first in move
+/// the decision whose resulting state evaluates best for him with `eval` (the first in move
 /// order among equals), until the turn passes on. Returns the decisions with the states they
 /// are played in, and the state reached. The cheap rule for turns too large to enumerate.
-pub fn greedy_line<S: Evaluate>(state: &S) -> (Vec<(S, S::Move)>, S) {
+pub fn greedy_line<S: Evaluate>(state: &S, eval: EvalWeights) -> (Vec<(S, S::Move)>, S) {
     let player = state.turn().player().expect("a player's turn");
     let mut s = state.clone();
     let mut line = Vec::new();
@@ -242,7 +242,7 @@ pub fn greedy_line<S: Evaluate>(state: &S) -> (Vec<(S, S::Move)>, S) {
         for &m in &moves {
             let mut c = s.clone();
             c.play_unchecked(m);
-            let v = c.evaluate(player);
+            let v = c.evaluate_with(player, eval);
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((v, m, c));
             }

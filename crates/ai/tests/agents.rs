@@ -152,6 +152,38 @@ fn agent_specs_are_checked() {
     assert!(err("random(").contains("bad player spec"));
     assert!(err("random(seed=1,seed=2)").contains("twice"));
     assert!(PreparedAgent::<State>::new("solver(seed=3)", &rules).is_ok());
+    // Only the Tâb family has fitted evaluation weights.
+    for spec in ["greedy(eval=fitted)", "expectimax(eval=fitted)"] {
+        assert!(
+            err(spec).contains(
+                "eval=fitted is not valid; expected hand: this game has no fitted weights"
+            ),
+            "{spec}: {}",
+            err(spec)
+        );
+    }
+    assert!(err("greedy(eval=x)").contains("eval=x is not valid"));
+    assert!(PreparedAgent::<State>::new("greedy(eval=hand)", &rules).is_ok());
+    let tab: qasab_core::tab::Ruleset = "tab".parse().unwrap();
+    let tab_spec = |s: &str| {
+        PreparedAgent::<qasab_core::tab::State>::new(s, &tab)
+            .map(|a| a.make(3).spec())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        tab_spec("greedy(eval=fitted)").unwrap(),
+        "greedy(eval=fitted,seed=3)"
+    );
+    assert_eq!(tab_spec("greedy(eval=hand)").unwrap(), "greedy(seed=3)");
+    assert_eq!(
+        tab_spec("expectimax(eval=fitted)").unwrap(),
+        "expectimax(eval=fitted,seed=3)"
+    );
+    assert!(
+        tab_spec("greedy(eval=best)")
+            .unwrap_err()
+            .contains("expected hand or fitted")
+    );
     assert_eq!(
         AgentSpec::parse("random( seed = 4 )").unwrap().to_string(),
         "random(seed=4)"

@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use qasab_ai::eval::{Evaluate, tab as tab_eval, tab_ludii as ludii_eval, terminal_value};
+use qasab_ai::eval::{
+    EvalWeights, Evaluate, tab as tab_eval, tab_ludii as ludii_eval, terminal_value,
+};
 use qasab_ai::rng::rng_from_seed;
 use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;
@@ -408,10 +410,22 @@ where
     let mut ends = 0;
     random_states(rules, games, |s| {
         n += 1;
-        for p in Player::ALL {
-            let v = s.evaluate(p);
+        for (p, weights) in Player::ALL
+            .into_iter()
+            .flat_map(|p| EvalWeights::ALL.map(|w| (p, w)))
+        {
+            let v = s.evaluate_with(p, weights);
+            if weights == EvalWeights::Hand {
+                assert_eq!(v, s.evaluate(p), "{rules}: evaluate is the hand evaluation");
+            } else if !R::State::FITTED {
+                assert_eq!(
+                    v,
+                    s.evaluate(p),
+                    "{rules}: one evaluation without fitted weights"
+                );
+            }
             assert!(v.is_finite() && (-1.0..=1.0).contains(&v), "{rules}: {v}");
-            assert_eq!(v, -s.evaluate(!p), "{rules}: antisymmetric");
+            assert_eq!(v, -s.evaluate_with(!p, weights), "{rules}: antisymmetric");
             match s.turn() {
                 Turn::Over(o) => {
                     assert_eq!(v, terminal_value(&o, p));
@@ -459,6 +473,63 @@ fn evaluation_is_bounded_antisymmetric_and_exact_at_the_end_on_every_preset() {
         let any: AnyRuleset = text.parse().unwrap();
         with_ruleset!(&any, r => check_range(r, 3));
     }
+}
+
+/// The inputs of the Tâb score: literal values on a literal position, and the hand weights
+/// give the documented sum of the features.
+#[test]
+fn tab_inputs_and_weights_match_the_features() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    // White has two pieces to Black's one, none within reach of the other.
+    let id = "throw:b/-/S.c12v200,R.c12v400,x,x,x,x,x,x,x/k.c34v40000,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let s = rules.state_from_id(id).unwrap();
+    let x = tab_eval::inputs(&s);
+    assert_eq!(x.len(), tab_eval::INPUT_NAMES.len());
+    assert_eq!(x[0], 1.0, "material: two pieces to one");
+    assert_eq!(x[1], 1.0 / 3.0, "material ratio: (2 - 1) / (2 + 1)");
+    let f = tab_eval::features(&s);
+    let (w, b) = (&f.one, &f.two);
+    let hand = w.material - b.material - tab_eval::UNCONVERTED * (w.unconverted - b.unconverted)
+        + tab_eval::BANKED * (w.banked - b.banked)
+        + tab_eval::PROGRESS * (w.progress - b.progress)
+        + tab_eval::STACKED * (w.stacked - b.stacked)
+        - tab_eval::REDUCTION * (w.reduction_risk - b.reduction_risk)
+        - w.exposed_weight * w.exposed
+        + b.exposed_weight * b.exposed;
+    let got = tab_eval::Weights::HAND.score(&x);
+    assert!((got - hand).abs() < 1e-12, "{got} against {hand}");
+    // Over random states of every Tâb preset: both weights squash the same inputs.
+    let mut n = 0;
+    for preset in ["tab", "tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = preset.parse().unwrap();
+        random_states(&rules, 3, |s| {
+            if s.turn().outcome().is_some() {
+                return;
+            }
+            let x = tab_eval::inputs(s);
+            let scale = tab_eval::scale(rules.piece_count());
+            for (weights, w) in [
+                (EvalWeights::Hand, tab_eval::Weights::HAND),
+                (EvalWeights::Fitted, tab_eval::Weights::FITTED),
+            ] {
+                let v = s.evaluate_with(Player::One, weights);
+                let want = (w.score(&x) / scale).tanh();
+                // The safety-limit factor only shrinks the value.
+                assert!(
+                    v.abs() <= want.abs() + 1e-12 && v * want >= 0.0,
+                    "{v} {want}"
+                );
+                let far = |limit: u16, at: u32| limit == 0 || at + 10 < u32::from(limit);
+                if far(rules.turn_cap, s.turns())
+                    && far(rules.no_progress, s.turns_without_progress())
+                {
+                    assert!((v - want).abs() < 1e-12, "{v} {want}");
+                    n += 1;
+                }
+            }
+        });
+    }
+    assert!(n > 100, "{n}");
 }
 
 #[test]

@@ -248,7 +248,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, seed",
         ),
         (
             "mcts(level=0)",
@@ -311,6 +311,14 @@ fn specs_are_checked() {
             "mcts(tree=moves)",
             "tree=moves is not valid; expected one of: decisions, turns",
         ),
+        (
+            "mcts(eval=fitted)",
+            "eval=fitted is not valid; expected hand: this game has no fitted weights",
+        ),
+        (
+            "mcts(eval=best)",
+            "eval=best is not valid; expected hand (this game has no fitted weights)",
+        ),
         ("mcts(seed=x)", "seed=x is not valid"),
         ("mcts(level=3,level=3)", "twice"),
     ];
@@ -360,16 +368,22 @@ fn specs_round_trip_through_the_agents_name() {
     }
 }
 
-/// On `tab` the rollouts stop at the leaf unless the spec says otherwise, and the name says
-/// so only when it differs.
+/// On `tab` the rollouts stop at the leaf, the evaluation is the fitted one, `c` is 0.7 and
+/// the level 4 unless the spec says otherwise, and the name says so only when it differs.
 #[test]
 fn a_games_own_defaults_round_trip_too() {
     let rules: qasab_core::tab::Ruleset = "tab".parse().unwrap();
     for (spec, shown) in [
-        ("mcts", "mcts(level=3,seed=5)"),
-        ("mcts(cutoff=0)", "mcts(level=3,seed=5)"),
-        ("mcts(cutoff=none)", "mcts(level=3,cutoff=none,seed=5)"),
-        ("mcts(cutoff=3)", "mcts(level=3,cutoff=3,seed=5)"),
+        ("mcts", "mcts(level=4,seed=5)"),
+        ("mcts(cutoff=0,eval=fitted,c=0.7)", "mcts(level=4,seed=5)"),
+        ("mcts(level=3)", "mcts(level=3,seed=5)"),
+        ("mcts(cutoff=none)", "mcts(level=4,cutoff=none,seed=5)"),
+        ("mcts(cutoff=3)", "mcts(level=4,cutoff=3,seed=5)"),
+        ("mcts(eval=hand)", "mcts(level=4,eval=hand,seed=5)"),
+        (
+            "mcts(c=1.4,eval=hand)",
+            "mcts(level=4,c=1.4,eval=hand,seed=5)",
+        ),
     ] {
         let make = |s: &str| {
             PreparedAgent::<qasab_core::tab::State>::new(s, &rules)

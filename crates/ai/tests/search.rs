@@ -4,7 +4,7 @@
 use qasab_ai::agent::{Agent, Playable, PreparedAgent, ValueKind};
 use qasab_ai::bench::random_step;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
-use qasab_ai::eval::Evaluate;
+use qasab_ai::eval::{EvalWeights, Evaluate};
 use qasab_ai::expectimax::{Expectimax, Horizon, Options, analyse, reference_values};
 use qasab_ai::greedy::Greedy;
 use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
@@ -55,6 +55,7 @@ fn exact_options(depth: u32, throws: u32) -> Options {
         turn_states: 1 << 16,
         inner_states: 1 << 16,
         horizon: Horizon::Throws,
+        eval: EvalWeights::Hand,
     }
 }
 
@@ -259,6 +260,12 @@ fn greedy_and_expectimax_play_only_legal_decisions_on_every_preset() {
         let rules: tab::Ruleset = text.parse().unwrap();
         check_legal(&rules, "greedy", 2, 100);
         check_legal(&rules, "expectimax(level=1)", 1, 20);
+    }
+    // The fitted weights of the Tâb family.
+    for text in ["tab", "tab-hyde", "tab-modern(split=detach)"] {
+        let rules: tab::Ruleset = text.parse().unwrap();
+        check_legal(&rules, "greedy(eval=fitted)", 2, 100);
+        check_legal(&rules, "expectimax(level=1,eval=fitted)", 1, 20);
     }
 }
 

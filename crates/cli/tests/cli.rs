@@ -567,9 +567,9 @@ fn tab_games_play_in_the_terminal_and_replay() {
         "hint\nK-N\n1:I-K\nundo\nquit\n",
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("black: mcts(level=3,"), "{}", o.stdout);
+    assert!(o.stdout.contains("black: mcts(level=4,"), "{}", o.stdout);
     assert!(
-        o.stdout.contains("Hint from mcts(level=3,") && o.stdout.contains("best"),
+        o.stdout.contains("Hint from mcts(level=4,") && o.stdout.contains("best"),
         "{}",
         o.stdout
     );

@@ -6,8 +6,7 @@
 //!
 //! | term | weight | what it counts |
 //! |---|---|---|
-//! | material ([`MATERIAL`]) | 1.0 | pieces on the board, under `end=elimination` (L-17): the game is won by taking them all |
-//! | captures ([`CAPTURES`]) | 1.0 | pieces captured, under `end=most-captures` (H-13): the game is won by the count |
+//! | material ([`MATERIAL`]) | 1.0 | pieces on the board, under `end=elimination` (L-17): the game is won by taking them all; pieces captured instead, under `end=most-captures` (H-13): the game is won by the count |
 //! | unconverted ([`UNCONVERTED`]) | −0.15 | pieces still waiting for a tâb (L-9c): they cannot move and are easy prey |
 //! | banked ([`BANKED`]) | 0.1 | tâbs in the bank, at most [`BANK_CAP`] (L-8): a tâb to play when it suits |
 //! | progress ([`PROGRESS`]) | 0.3 | for each converted piece, how far along its first lap it is (0 at its start square, 1 at the end of the enemy home row, 1 once it has been there) |
@@ -18,6 +17,11 @@
 //! Near a safety limit (L-18) the value shrinks towards 0, the value of a truncated game: it
 //! is multiplied by `min(1, r / 10)` where `r` is the number of turns left before the
 //! no-progress limit or the turn cap stops the game.
+//!
+//! These are the hand weights ([`Weights::HAND`], `eval=hand`). The score is a weighted sum of
+//! [`inputs`], which also holds five terms the hand weights leave at 0; [`Weights::FITTED`]
+//! (`eval=fitted`) weighs all of them as a logistic regression on self-play results found
+//! (`docs/players.md` has the data, the command and both sets of weights).
 
 use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;
@@ -25,12 +29,11 @@ use qasab_core::tab::{End, Move, State, Track};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
 use super::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
-use super::{Evaluate, for_player, lap_index_cached, squash, terminal_value};
+use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
-/// Weight of a piece on the board (`end=elimination`).
+/// Weight of a piece on the board (`end=elimination`), or of a piece captured
+/// (`end=most-captures`).
 pub const MATERIAL: f64 = 1.0;
-/// Weight of a piece captured (`end=most-captures`).
-pub const CAPTURES: f64 = 1.0;
 /// Weight (a penalty) of a piece not yet converted.
 pub const UNCONVERTED: f64 = 0.15;
 /// Weight of a banked tâb.
@@ -65,6 +68,10 @@ pub struct SideFeatures {
     pub banked: f64,
     /// The sum over converted pieces of their progress along the first lap, each 0 to 1.
     pub progress: f64,
+    /// Pieces that have been in the enemy home row (L-10).
+    pub lapped: f64,
+    /// Pieces standing in the enemy home row.
+    pub in_enemy_row: f64,
     /// Pieces beyond the first on each square.
     pub stacked: f64,
     /// For each stack, its size − 1 times the chance that a throw that moves it whole can
@@ -219,19 +226,21 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
         f.unconverted = f64::from(state.unconverted(p));
         f.banked = f64::from(state.banked()[p].min(BANK_CAP));
         let idx = lap(p);
+        // The enemy home row: row 3 for White, row 0 for Black (0 is White's home).
+        let enemy_row = 3 - 3 * me as u8;
         for i in 0..rules.piece_count() {
             let Some(v) = state.piece(p, i) else { continue };
             if !v.converted {
                 continue;
             }
-            f.progress += if v.entered_enemy_row {
+            let k = idx[usize::from(v.square.0)];
+            f.progress += if v.entered_enemy_row || k == u8::MAX {
                 1.0
             } else {
-                match idx[usize::from(v.square.0)] {
-                    u8::MAX => 1.0,
-                    k => f64::from(k) / f64::from(len - 1),
-                }
+                f64::from(k) / f64::from(len - 1)
             };
+            f.lapped += f64::from(u8::from(v.entered_enemy_row));
+            f.in_enemy_row += f64::from(u8::from(v.square.0 / n == enemy_row));
         }
         // Stacks and the chance that moving one can only reduce it.
         let mut stacks = 0u128;
@@ -297,22 +306,134 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
     out
 }
 
-/// White's weighted score in pieces (see the module docs).
-fn score(state: &State) -> f64 {
+/// The number of inputs of the weighted score ([`inputs`]).
+pub const INPUTS: usize = 13;
+
+/// The names of the inputs, in the order of [`inputs`] and [`Weights::inputs`].
+pub const INPUT_NAMES: [&str; INPUTS] = [
+    "material",
+    "material_ratio",
+    "unconverted",
+    "banked",
+    "progress",
+    "lapped",
+    "in_enemy_row",
+    "stacked",
+    "reduction_risk",
+    "exposed_now",
+    "exposed_later",
+    "tempo",
+    "pending",
+];
+
+/// The inputs of the score, each White's term minus Black's ([`INPUT_NAMES`]): the end term
+/// (pieces on the board under `end=elimination`, captures under `end=most-captures`),
+/// unconverted pieces, banked tâbs, progress, stacked pieces, reduction risk, the expected
+/// pieces lost to the hits of the player in turn (`exposed_now`) and to those of the player
+/// who plays after the owner (`exposed_later`), then two terms of the turn in progress:
+/// `tempo` (+1 when White is in turn, −1 when Black is, 0 in the opening) and `pending`
+/// (the throws waiting to be played by the player in turn, with his sign).
+pub fn inputs(state: &State) -> [f64; INPUTS] {
     let f = features(state);
     let (w, b) = (&f.one, &f.two);
     let end_term = match state.ruleset().end {
-        End::Elimination => MATERIAL * (w.material - b.material),
-        End::MostCaptures => CAPTURES * (w.captures - b.captures),
+        End::Elimination => w.material - b.material,
+        End::MostCaptures => w.captures - b.captures,
     };
-    end_term - UNCONVERTED * (w.unconverted - b.unconverted)
-        + BANKED * (w.banked - b.banked)
-        + PROGRESS * (w.progress - b.progress)
-        + STACKED * (w.stacked - b.stacked)
-        - REDUCTION * (w.reduction_risk - b.reduction_risk)
-        - w.exposed_weight * w.exposed
-        + b.exposed_weight * b.exposed
+    let exposed = |weight: f64, s: &SideFeatures| {
+        if s.exposed_weight == weight {
+            s.exposed
+        } else {
+            0.0
+        }
+    };
+    let sign = match state.player_in_turn() {
+        Some(Player::One) => 1.0,
+        Some(Player::Two) => -1.0,
+        None => 0.0,
+    };
+    let pending: u32 = Throw::ALL.iter().map(|&t| state.pending_count(t)).sum();
+    let total = match state.ruleset().end {
+        End::Elimination => w.material + b.material,
+        End::MostCaptures => w.captures + b.captures,
+    };
+    [
+        end_term,
+        if total > 0.0 { end_term / total } else { 0.0 },
+        w.unconverted - b.unconverted,
+        w.banked - b.banked,
+        w.progress - b.progress,
+        w.lapped - b.lapped,
+        w.in_enemy_row - b.in_enemy_row,
+        w.stacked - b.stacked,
+        w.reduction_risk - b.reduction_risk,
+        exposed(HIT_NOW, w) - exposed(HIT_NOW, b),
+        exposed(HIT_LATER, w) - exposed(HIT_LATER, b),
+        sign,
+        sign * f64::from(pending),
+    ]
 }
+
+/// The weights of a score, one per input of [`inputs`], in pieces: the value is
+/// `tanh(score / scale)` with `scale = max(2, pieces per side / 3)` (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The weight of each input.
+    pub inputs: [f64; INPUTS],
+}
+
+impl Weights {
+    /// The hand-chosen weights of the module docs (`eval=hand`).
+    pub const HAND: Weights = Weights {
+        inputs: [
+            MATERIAL,
+            0.0,
+            -UNCONVERTED,
+            BANKED,
+            PROGRESS,
+            0.0,
+            0.0,
+            STACKED,
+            -REDUCTION,
+            -HIT_NOW,
+            -HIT_LATER,
+            0.0,
+            0.0,
+        ],
+    };
+
+    /// Weights fitted to the results of self-play games on `tab` (`eval=fitted`): a logistic
+    /// regression of the result on [`inputs`], by the `fit_tab_eval` example (the command is in
+    /// `docs/players.md`). A win probability `1 / (1 + exp(-z))` is worth `tanh(z / 2)`, so each
+    /// weight is the fitted coefficient times `scale / 2` on Lane's 9 pieces a side (1.5).
+    pub const FITTED: Weights = Weights {
+        inputs: FITTED_INPUTS,
+    };
+
+    /// White's score in pieces for these inputs.
+    pub fn score(&self, inputs: &[f64; INPUTS]) -> f64 {
+        self.inputs.iter().zip(inputs).map(|(w, x)| w * x).sum()
+    }
+
+    /// White's value of a state that is not over, before the safety-limit factor.
+    fn squashed(&self, state: &State) -> f64 {
+        squash(
+            self.score(&inputs(state)),
+            scale(state.ruleset().piece_count()),
+        )
+    }
+}
+
+/// The squash's scale, in pieces, for `pieces` a side: `max(2, pieces / 3)`.
+pub fn scale(pieces: u8) -> f64 {
+    (f64::from(pieces) / 3.0).max(2.0)
+}
+
+/// [`Weights::FITTED`]'s inputs.
+const FITTED_INPUTS: [f64; INPUTS] = [
+    -0.1833, 6.4615, -0.1278, 0.2443, 0.3218, -0.3510, 0.4367, -0.2053, -0.4889, -0.2713, -0.2179,
+    0.0425, 0.1116,
+];
 
 /// The factor that shrinks the value towards 0 near a safety limit (L-18).
 fn limit_factor(state: &State) -> f64 {
@@ -326,10 +447,19 @@ fn limit_factor(state: &State) -> f64 {
 
 impl Evaluate for State {
     fn evaluate(&self, player: Player) -> f64 {
+        self.evaluate_with(player, EvalWeights::Hand)
+    }
+
+    const FITTED: bool = true;
+
+    fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
         if let Turn::Over(o) = self.turn() {
             return terminal_value(&o, player);
         }
-        let scale = (f64::from(self.ruleset().piece_count()) / 3.0).max(2.0);
-        for_player(squash(score(self), scale) * limit_factor(self), player)
+        let w = match weights {
+            EvalWeights::Hand => &Weights::HAND,
+            EvalWeights::Fitted => &Weights::FITTED,
+        };
+        for_player(w.squashed(self) * limit_factor(self), player)
     }
 }
