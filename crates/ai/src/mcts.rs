@@ -101,8 +101,8 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 /// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
-/// The level used when a spec sets no budget: a good opponent in well under a second per move on
-/// `tab`.
+/// The level used when a spec sets no budget and the game sets no other
+/// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::tab::TAB_LEVEL`]).
 pub const DEFAULT_LEVEL: u8 = 3;
 
 /// Nodes a search may allocate, over all its trees, before it stops expanding leaves.
@@ -511,8 +511,8 @@ impl MctsOptions {
     }
 
     /// The spec of a player with these options and `seed`: the budget, then `c`, `threads`,
-    /// `rollout`, `cutoff` and `margin` where they differ from [`MctsOptions::default`], then
-    /// the seed. It parses back to the same options.
+    /// `rollout`, `cutoff`, `margin`, `tree` and `eval` where they differ from
+    /// [`MctsOptions::default`], then the seed. It parses back to the same options.
     pub fn spec(&self, seed: u64) -> String {
         self.spec_over(seed, &MctsOptions::default())
     }
