@@ -72,6 +72,11 @@ impl EvalWeights {
         }
     }
 
+    /// The choice named `name` (`hand`, `fitted`), if any.
+    pub fn from_name(name: &str) -> Option<EvalWeights> {
+        EvalWeights::ALL.into_iter().find(|w| w.name() == name)
+    }
+
     /// Reads the `eval=` option of `spec` for game `S`, or `default` when the spec sets none.
     ///
     /// # Errors
@@ -90,7 +95,7 @@ impl EvalWeights {
             value: v.into(),
             expected: expected.into(),
         };
-        match EvalWeights::ALL.into_iter().find(|w| w.name() == v) {
+        match EvalWeights::from_name(v) {
             Some(EvalWeights::Fitted) if !S::FITTED => Err(bad(
                 "hand: this game has no fitted weights (only tab, tab-hyde and tab-modern have)",
             )),

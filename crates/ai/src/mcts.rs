@@ -496,10 +496,8 @@ impl MctsOptions {
                 .ok_or_else(|| bad("tree", v, "one of: decisions, turns".into()))?;
         }
         if let Some(v) = spec.get("eval") {
-            opts.eval = EvalWeights::ALL
-                .into_iter()
-                .find(|w| w.name() == v)
-                .ok_or_else(|| bad("eval", v, "hand or fitted".into()))?;
+            opts.eval =
+                EvalWeights::from_name(v).ok_or_else(|| bad("eval", v, "hand or fitted".into()))?;
         }
         if let Some(v) = spec.get("margin") {
             match v.parse::<f64>() {

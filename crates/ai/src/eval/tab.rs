@@ -70,7 +70,7 @@ pub struct SideFeatures {
     pub progress: f64,
     /// Pieces that have been in the enemy home row (L-10).
     pub lapped: f64,
-    /// Pieces standing in the enemy home row.
+    /// Pieces standing in the enemy home row (L-10).
     pub in_enemy_row: f64,
     /// Pieces beyond the first on each square.
     pub stacked: f64,
@@ -226,6 +226,7 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
         f.unconverted = f64::from(state.unconverted(p));
         f.banked = f64::from(state.banked()[p].min(BANK_CAP));
         let idx = lap(p);
+        let grid = state.grid();
         // The enemy home row: row 3 for White, row 0 for Black (0 is White's home).
         let enemy_row = 3 - 3 * me as u8;
         for i in 0..rules.piece_count() {
@@ -240,7 +241,7 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
                 f64::from(k) / f64::from(len - 1)
             };
             f.lapped += f64::from(u8::from(v.entered_enemy_row));
-            f.in_enemy_row += f64::from(u8::from(v.square.0 / n == enemy_row));
+            f.in_enemy_row += f64::from(u8::from(grid.row(v.square) == enemy_row));
         }
         // Stacks and the chance that moving one can only reduce it.
         let mut stacks = 0u128;
@@ -254,7 +255,6 @@ pub fn features(state: &State) -> ByPlayer<SideFeatures> {
             }
         }
         if stacks != 0 {
-            let grid = state.grid();
             // Per stack square: the throws with a whole-stack play, and those whose every
             // whole-stack play reduces.
             let mut any = [0u8; SQUARES];
@@ -327,19 +327,22 @@ pub const INPUT_NAMES: [&str; INPUTS] = [
 ];
 
 /// The inputs of the score, each White's term minus Black's ([`INPUT_NAMES`]): the end term
-/// (pieces on the board under `end=elimination`, captures under `end=most-captures`),
-/// unconverted pieces, banked tâbs, progress, stacked pieces, reduction risk, the expected
-/// pieces lost to the hits of the player in turn (`exposed_now`) and to those of the player
-/// who plays after the owner (`exposed_later`), then two terms of the turn in progress:
-/// `tempo` (+1 when White is in turn, −1 when Black is, 0 in the opening) and `pending`
-/// (the throws waiting to be played by the player in turn, with his sign).
+/// (pieces on the board under `end=elimination` (L-17), captures under `end=most-captures`
+/// (H-13)), the same over both sides' total (`material_ratio`), unconverted pieces, banked
+/// tâbs, progress, pieces that have been in the enemy home row and pieces standing in it
+/// (L-10), stacked pieces, reduction risk, the expected pieces lost to the hits of the player
+/// in turn (`exposed_now`) and to those of the player who plays after the owner
+/// (`exposed_later`), then two terms of the turn in progress (L-5): `tempo` (+1 when White is
+/// in turn, −1 when Black is, 0 in the opening) and `pending` (the throws waiting to be played
+/// by the player in turn, with his sign).
 pub fn inputs(state: &State) -> [f64; INPUTS] {
     let f = features(state);
     let (w, b) = (&f.one, &f.two);
-    let end_term = match state.ruleset().end {
-        End::Elimination => w.material - b.material,
-        End::MostCaptures => w.captures - b.captures,
+    let (end_w, end_b) = match state.ruleset().end {
+        End::Elimination => (w.material, b.material),
+        End::MostCaptures => (w.captures, b.captures),
     };
+    let (end_term, total) = (end_w - end_b, end_w + end_b);
     let exposed = |weight: f64, s: &SideFeatures| {
         if s.exposed_weight == weight {
             s.exposed
@@ -353,10 +356,6 @@ pub fn inputs(state: &State) -> [f64; INPUTS] {
         None => 0.0,
     };
     let pending: u32 = Throw::ALL.iter().map(|&t| state.pending_count(t)).sum();
-    let total = match state.ruleset().end {
-        End::Elimination => w.material + b.material,
-        End::MostCaptures => w.captures + b.captures,
-    };
     [
         end_term,
         if total > 0.0 { end_term / total } else { 0.0 },
@@ -407,7 +406,10 @@ impl Weights {
     /// `docs/players.md`). A win probability `1 / (1 + exp(-z))` is worth `tanh(z / 2)`, so each
     /// weight is the fitted coefficient times `scale / 2` on Lane's 9 pieces a side (1.5).
     pub const FITTED: Weights = Weights {
-        inputs: FITTED_INPUTS,
+        inputs: [
+            -0.1833, 6.4615, -0.1278, 0.2443, 0.3218, -0.3510, 0.4367, -0.2053, -0.4889, -0.2713,
+            -0.2179, 0.0425, 0.1116,
+        ],
     };
 
     /// White's score in pieces for these inputs.
@@ -428,12 +430,6 @@ impl Weights {
 pub fn scale(pieces: u8) -> f64 {
     (f64::from(pieces) / 3.0).max(2.0)
 }
-
-/// [`Weights::FITTED`]'s inputs.
-const FITTED_INPUTS: [f64; INPUTS] = [
-    -0.1833, 6.4615, -0.1278, 0.2443, 0.3218, -0.3510, 0.4367, -0.2053, -0.4889, -0.2713, -0.2179,
-    0.0425, 0.1116,
-];
 
 /// The factor that shrinks the value towards 0 near a safety limit (L-18).
 fn limit_factor(state: &State) -> f64 {
