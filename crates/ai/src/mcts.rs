@@ -3,10 +3,20 @@
 //! The player searches through the [`GameState`](qasab_core::GameState) API only, so it plays every ruleset. How it
 //! works (a longer account with the reasons is in `docs/mcts.md`):
 //!
-//! * **Tree.** One node per action path from the root, kept in an arena (`Vec`) and addressed by
-//!   index; a node's children are allocated together, contiguously, when it is expanded. Nodes
-//!   hold no state: each iteration clones the root state and replays the actions on the way
-//!   down. There is no transposition table.
+//! * **Graph.** Nodes and the links between them are kept in two arenas (`Vec`s) and addressed
+//!   by index; a node's links are allocated together, contiguously, when it is expanded, and a
+//!   link's child node the first time the link is followed. Nodes hold no state: each
+//!   iteration clones the root state and replays the actions on the way down.
+//! * **Transpositions** (`transpositions=on`, the default): a table keyed on the state's
+//!   128-bit fingerprint ([`crate::hash::fingerprint`]) makes one node of every state, however
+//!   it is reached, so the search is a graph. A link keeps its own visits (for exploration);
+//!   its value is its child's mean over every path. A state met again on the path being
+//!   descended (a cycle, possible in games whose state holds no move count) ends the descent
+//!   there. With `transpositions=off` every path has its own node.
+//! * **Reuse** (`reuse=on`, the default, with `tree=decisions`): an agent keeps each tree's
+//!   graph, and a later search whose state the graph holds goes on from that state's node
+//!   with its statistics, adding its budget of iterations; otherwise, or once a graph holds
+//!   half its share of [`MAX_LINKS`], the search starts afresh.
 //! * **Iteration.** From the root, descend until a node that has not been visited yet (or a
 //!   finished game); play a rollout from there; add the result to every node on the path. A
 //!   node's children are allocated on its second visit (the root's on its first), so a node
@@ -43,14 +53,15 @@
 //!   parallelisation), tree `t` seeded with `derive_seed(seed, t)`; an iteration budget is
 //!   split between them (the first `N mod T` trees get one more). Their root statistics are
 //!   summed move by move. With an iteration budget the result depends only on the state, the
-//!   options and the seed, never on how the trees are scheduled.
+//!   options, the seed and (with reuse) the agent's earlier searches, never on how the trees
+//!   are scheduled.
 //! * **Final move.** The move with the most visits (summed over the trees); among equals, the
 //!   higher mean value; among equals again, the first in an order drawn from the search's seed.
 //!   A decision with a single legal move is played without searching.
 //!
-//! Memory: one node is a few dozen bytes; a search allocates at most [`MAX_NODES`] nodes in all
-//! (split between its trees). Past that, leaves are no longer expanded and the search goes on
-//! with rollouts from them.
+//! Memory: a node or a link is a few dozen bytes; a search allocates at most [`MAX_LINKS`]
+//! links in all (split between its trees), and at most one node per link. Past that, leaves
+//! are no longer expanded and the search goes on with rollouts from them.
 //!
 //! References: Auer, Cesa-Bianchi and Fischer, "Finite-time Analysis of the Multiarmed Bandit
 //! Problem" (2002, UCB1); Kocsis and Szepesvári, "Bandit based Monte-Carlo Planning" (2006,
@@ -58,6 +69,7 @@
 //! parallelisation); OpenSpiel's `algorithms/mcts.h` (chance nodes sampled by their
 //! probabilities, values per player).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -67,6 +79,7 @@ use rayon::prelude::*;
 
 use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
+use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
 use crate::turn::{TURN_STATES, TurnGraph};
 
@@ -105,8 +118,9 @@ pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 /// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::tab::TAB_LEVEL`]).
 pub const DEFAULT_LEVEL: u8 = 3;
 
-/// Nodes a search may allocate, over all its trees, before it stops expanding leaves.
-pub const MAX_NODES: usize = 1 << 22;
+/// Links (parent to child) a search may allocate, over all its trees, before it stops
+/// expanding leaves; each link has at most one node.
+pub const MAX_LINKS: usize = 1 << 22;
 
 /// The largest `iterations=`.
 pub const MAX_ITERATIONS: u64 = 1_000_000_000;
@@ -142,6 +156,8 @@ pub const OPTION_KEYS: &[&str] = &[
     "margin",
     "tree",
     "eval",
+    "transpositions",
+    "reuse",
     "seed",
 ];
 
@@ -385,6 +401,12 @@ pub struct MctsOptions {
     pub tree: TreeShape,
     /// The weights of the static evaluation, where rollouts stop and in greedy rollouts.
     pub eval: EvalWeights,
+    /// Whether the same state reached by different paths is one node (a transposition table
+    /// keyed on the state's fingerprint) or one node per path.
+    pub transpositions: bool,
+    /// Whether a player's next search goes on from the graph of his last one where it holds
+    /// the new state (`tree=decisions` only).
+    pub reuse: bool,
 }
 
 impl Default for MctsOptions {
@@ -399,11 +421,19 @@ impl Default for MctsOptions {
             margin: DEFAULT_MARGIN,
             tree: TreeShape::Decisions,
             eval: EvalWeights::Hand,
+            transpositions: true,
+            reuse: true,
         }
     }
 }
 
 impl MctsOptions {
+    /// Whether the search keeps a table of states: for transpositions, or to find the root of
+    /// a reused graph.
+    fn keys(&self) -> bool {
+        self.transpositions || (self.reuse && self.tree == TreeShape::Decisions)
+    }
+
     /// Reads the options of an `mcts` spec: `level=1..5`, `iterations=N` or `time=MS` (at most
     /// one of the three), `threads=T`, `c=X`, `rollout=random`, and `seed=` (checked here, used
     /// by the caller).
@@ -499,6 +529,18 @@ impl MctsOptions {
             opts.eval =
                 EvalWeights::from_name(v).ok_or_else(|| bad("eval", v, "hand or fitted".into()))?;
         }
+        for (key, flag) in [
+            ("transpositions", &mut opts.transpositions),
+            ("reuse", &mut opts.reuse),
+        ] {
+            if let Some(v) = spec.get(key) {
+                *flag = match v {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad(key, v, "on or off".into())),
+                };
+            }
+        }
         if let Some(v) = spec.get("margin") {
             match v.parse::<f64>() {
                 Ok(m) if (0.0..=1.0).contains(&m) => opts.margin = m,
@@ -548,6 +590,14 @@ impl MctsOptions {
         if self.eval != d.eval {
             parts.push(format!("eval={}", self.eval.name()));
         }
+        for (key, flag, default) in [
+            ("transpositions", self.transpositions, d.transpositions),
+            ("reuse", self.reuse, d.reuse),
+        ] {
+            if flag != default {
+                parts.push(format!("{key}={}", if flag { "on" } else { "off" }));
+            }
+        }
         parts.push(format!("seed={seed}"));
         format!("mcts({})", parts.join(","))
     }
@@ -575,7 +625,7 @@ pub struct SearchResult<M> {
     pub moves: Vec<MoveStats<M>>,
     /// Iterations run, over all trees.
     pub iterations: u64,
-    /// Tree nodes allocated, over all trees.
+    /// Nodes held by the search graphs, over all trees (with reuse, the earlier searches' too).
     pub nodes: u64,
 }
 
@@ -586,11 +636,9 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
-/// How a tree node was reached from its parent.
+/// The action of a link from a node to its child.
 #[derive(Copy, Clone, Debug)]
 enum Edge<M, C> {
-    /// The root.
-    Root,
     /// A player's move.
     Move(M),
     /// A chance outcome with its weight.
@@ -600,51 +648,93 @@ enum Edge<M, C> {
     Turn { start: u32, len: u32, end: u32 },
 }
 
-/// A node of the search tree.
+/// No node yet: a link not yet followed.
+const NO_NODE: u32 = u32::MAX;
+
+/// A link from a node to one of its children: the action, the child (allocated the first time
+/// the link is followed) and the iterations that went through this link.
 #[derive(Copy, Clone, Debug)]
-struct Node<M, C> {
-    /// The action that leads here.
+struct Link<M, C> {
     edge: Edge<M, C>,
-    /// Iterations that passed through the node.
+    child: u32,
+    visits: u32,
+}
+
+impl<M, C> Link<M, C> {
+    #[cfg(test)]
+    fn edge_is_chance(&self) -> bool {
+        matches!(self.edge, Edge::Chance(..))
+    }
+}
+
+/// A node of the search graph: one state (with transpositions) or one path (without).
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    /// Iterations that passed through the node, by any path.
     visits: u32,
     /// The sum of their rewards for [`Player::One`].
     sum: f64,
-    /// The index of the first child.
+    /// The index of the first link to a child.
     first: u32,
-    /// The number of children; 0 until the node is expanded (always 0 at the end of a game).
+    /// The number of links; 0 until the node is expanded (always 0 at the end of a game).
     len: u32,
+    /// The last iteration whose path went through the node (1-based), to see a cycle.
+    stamp: u32,
 }
 
-impl<M, C> Node<M, C> {
-    fn new(edge: Edge<M, C>) -> Self {
-        Node {
-            edge,
-            visits: 0,
-            sum: 0.0,
-            first: 0,
-            len: 0,
+impl Node {
+    const NEW: Node = Node {
+        visits: 0,
+        sum: 0.0,
+        first: 0,
+        len: 0,
+        stamp: 0,
+    };
+
+    /// The mean result for [`Player::One`] (0 if never visited).
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.sum / f64::from(self.visits)
         }
     }
 }
 
-/// One search tree with its scratch buffers; kept by the agent so that its memory is reused
+/// One search graph with its scratch buffers; kept by the agent so that its memory is reused
 /// from move to move.
 struct Tree<S: Evaluate> {
-    nodes: Vec<Node<S::Move, S::Chance>>,
+    nodes: Vec<Node>,
+    links: Vec<Link<S::Move, S::Chance>>,
+    /// With transpositions: the node of each state met, by its fingerprint.
+    table: HashMap<u128, u32, BuildPassHasher>,
     /// The decisions of the turn edges ([`Edge::Turn`]), one after another.
     lines: Vec<S::Move>,
+    /// The nodes and the links of the current iteration's path.
     path: Vec<u32>,
+    walked: Vec<u32>,
     moves: Vec<S::Move>,
     outs: Vec<Weighted<S::Chance>>,
+    /// The node of the state searched from.
+    root: u32,
+    /// Iterations run since the graph was last cleared: each iteration stamps its path with
+    /// its number.
+    clock: u32,
+    /// Iterations run by the last search.
     iterations: u64,
 }
 
 impl<S: Evaluate> Tree<S> {
     fn new() -> Self {
         Tree {
+            root: 0,
+            clock: 0,
             nodes: Vec::new(),
+            links: Vec::new(),
+            table: HashMap::default(),
             lines: Vec::new(),
             path: Vec::new(),
+            walked: Vec::new(),
             moves: Vec::new(),
             outs: Vec::new(),
             iterations: 0,
@@ -652,24 +742,46 @@ impl<S: Evaluate> Tree<S> {
     }
 
     /// Searches from `root` for `iterations` iterations or until `deadline`, whichever comes
-    /// first (at least one iteration), with at most `max_nodes` nodes; the root's children are
+    /// first (at least one iteration), with at most `max_links` links; the root's children are
     /// the ends of `root_turn` if given.
+    ///
+    /// With `reuse`, a graph kept from an earlier search that holds `root`'s state is searched
+    /// on from that state's node, its statistics kept; otherwise (or once the graph holds half
+    /// of `max_links`) the search starts afresh.
     fn search(
         &mut self,
         root: &S,
         opts: &MctsOptions,
         seed: u64,
-        (iterations, deadline, max_nodes): (u64, Option<Instant>, usize),
+        (iterations, deadline, max_links): (u64, Option<Instant>, usize),
         root_turn: Option<&RootTurn<S::Move>>,
     ) {
         let mut rng = rng_from_seed(seed);
-        self.nodes.clear();
-        self.lines.clear();
-        self.nodes.push(Node::new(Edge::Root));
-        if let Some(turn) = root_turn {
-            self.add_turn_children(0, &turn.lines, &turn.priors, &mut rng);
-        }
         let limit = iterations.min(MAX_TREE_ITERATIONS);
+        let kept = (opts.reuse
+            && root_turn.is_none()
+            && self.links.len() <= max_links / 2
+            && u64::from(self.clock) + limit <= MAX_TREE_ITERATIONS)
+            .then(|| self.table.get(&fingerprint(root)).copied())
+            .flatten();
+        match kept {
+            Some(node) => self.root = node,
+            None => {
+                self.nodes.clear();
+                self.links.clear();
+                self.lines.clear();
+                self.table.clear();
+                self.nodes.push(Node::NEW);
+                self.root = 0;
+                self.clock = 0;
+                if opts.keys() {
+                    self.table.insert(fingerprint(root), 0);
+                }
+                if let Some(turn) = root_turn {
+                    self.add_turn_children(0, &turn.lines, &turn.priors, &mut rng);
+                }
+            }
+        }
         let mut done = 0;
         while done < limit {
             if let Some(d) = deadline
@@ -679,37 +791,41 @@ impl<S: Evaluate> Tree<S> {
             {
                 break;
             }
-            self.iterate(root, opts, &mut rng, max_nodes);
             done += 1;
+            self.clock += 1;
+            self.iterate(root, opts, &mut rng, max_links);
         }
         self.iterations = done;
     }
 
-    /// One iteration: descend, expand, roll out, back up.
-    fn iterate(&mut self, root: &S, opts: &MctsOptions, rng: &mut GameRng, max_nodes: usize) {
+    /// One iteration, stamped with the clock: descend, expand, roll out, back up.
+    fn iterate(&mut self, root: &S, opts: &MctsOptions, rng: &mut GameRng, max_links: usize) {
+        let stamp = self.clock;
         let mut state = root.clone();
         self.path.clear();
-        let mut node = 0usize;
+        self.walked.clear();
+        let mut node = self.root as usize;
         let result = loop {
             self.path.push(node as u32);
+            self.nodes[node].stamp = stamp;
             let mover = match state.turn() {
                 Turn::Over(o) => break reward(&o, opts.margin),
                 Turn::Chance => None,
                 Turn::Player(p) => Some(p),
             };
             if self.nodes[node].len == 0 {
-                if self.nodes[node].visits == 0 && node != 0 {
+                if self.nodes[node].visits == 0 && node != self.root as usize {
                     break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
-                if !self.expand(node, &state, mover.is_some(), opts, rng, max_nodes) {
+                if !self.expand(node, &state, mover.is_some(), opts, rng, max_links) {
                     break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
             }
-            let child = match mover {
+            let link = match mover {
                 Some(p) => self.select(node, p, opts.c),
                 None => self.sample(node, rng),
             };
-            match self.nodes[child].edge {
+            match self.links[link].edge {
                 Edge::Move(m) => state.play_unchecked(m),
                 Edge::Chance(c, _) => state.apply_chance_unchecked(c),
                 Edge::Turn { start, len, .. } => {
@@ -717,20 +833,47 @@ impl<S: Evaluate> Tree<S> {
                         state.play_unchecked(m);
                     }
                 }
-                Edge::Root => unreachable!("the root is nobody's child"),
             }
-            node = child;
+            self.walked.push(link as u32);
+            let mut child = self.links[link].child;
+            if child == NO_NODE {
+                child = self.node_for(&state, opts);
+                self.links[link].child = child;
+            }
+            if self.nodes[child as usize].stamp == stamp {
+                // The state repeats on this path: evaluate it here rather than loop.
+                break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
+            }
+            node = child as usize;
         };
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
             n.sum += result;
         }
+        for &i in &self.walked {
+            self.links[i as usize].visits += 1;
+        }
     }
 
-    /// Allocates the children of `node` (whose state is `state`): one per legal move in an order
-    /// shuffled by `rng`, or one per chance outcome. Returns false, allocating nothing, if that
-    /// would pass `max_nodes`.
+    /// The node of `state`, reached for the first time by a link: with transpositions the
+    /// node already holding the same state if there is one, else a new node. The table keeps
+    /// the first node of each state (for transpositions, and to find a later search's root).
+    fn node_for(&mut self, state: &S, opts: &MctsOptions) -> u32 {
+        let fresh = self.nodes.len() as u32;
+        if opts.keys() {
+            let at = *self.table.entry(fingerprint(state)).or_insert(fresh);
+            if at != fresh && opts.transpositions {
+                return at;
+            }
+        }
+        self.nodes.push(Node::NEW);
+        fresh
+    }
+
+    /// Gives `node` (whose state is `state`) its links: one per legal move in an order
+    /// shuffled by `rng`, or one per chance outcome. Returns false, adding nothing, if that
+    /// would pass `max_links`.
     fn expand(
         &mut self,
         node: usize,
@@ -738,13 +881,13 @@ impl<S: Evaluate> Tree<S> {
         player: bool,
         opts: &MctsOptions,
         rng: &mut GameRng,
-        max_nodes: usize,
+        max_links: usize,
     ) -> bool {
-        let first = self.nodes.len();
+        let first = self.links.len();
         if player && opts.tree == TreeShape::Turns {
             let graph = TurnGraph::new(state, INNER_TURN_STATES);
             if graph.is_complete() {
-                if first + graph.end_count() > max_nodes {
+                if first + graph.end_count() > max_links {
                     return false;
                 }
                 let priors: Vec<f64> = graph
@@ -755,29 +898,34 @@ impl<S: Evaluate> Tree<S> {
                 return true;
             }
         }
+        let link = |edge| Link {
+            edge,
+            child: NO_NODE,
+            visits: 0,
+        };
         if player {
             state.legal_moves(&mut self.moves);
             let len = self.moves.len();
-            if first + len > max_nodes {
+            if first + len > max_links {
                 return false;
             }
             for i in (1..len).rev() {
                 self.moves.swap(i, below(rng, i + 1));
             }
-            self.nodes
-                .extend(self.moves.iter().map(|&m| Node::new(Edge::Move(m))));
+            self.links
+                .extend(self.moves.iter().map(|&m| link(Edge::Move(m))));
         } else {
             state.chance_outcomes(&mut self.outs);
-            if first + self.outs.len() > max_nodes {
+            if first + self.outs.len() > max_links {
                 return false;
             }
-            self.nodes.extend(
+            self.links.extend(
                 self.outs
                     .iter()
-                    .map(|w| Node::new(Edge::Chance(w.outcome, w.weight))),
+                    .map(|w| link(Edge::Chance(w.outcome, w.weight))),
             );
         }
-        let len = self.nodes.len() - first;
+        let len = self.links.len() - first;
         let n = &mut self.nodes[node];
         n.first = first as u32;
         n.len = len as u32;
@@ -786,7 +934,8 @@ impl<S: Evaluate> Tree<S> {
 
     /// Gives `node` one child per end of a turn, in an order shuffled by `rng`: the decisions
     /// `lines[k]` reach the `k`-th end, whose static value for [`Player::One`] is `priors[k]`;
-    /// each child starts with one visit worth its prior.
+    /// each child is a new node (not shared through the table) and starts with one visit worth
+    /// its prior.
     fn add_turn_children(
         &mut self,
         node: usize,
@@ -798,25 +947,33 @@ impl<S: Evaluate> Tree<S> {
         for i in (1..order.len()).rev() {
             order.swap(i, below(rng, i + 1));
         }
-        let first = self.nodes.len();
+        let first = self.links.len();
         for k in order {
             let start = self.lines.len() as u32;
             self.lines.extend_from_slice(&lines[k]);
-            let mut child = Node::new(Edge::Turn {
-                start,
-                len: lines[k].len() as u32,
-                end: k as u32,
+            self.links.push(Link {
+                edge: Edge::Turn {
+                    start,
+                    len: lines[k].len() as u32,
+                    end: k as u32,
+                },
+                child: self.nodes.len() as u32,
+                visits: 1,
             });
-            child.visits = 1;
-            child.sum = priors[k];
-            self.nodes.push(child);
+            self.nodes.push(Node {
+                visits: 1,
+                sum: priors[k],
+                ..Node::NEW
+            });
         }
         let n = &mut self.nodes[node];
         n.first = first as u32;
         n.len = lines.len() as u32;
     }
 
-    /// The child UCB1 picks at a node where `p` is to move.
+    /// The link UCB1 picks at a node where `p` is to move: a link never followed first, else
+    /// the one maximising the child's mean for `p` plus `c · sqrt(ln N / n)`, `n` being the
+    /// link's visits and `N` the node's.
     fn select(&self, node: usize, p: Player, c: f64) -> usize {
         let n = &self.nodes[node];
         let (first, len) = (n.first as usize, n.len as usize);
@@ -824,12 +981,12 @@ impl<S: Evaluate> Tree<S> {
         let explore = c * f64::from(n.visits.max(1)).ln().sqrt();
         let mut best = first;
         let mut best_score = f64::NEG_INFINITY;
-        for (i, ch) in self.nodes[first..first + len].iter().enumerate() {
-            if ch.visits == 0 {
+        for (i, l) in self.links[first..first + len].iter().enumerate() {
+            if l.visits == 0 {
                 return first + i;
             }
-            let inv = 1.0 / f64::from(ch.visits);
-            let score = sign * ch.sum * inv + explore * inv.sqrt();
+            let q = self.nodes[l.child as usize].mean();
+            let score = sign * q + explore * (1.0 / f64::from(l.visits)).sqrt();
             if score > best_score {
                 best = first + i;
                 best_score = score;
@@ -838,19 +995,32 @@ impl<S: Evaluate> Tree<S> {
         best
     }
 
-    /// A child of a chance node, drawn by the outcomes' weights.
+    /// A link of a chance node, drawn by the outcomes' weights.
     fn sample(&self, node: usize, rng: &mut GameRng) -> usize {
         let n = &self.nodes[node];
         let (first, len) = (n.first as usize, n.len as usize);
-        let children = &self.nodes[first..first + len];
         first
             + pick_weighted(
                 rng,
-                children.iter().map(|ch| match ch.edge {
+                self.links[first..first + len].iter().map(|l| match l.edge {
                     Edge::Chance(_, w) => w,
                     _ => 0,
                 }),
             )
+    }
+
+    /// The root's links with their visits and the result sum they stand for (visits times the
+    /// child's mean).
+    fn root_links(&self) -> impl Iterator<Item = (Edge<S::Move, S::Chance>, u64, f64)> + '_ {
+        let root = &self.nodes[self.root as usize];
+        let (first, len) = (root.first as usize, root.len as usize);
+        self.links[first..first + len].iter().map(|l| {
+            let mean = match l.child {
+                NO_NODE => 0.0,
+                c => self.nodes[c as usize].mean(),
+            };
+            (l.edge, u64::from(l.visits), f64::from(l.visits) * mean)
+        })
     }
 }
 
@@ -875,7 +1045,7 @@ fn run_search<S: Evaluate>(
         Some(_) => u64::MAX,
         None => total / threads as u64 + u64::from((t as u64) < total % threads as u64),
     };
-    let max_nodes = (MAX_NODES / threads).max(1024);
+    let max_links = (MAX_LINKS / threads).max(1024);
     let graph = (options.tree == TreeShape::Turns)
         .then(|| TurnGraph::new(state, TURN_STATES))
         .filter(|g| g.is_complete());
@@ -891,7 +1061,7 @@ fn run_search<S: Evaluate>(
             state,
             options,
             derive_seed(seed, t as u64),
-            (share(t), deadline, max_nodes),
+            (share(t), deadline, max_links),
             root_turn.as_ref(),
         );
     };
@@ -917,14 +1087,12 @@ fn run_search<S: Evaluate>(
     let mut visits = vec![0u64; legal.len()];
     let mut sums = vec![0f64; legal.len()];
     for tree in &trees[..threads] {
-        let root = &tree.nodes[0];
-        let (first, len) = (root.first as usize, root.len as usize);
-        for ch in &tree.nodes[first..first + len] {
-            if let Edge::Move(m) = ch.edge
+        for (edge, n, sum) in tree.root_links() {
+            if let Edge::Move(m) = edge
                 && let Ok(i) = legal.binary_search(&m)
             {
-                visits[i] += u64::from(ch.visits);
-                sums[i] += ch.sum;
+                visits[i] += n;
+                sums[i] += sum;
             }
         }
     }
@@ -982,12 +1150,10 @@ fn rank_turn_ends<S: Evaluate>(
     let mut visits = vec![0u64; n];
     let mut sums = vec![0f64; n];
     for tree in &trees[..threads] {
-        let root = &tree.nodes[0];
-        let (first, len) = (root.first as usize, root.len as usize);
-        for ch in &tree.nodes[first..first + len] {
-            if let Edge::Turn { end, .. } = ch.edge {
-                visits[end as usize] += u64::from(ch.visits);
-                sums[end as usize] += ch.sum;
+        for (edge, n, sum) in tree.root_links() {
+            if let Edge::Turn { end, .. } = edge {
+                visits[end as usize] += n;
+                sums[end as usize] += sum;
             }
         }
     }
@@ -1270,7 +1436,8 @@ mod tests {
                 panic!("not a decision")
             };
             self.at = moves.iter().find(|&&(c, _)| c == m).expect("legal").1;
-            self.actions += 1;
+            // A move back to the start starts the game afresh, so that a toy can repeat a state.
+            self.actions = if self.at == 0 { 0 } else { self.actions + 1 };
         }
         fn apply_chance_unchecked(&mut self, c: u8) {
             let Toy::Chance(outs) = self.rules.0[self.at] else {
@@ -1469,9 +1636,11 @@ mod tests {
     #[test]
     fn a_cutoff_ends_rollouts_with_the_evaluation() {
         let run = |cutoff, rollout| {
+            // `a` and `b` reach the same state: one node per path keeps their two leaves apart.
             let o = MctsOptions {
                 cutoff,
                 rollout,
+                transpositions: false,
                 ..opts(2)
             };
             search(&ToyRules(&CUT).initial_state(), &o, 1).unwrap()
@@ -1581,7 +1750,103 @@ mod tests {
         let mut tree = Tree::<ToyState>::new();
         tree.search(&state, &opts(500), 1, (500, None, 3), None);
         assert_eq!(tree.iterations, 500);
+        assert_eq!(tree.links.len(), 2, "the root's two links only");
         assert_eq!(tree.nodes.len(), 3, "the root and its two children only");
         assert_eq!(tree.nodes[0].visits, 500);
+    }
+
+    /// One plays `a` then `b`, or `b` then `a`: both orders reach the same throw.
+    static ORDERS: [Toy; 6] = [
+        Toy::Decide(One, &[('a', 1), ('b', 2)]),
+        Toy::Decide(One, &[('b', 3)]),
+        Toy::Decide(One, &[('a', 3)]),
+        Toy::Chance(&[(0, 1, 4), (1, 1, 5)]),
+        Toy::End(Some(One), false),
+        Toy::End(Some(Two), false),
+    ];
+
+    #[test]
+    fn a_state_reached_by_two_orders_is_one_node() {
+        let state = ToyRules(&ORDERS).initial_state();
+        let mut counts = Vec::new();
+        for transpositions in [true, false] {
+            let o = MctsOptions {
+                transpositions,
+                ..opts(100)
+            };
+            let mut tree = Tree::<ToyState>::new();
+            tree.search(&state, &o, 1, (100, None, 1000), None);
+            counts.push(tree.nodes.len());
+            // The throw's node: reached by every iteration but the two that stop at `a` and
+            // `b` on their first visits.
+            let throws: Vec<u32> = tree
+                .nodes
+                .iter()
+                .filter(|n| n.len == 2 && tree.links[n.first as usize].edge_is_chance())
+                .map(|n| n.visits)
+                .collect();
+            if transpositions {
+                assert_eq!(throws, [98]);
+            } else {
+                assert_eq!(throws.len(), 2);
+                assert_eq!(throws.iter().sum::<u32>(), 98);
+            }
+        }
+        // The root, `a`, `b`, the throw and its two ends; without the table the throw and its
+        // ends twice.
+        assert_eq!(counts, [6, 9]);
+    }
+
+    /// One may go back to the start (`l`, which repeats the root state), win (`w`) or lose
+    /// (`x`).
+    static LOOP: [Toy; 3] = [
+        Toy::Decide(One, &[('l', 0), ('w', 1), ('x', 2)]),
+        Toy::End(Some(One), false),
+        Toy::End(Some(Two), false),
+    ];
+
+    #[test]
+    fn a_state_repeated_on_the_path_ends_the_descent() {
+        let state = ToyRules(&LOOP).initial_state();
+        for seed in 0..5 {
+            let r = stats(&LOOP, 500, seed);
+            assert_eq!(r.best(), 'w', "seed {seed}: {r:?}");
+            assert_eq!(r.iterations, 500);
+        }
+        let mut tree = Tree::<ToyState>::new();
+        tree.search(&state, &opts(50), 1, (50, None, 1000), None);
+        assert_eq!(tree.nodes.len(), 3, "`l` leads back to the root's own node");
+    }
+
+    #[test]
+    fn a_players_next_search_goes_on_from_his_last_graph() {
+        // After `l`, One decides again: the graph of the first search already holds that state.
+        let first = ToyRules(&TWICE).initial_state();
+        let mut next = first;
+        next.play_unchecked('l');
+        for reuse in [true, false] {
+            let o = MctsOptions { reuse, ..opts(400) };
+            let mut agent = MctsAgent::<ToyState>::new(o, 3);
+            let before = agent.search(&first).unwrap();
+            assert_eq!(before.best(), 'l');
+            let carried = before.moves[0].visits - 1;
+            let after = agent.search(&next).unwrap();
+            let visits: u64 = after.moves.iter().map(|m| m.visits).sum();
+            assert_eq!(after.iterations, 400);
+            if reuse {
+                assert_eq!(visits, 400 + carried, "the visits below `l` are kept");
+            } else {
+                assert_eq!(visits, 400);
+            }
+            assert_eq!(after.best(), 'a');
+            // Back at the start, the root's own node is found again.
+            let again = agent.search(&first).unwrap();
+            let visits: u64 = again.moves.iter().map(|m| m.visits).sum();
+            assert_eq!(visits, if reuse { 800 } else { 400 });
+            // A state the graph does not hold starts afresh.
+            let elsewhere = ToyState { actions: 7, ..next };
+            let fresh = agent.search(&elsewhere).unwrap();
+            assert_eq!(fresh.moves.iter().map(|m| m.visits).sum::<u64>(), 400);
+        }
     }
 }
