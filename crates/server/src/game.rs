@@ -14,7 +14,11 @@
 //! Computer players are built afresh for each decision with a seed derived the same way, so
 //! their choices too do not depend on whether the server restarted in between.
 
-use qasab_ai::agent::{Playable, PreparedAgent};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use qasab_ai::agent::{AgentSpec, Playable, PreparedAgent};
 use qasab_ai::driver::{ChanceSource, seat_seed};
 use qasab_ai::rng::derive_seed;
 use qasab_core::record::{Record, replay, write_record};
@@ -263,6 +267,78 @@ where
     ]
 }
 
+/// The largest budgets a computer player may be given on the server: a decision must not hold
+/// a thread of the blocking pool for long, nor take every core. (The level presets are well
+/// inside them: `mcts(level=5)` is 100,000 iterations, `expectimax(level=5)` 8,000,000 nodes.)
+const SERVER_LIMITS: &[(&str, u64, &str)] = &[
+    ("time", 10_000, "milliseconds"),
+    ("iterations", 1_000_000, "iterations"),
+    ("threads", 2, "threads"),
+    ("nodes", 8_000_000, "nodes"),
+];
+
+/// Refuses a player spec whose budget is above [`SERVER_LIMITS`]; the player checks the rest.
+fn check_limits(spec: &str) -> Result<(), String> {
+    let Ok(parsed) = AgentSpec::parse(spec) else {
+        return Ok(());
+    };
+    for &(key, max, unit) in SERVER_LIMITS {
+        if let Some(v) = parsed.get(key).and_then(|v| v.parse::<u64>().ok())
+            && v > max
+        {
+            return Err(format!(
+                "{spec}: {key}={v} is above the server's limit of {max} {unit}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The most counters per pit for which the server offers the exact Tihbat `solver`: its table
+/// grows with the fourth power of the counters (seeds=7 solves in milliseconds, seeds=20 in
+/// a fraction of a second, seeds=60 would take many seconds and hundreds of megabytes).
+const SOLVER_MAX_SEEDS: u32 = 20;
+
+/// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved
+/// once per ruleset, not once per game. Bounded: cleared when it grows past [`CACHE_SIZE`].
+type AgentCache = Mutex<HashMap<(String, String), Arc<dyn Any + Send + Sync>>>;
+
+/// The most prepared players kept.
+const CACHE_SIZE: usize = 64;
+
+fn prepared<R: Ruleset>(spec: &str, rules: &R) -> Result<PreparedAgent<R::State>, String>
+where
+    R::State: Playable,
+{
+    static CACHE: OnceLock<AgentCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (rules.to_string(), spec.to_string());
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned())
+        && let Some(agent) = found.downcast_ref::<PreparedAgent<R::State>>()
+    {
+        return Ok(agent.clone());
+    }
+    let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+    if parsed.name == "solver"
+        && let Some(seeds) = rules
+            .option_value("seeds")
+            .and_then(|v| v.parse::<u32>().ok())
+        && seeds > SOLVER_MAX_SEEDS
+    {
+        return Err(format!(
+            "solver: the server solves tihbat up to seeds={SOLVER_MAX_SEEDS}, not seeds={seeds}"
+        ));
+    }
+    let agent = PreparedAgent::<R::State>::new(spec, rules).map_err(|e| e.to_string())?;
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, Arc::new(agent.clone()));
+    }
+    Ok(agent)
+}
+
 fn build<R: Ruleset>(
     rules: &R,
     specs: &[String; 2],
@@ -276,7 +352,8 @@ where
         if spec == "human" {
             return Ok(Seat::Human);
         }
-        PreparedAgent::new(spec, rules)
+        check_limits(spec)
+            .and_then(|()| prepared(spec, rules))
             .map(Seat::Computer)
             .map_err(|e| GameError::Setup(format!("{}: {e}", rules.seat_name(p))))
     };

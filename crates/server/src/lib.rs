@@ -2,7 +2,7 @@
 //!
 //! [`AppState::open`] opens the database and replays every stored game through the core;
 //! [`app`] builds the router (tests call it with `tower::ServiceExt::oneshot`, without a
-//! socket); [`run`] serves it. The API is described in `docs/server.md` and, as an OpenAPI
+//! socket); [`run`] serves it (and [`serve`] on a runtime the caller owns). The API is described in `docs/server.md` and, as an OpenAPI
 //! document, at `GET /api/openapi.json`.
 //!
 //! # Concurrency
@@ -363,11 +363,24 @@ impl AppState {
     }
 }
 
-/// Serves the API on `addr` with the database at `db` until Ctrl-C.
+/// Serves the API on `addr` with the database at `db` until Ctrl-C, on a runtime of its own
+/// (what `qasab serve` calls).
+///
+/// # Errors
+/// If the runtime cannot start, the database cannot be opened or the address cannot be bound.
+pub fn run(addr: SocketAddr, db: &Path) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?
+        .block_on(serve(addr, db))
+}
+
+/// Serves the API on `addr` with the database at `db` until Ctrl-C, on the current runtime.
 ///
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
-pub async fn run(addr: SocketAddr, db: &Path) -> anyhow::Result<()> {
+pub async fn serve(addr: SocketAddr, db: &Path) -> anyhow::Result<()> {
     let path = db.to_path_buf();
     let state = tokio::task::spawn_blocking(move || AppState::open(&path, Config::default()))
         .await

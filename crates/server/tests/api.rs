@@ -575,6 +575,14 @@ async fn bad_rulesets_and_players_are_refused_with_the_cores_message() {
             json!({"ruleset": "tab", "seats": ["human", "mcts(level=9)"]}),
             "level=9",
         ),
+        (
+            json!({"ruleset": "tihbat(seeds=40)", "seats": ["human", "solver"]}),
+            "north: solver: the server solves tihbat up to seeds=20",
+        ),
+        (
+            json!({"ruleset": "tab", "seats": ["mcts(time=60000)", "human"]}),
+            "white: mcts(time=60000): time=60000 is above the server's limit",
+        ),
     ];
     for (body, needle) in cases {
         let (status, answer) = s.post("/api/games", None, body).await;
