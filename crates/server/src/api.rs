@@ -16,8 +16,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use qasab_ai::agent::{AGENT_NAMES, Playable, PreparedAgent};
 use qasab_core::{AnyRuleset, Player, Ruleset, with_ruleset};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
 
 use crate::error::AppError;
@@ -191,7 +191,22 @@ async fn record(
 #[serde(deny_unknown_fields)]
 struct ActionRequest {
     action: String,
+    #[serde(deserialize_with = "state_index")]
     index: usize,
+}
+
+/// Reads a state index: a non-negative JSON integer, also when written `3.0` (JSON Schema
+/// counts that as an integer, and the API follows its own schema).
+fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    n.as_u64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..1e18).contains(f))
+                .map(|f| f as u64)
+        })
+        .and_then(|v| usize::try_from(v).ok())
+        .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer, got {n}")))
 }
 
 async fn act(
@@ -275,6 +290,7 @@ async fn undo(
         let id = slot.row.id.clone();
         state.db(move |s| s.truncate_actions(&id, len)).await?;
         game.truncate(len);
+        slot.changed(len);
         Ok(game.view())
     })
     .await?;

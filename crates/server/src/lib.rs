@@ -57,6 +57,9 @@ impl Default for Config {
     }
 }
 
+/// Updates a slow watcher may fall behind by before it misses some (it then reloads the game).
+const UPDATES_KEPT: usize = 64;
+
 /// One game in memory: its stored setup and its live state.
 struct GameSlot {
     row: GameRow,
@@ -64,9 +67,26 @@ struct GameSlot {
     /// Held while the server plays the game's throws and computer moves, so that one task at
     /// a time does it.
     advancing: tokio::sync::Mutex<()>,
+    /// The index of the game's state after each change (an action or an undo), for whoever
+    /// watches the game live.
+    updates: tokio::sync::broadcast::Sender<usize>,
 }
 
 impl GameSlot {
+    fn new(row: GameRow, game: Box<dyn DynGame>) -> GameSlot {
+        GameSlot {
+            row,
+            game: tokio::sync::Mutex::new(game),
+            advancing: tokio::sync::Mutex::new(()),
+            updates: tokio::sync::broadcast::channel(UPDATES_KEPT).0,
+        }
+    }
+
+    /// Tells the watchers that the game changed; nobody watching is not an error.
+    fn changed(&self, index: usize) {
+        let _ = self.updates.send(index);
+    }
+
     /// The human seat whose token this is.
     fn seat_of(&self, token: &str) -> Option<Player> {
         let hash = auth::hash_token(token);
@@ -154,12 +174,7 @@ impl AppState {
         for (row, actions) in store.load_all()? {
             match rebuild(&row, &actions) {
                 Ok(game) => {
-                    let slot = GameSlot {
-                        row: row.clone(),
-                        game: tokio::sync::Mutex::new(game),
-                        advancing: tokio::sync::Mutex::new(()),
-                    };
-                    games.insert(row.id.clone(), Arc::new(slot));
+                    games.insert(row.id.clone(), Arc::new(GameSlot::new(row, game)));
                 }
                 Err(e) => eprintln!("qasab serve: game {} not loaded: {e}", row.id),
             }
@@ -192,6 +207,15 @@ impl AppState {
                 }
             });
         }
+    }
+
+    /// Watches a game: the receiver gets the state index after every change (an action, a
+    /// throw, a computer move or an undo). The basis of live updates to a game's viewers.
+    ///
+    /// # Errors
+    /// [`AppError::NotFound`] for an unknown game.
+    pub fn subscribe(&self, id: &str) -> Result<tokio::sync::broadcast::Receiver<usize>, AppError> {
+        Ok(self.slot(id)?.updates.subscribe())
     }
 
     fn config(&self) -> &Config {
@@ -274,11 +298,7 @@ impl AppState {
         let view = game.view();
         let stored: Vec<String> = view.actions.iter().map(|a| a.action.clone()).collect();
         let names = game.seat_names();
-        let slot = Arc::new(GameSlot {
-            row: row.clone(),
-            game: tokio::sync::Mutex::new(game),
-            advancing: tokio::sync::Mutex::new(()),
-        });
+        let slot = Arc::new(GameSlot::new(row.clone(), game));
         {
             let row = row.clone();
             self.db(move |s| s.insert_game(&row, &stored)).await?;
@@ -359,6 +379,7 @@ impl AppState {
             game.truncate(index);
             return Err(e);
         }
+        slot.changed(game.index());
         Ok(())
     }
 }

@@ -29,6 +29,19 @@ fn id_param() -> Value {
     })
 }
 
+/// The links from a created game to the operations on it, by its id.
+fn game_links() -> Value {
+    let link =
+        |op: &str| json!({ "operationId": op, "parameters": { "id": "$response.body#/id" } });
+    json!({
+        "getGame": link("getGame"),
+        "getLegalActions": link("getLegalActions"),
+        "getRecord": link("getRecord"),
+        "playAction": link("playAction"),
+        "undo": link("undo")
+    })
+}
+
 /// The OpenAPI document.
 pub fn document() -> Value {
     let bearer = json!([{ "seatToken": [] }]);
@@ -82,7 +95,11 @@ pub fn document() -> Value {
                         "content": json_content("CreateGame")
                     },
                     "responses": {
-                        "201": { "description": "The game was created", "content": json_content("CreatedGame") },
+                        "201": {
+                            "description": "The game was created",
+                            "content": json_content("CreatedGame"),
+                            "links": game_links()
+                        },
                         "400": error("Malformed JSON or missing fields"),
                         "413": error("The body is larger than the limit"),
                         "415": error("The body is not declared as JSON"),
@@ -102,7 +119,11 @@ pub fn document() -> Value {
                         "content": json_content("ImportGame")
                     },
                     "responses": {
-                        "201": { "description": "The game was created", "content": json_content("CreatedGame") },
+                        "201": {
+                            "description": "The game was created",
+                            "content": json_content("CreatedGame"),
+                            "links": game_links()
+                        },
                         "400": error("Malformed JSON or missing fields"),
                         "413": error("The body is larger than the limit"),
                         "415": error("The body is not declared as JSON"),
@@ -227,7 +248,7 @@ fn schemas() -> Value {
             "additionalProperties": false,
             "required": ["ruleset"],
             "properties": {
-                "ruleset": { "type": "string", "description": "A ruleset string, e.g. tihbat or tab(columns=11)" },
+                "ruleset": { "type": "string", "minLength": 1, "description": "A ruleset string, e.g. tihbat or tab(columns=11)" },
                 "seats": seats_schema()
             }
         },
@@ -236,7 +257,7 @@ fn schemas() -> Value {
             "additionalProperties": false,
             "required": ["record"],
             "properties": {
-                "record": { "type": "string", "description": "The text of a game record" },
+                "record": { "type": "string", "minLength": 1, "description": "The text of a game record" },
                 "seats": seats_schema()
             }
         },

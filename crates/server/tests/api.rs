@@ -19,6 +19,7 @@ use tower::ServiceExt;
 /// A server on a fresh database in a temporary directory.
 struct Server {
     dir: TempDir,
+    state: AppState,
     app: Router,
 }
 
@@ -32,7 +33,8 @@ impl Server {
         let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
         Server {
             dir,
-            app: app(state),
+            app: app(state.clone()),
+            state,
         }
     }
 
@@ -42,12 +44,13 @@ impl Server {
 
     /// A new server on the same database file, after this one is dropped.
     fn restart(self) -> Server {
-        let Server { dir, app } = self;
-        drop(app);
+        let Server { dir, state, app } = self;
+        drop((state, app));
         let state = AppState::open(&dir.path().join("games.db"), Config::default()).unwrap();
         Server {
             dir,
-            app: app_of(state),
+            app: app_of(state.clone()),
+            state,
         }
     }
 
@@ -817,4 +820,27 @@ async fn games_per_minute_are_limited_per_address() {
     // Another address has its own budget.
     let (status, _, _) = s.raw(create([10, 0, 0, 2])).await;
     assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn watchers_hear_of_every_change() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let token = tokens[0].as_deref().unwrap();
+    let mut updates = s.state.subscribe(&id).unwrap();
+    s.play_first(&id, token).await;
+    // South's move, then the solver's.
+    assert_eq!(updates.recv().await.unwrap(), 1);
+    assert_eq!(updates.recv().await.unwrap(), 2);
+    let (status, _) = s
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(updates.recv().await.unwrap(), 0);
+    assert!(s.state.subscribe("nope").is_err());
 }
