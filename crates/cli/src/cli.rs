@@ -143,6 +143,9 @@ pub struct ServeArgs {
     /// game in it.
     #[arg(long, default_value = "qasab.db")]
     pub db: PathBuf,
+    /// Games one client address may create or import a minute.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_per_minute: u32,
 }
 
 #[derive(Args, Debug)]

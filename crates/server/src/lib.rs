@@ -389,21 +389,21 @@ impl AppState {
 ///
 /// # Errors
 /// If the runtime cannot start, the database cannot be opened or the address cannot be bound.
-pub fn run(addr: SocketAddr, db: &Path) -> anyhow::Result<()> {
+pub fn run(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?
-        .block_on(serve(addr, db))
+        .block_on(serve(addr, db, config))
 }
 
 /// Serves the API on `addr` with the database at `db` until Ctrl-C, on the current runtime.
 ///
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
-pub async fn serve(addr: SocketAddr, db: &Path) -> anyhow::Result<()> {
+pub async fn serve(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Result<()> {
     let path = db.to_path_buf();
-    let state = tokio::task::spawn_blocking(move || AppState::open(&path, Config::default()))
+    let state = tokio::task::spawn_blocking(move || AppState::open(&path, config))
         .await
         .context("opening the database")??;
     let listener = tokio::net::TcpListener::bind(addr)

@@ -226,12 +226,14 @@ pub fn document() -> Value {
 
 fn seats_schema() -> Value {
     json!({
-        "type": "array",
+        "type": ["array", "null"],
         "description": "The two seats in seat order (south, north; white, black): 'human' or a \
-            computer player's spec such as 'solver', 'random(seed=3)' or 'mcts(level=2)'.",
+            computer player's spec such as 'solver', 'random(seed=3)' or 'mcts(level=2)'. \
+            Missing or null: the default seats.",
         "items": { "type": "string" },
         "minItems": 2,
-        "maxItems": 2
+        "maxItems": 2,
+        "examples": [["human", "random"], ["human", "human"]]
     })
 }
 
@@ -248,7 +250,11 @@ fn schemas() -> Value {
             "additionalProperties": false,
             "required": ["ruleset"],
             "properties": {
-                "ruleset": { "type": "string", "minLength": 1, "description": "A ruleset string, e.g. tihbat or tab(columns=11)" },
+                "ruleset": {
+                    "type": "string", "minLength": 1,
+                    "description": "A ruleset string, e.g. tihbat or tab(columns=11)",
+                    "examples": ["tihbat", "tab", "tihbat(seeds=3)"]
+                },
                 "seats": seats_schema()
             }
         },
@@ -257,7 +263,11 @@ fn schemas() -> Value {
             "additionalProperties": false,
             "required": ["record"],
             "properties": {
-                "record": { "type": "string", "minLength": 1, "description": "The text of a game record" },
+                "record": {
+                    "type": "string", "minLength": 1,
+                    "description": "The text of a game record",
+                    "examples": ["qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend unfinished\n"]
+                },
                 "seats": seats_schema()
             }
         },

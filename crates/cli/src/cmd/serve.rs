@@ -7,6 +7,10 @@ use anyhow::Result;
 use crate::cli::ServeArgs;
 
 pub fn run(args: &ServeArgs) -> Result<ExitCode> {
-    qasab_server::run(args.addr, &args.db)?;
+    let config = qasab_server::Config {
+        games_per_minute: args.games_per_minute,
+        ..qasab_server::Config::default()
+    };
+    qasab_server::run(args.addr, &args.db, config)?;
     Ok(ExitCode::SUCCESS)
 }
