@@ -844,3 +844,95 @@ async fn watchers_hear_of_every_change() {
     assert_eq!(updates.recv().await.unwrap(), 0);
     assert!(s.state.subscribe("nope").is_err());
 }
+
+#[tokio::test]
+async fn a_game_stays_readable_while_the_computer_thinks() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "mcts(time=1500)"]).await;
+    let (other, _, _) = s.create("tihbat", ["human", "human"]).await;
+    let req = Request::post(format!("/api/games/{id}/actions"))
+        .header(
+            header::AUTHORIZATION,
+            format!("Bearer {}", tokens[0].as_deref().unwrap()),
+        )
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({"action": "A", "index": 0}).to_string()))
+        .unwrap();
+    let app = s.app.clone();
+    let acting = tokio::spawn(async move { app.oneshot(req).await.unwrap().status() });
+    // Wait until south's move is stored; the computer then thinks for 1.5 s.
+    let mut state = json!(null);
+    for _ in 0..100 {
+        let (status, now) = s.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        state = now;
+        if state["index"] != 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(state["index"], 1);
+    assert_eq!(
+        state["turn"],
+        json!({"kind": "player", "seat": "north", "human": false})
+    );
+    // Mid-thought: the game shows south's move and north to move; the other game answers.
+    let (status, _) = s.get(&format!("/api/games/{other}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // A move while the computer thinks is refused.
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            tokens[0].as_deref(),
+            json!({"action": "B", "index": 1}),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::CONFLICT,
+        "north (the computer) is to move",
+    );
+    assert_eq!(acting.await.unwrap(), StatusCode::OK);
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 2);
+}
+
+#[tokio::test]
+async fn an_undo_while_the_computer_thinks_drops_its_move() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "mcts(time=1500)"]).await;
+    let token = tokens[0].clone().unwrap();
+    let req = Request::post(format!("/api/games/{id}/actions"))
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({"action": "A", "index": 0}).to_string()))
+        .unwrap();
+    let app = s.app.clone();
+    let acting = tokio::spawn(async move { app.oneshot(req).await.unwrap().status() });
+    for _ in 0..100 {
+        let (_, now) = s.get(&format!("/api/games/{id}")).await;
+        if now["index"] != 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, undone) = s
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["index"], 0);
+    assert_eq!(acting.await.unwrap(), StatusCode::OK);
+    // The move computed for the state taken back was not played, nor stored.
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 0);
+    assert_eq!(state["turn"]["seat"], "south");
+    let s = s.restart();
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 0);
+}
