@@ -48,10 +48,12 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// 256 KiB bodies (a long Tâb record is well under 100 KiB) and 30 games a minute.
+    /// 1 MiB bodies and 30 games a minute. A Tâb game stopped by the default turn cap (2,000
+    /// turns, a few actions each, one short line per action) has a record of a few hundred
+    /// KiB at most.
     fn default() -> Self {
         Config {
-            body_limit: 256 * 1024,
+            body_limit: 1024 * 1024,
             games_per_minute: 30,
         }
     }
