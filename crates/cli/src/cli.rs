@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -24,6 +25,8 @@ pub enum Command {
     },
     /// Play a game in the terminal, against the computer or between two people.
     Play(PlayArgs),
+    /// Serve games over HTTP: a JSON API (see docs/server.md), games kept in SQLite.
+    Serve(ServeArgs),
     /// Play many games between two players on all cores and report statistics.
     Simulate(SimulateArgs),
     /// Rate players: a round robin with paired throws, scores, Elo differences and a ladder.
@@ -128,6 +131,21 @@ pub struct PlayArgs {
     /// The player that answers `hint` (default: the game's strongest player).
     #[arg(long)]
     pub hint: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on. The loopback by default: put the server on a public address
+    /// only behind a proxy that you trust.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The SQLite database of the games, created if missing; a restarted server resumes every
+    /// game in it.
+    #[arg(long, default_value = "qasab.db")]
+    pub db: PathBuf,
+    /// Games one client address may create or import a minute.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_per_minute: u32,
 }
 
 #[derive(Args, Debug)]

@@ -14,6 +14,7 @@ mod play;
 mod position;
 mod replay;
 mod rules;
+mod serve;
 mod simulate;
 mod solve;
 
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Rules { ruleset } => rules::run(ruleset.as_deref()),
         Command::Play(args) => play::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Analyse(args) => analyse::run(&args),

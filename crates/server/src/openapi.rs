@@ -1,0 +1,407 @@
+//! The OpenAPI 3.1 document of the API, served at `GET /api/openapi.json`.
+//!
+//! Written by hand, next to the handlers it describes (`api.rs`); the tests check that every
+//! route is in it and that every schema it refers to exists. When a handler or a view changes,
+//! change its schema here too.
+
+use serde_json::{Value, json};
+
+fn schema(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+fn json_content(name: &str) -> Value {
+    json!({ "application/json": { "schema": schema(name) } })
+}
+
+/// An error answer with its status's meaning.
+fn error(description: &str) -> Value {
+    json!({ "description": description, "content": json_content("Error") })
+}
+
+fn id_param() -> Value {
+    json!({
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "The game id, as returned when the game was created.",
+        "schema": { "type": "string" }
+    })
+}
+
+/// The links from a created game to the operations on it, by its id.
+fn game_links() -> Value {
+    let link =
+        |op: &str| json!({ "operationId": op, "parameters": { "id": "$response.body#/id" } });
+    json!({
+        "getGame": link("getGame"),
+        "getLegalActions": link("getLegalActions"),
+        "getRecord": link("getRecord"),
+        "playAction": link("playAction"),
+        "undo": link("undo")
+    })
+}
+
+/// The OpenAPI document.
+pub fn document() -> Value {
+    let bearer = json!([{ "seatToken": [] }]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Qasab",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Play Tâb and Tihbat against the computer or another person. \
+                Rules are decided by the Qasab core; the server stores every accepted action \
+                in SQLite before it answers. Actions are written in the game's notation \
+                (docs/notation.md). A seat acts with its token in the header \
+                'Authorization: Bearer TOKEN'; reading a game needs no token."
+        },
+        "paths": {
+            "/api/rulesets": {
+                "get": {
+                    "operationId": "listRulesets",
+                    "summary": "Every ruleset preset, with its options, seats and players",
+                    "responses": {
+                        "200": {
+                            "description": "The presets in a fixed order",
+                            "content": { "application/json": { "schema": {
+                                "type": "array", "items": schema("Ruleset")
+                            } } }
+                        }
+                    }
+                }
+            },
+            "/api/openapi.json": {
+                "get": {
+                    "operationId": "openapi",
+                    "summary": "This document",
+                    "responses": {
+                        "200": {
+                            "description": "The OpenAPI document",
+                            "content": { "application/json": { "schema": { "type": "object" } } }
+                        }
+                    }
+                }
+            },
+            "/api/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game from a ruleset string and two seats",
+                    "description": "Returns a token and a link for each human seat, shown only \
+                        in this answer, and a spectator link. The server then plays the throws \
+                        and the computer's moves until a person is to move.",
+                    "requestBody": {
+                        "required": true,
+                        "content": json_content("CreateGame")
+                    },
+                    "responses": {
+                        "201": {
+                            "description": "The game was created",
+                            "content": json_content("CreatedGame"),
+                            "links": game_links()
+                        },
+                        "400": error("Malformed JSON or missing fields"),
+                        "413": error("The body is larger than the limit"),
+                        "415": error("The body is not declared as JSON"),
+                        "422": error("A bad ruleset string or player spec"),
+                        "429": error("Too many games from this address this minute")
+                    }
+                }
+            },
+            "/api/games/import": {
+                "post": {
+                    "operationId": "importGame",
+                    "summary": "Create a game from a game record",
+                    "description": "The record is replayed and checked by the core; an \
+                        unfinished game goes on from where the record stops.",
+                    "requestBody": {
+                        "required": true,
+                        "content": json_content("ImportGame")
+                    },
+                    "responses": {
+                        "201": {
+                            "description": "The game was created",
+                            "content": json_content("CreatedGame"),
+                            "links": game_links()
+                        },
+                        "400": error("Malformed JSON or missing fields"),
+                        "413": error("The body is larger than the limit"),
+                        "415": error("The body is not declared as JSON"),
+                        "422": error("A record that cannot be read or replayed (with the line at fault), or a bad player spec"),
+                        "429": error("Too many games from this address this minute")
+                    }
+                }
+            },
+            "/api/games/{id}": {
+                "get": {
+                    "operationId": "getGame",
+                    "summary": "A game's state, history and legal actions",
+                    "parameters": [id_param()],
+                    "responses": {
+                        "200": { "description": "The game", "content": json_content("GameState") },
+                        "404": error("No game with this id")
+                    }
+                }
+            },
+            "/api/games/{id}/legal": {
+                "get": {
+                    "operationId": "getLegalActions",
+                    "summary": "The legal actions of the current turn",
+                    "parameters": [id_param()],
+                    "responses": {
+                        "200": { "description": "The legal actions", "content": json_content("Legal") },
+                        "404": error("No game with this id")
+                    }
+                }
+            },
+            "/api/games/{id}/actions": {
+                "post": {
+                    "operationId": "playAction",
+                    "summary": "Play an action for the seat of the token",
+                    "description": "The action is stored before the answer. The answer is the \
+                        state after the server's throws and the computer's replies, up to the \
+                        next decision of a person or the end.",
+                    "parameters": [id_param()],
+                    "security": bearer,
+                    "requestBody": {
+                        "required": true,
+                        "content": json_content("PlayAction")
+                    },
+                    "responses": {
+                        "200": { "description": "The action was played", "content": json_content("GameState") },
+                        "400": error("Malformed JSON or missing fields"),
+                        "401": error("No seat token"),
+                        "403": error("The token is not a seat of this game, or not the seat to move"),
+                        "404": error("No game with this id"),
+                        "409": error("A stale action (made against an older state), or the computer or the sticks act next"),
+                        "413": error("The body is larger than the limit"),
+                        "415": error("The body is not declared as JSON"),
+                        "422": error("The action is not in the game's notation or not legal now (the core says why)")
+                    }
+                }
+            },
+            "/api/games/{id}/undo": {
+                "post": {
+                    "operationId": "undo",
+                    "summary": "Take back to the person's last decision, in a game against the computer",
+                    "parameters": [id_param()],
+                    "security": bearer,
+                    "responses": {
+                        "200": { "description": "The state after the take-back", "content": json_content("GameState") },
+                        "401": error("No seat token"),
+                        "403": error("The token is not a seat of this game"),
+                        "404": error("No game with this id"),
+                        "409": error("Nothing to undo"),
+                        "422": error("The game is not between a person and the computer")
+                    }
+                }
+            },
+            "/api/games/{id}/record": {
+                "get": {
+                    "operationId": "getRecord",
+                    "summary": "The game record, for download",
+                    "parameters": [id_param()],
+                    "responses": {
+                        "200": {
+                            "description": "The record in the qasab-record text format",
+                            "content": { "text/plain": { "schema": { "type": "string" } } }
+                        },
+                        "404": error("No game with this id")
+                    }
+                }
+            }
+        },
+        "components": {
+            "securitySchemes": {
+                "seatToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The token of a human seat, returned when the game was created."
+                }
+            },
+            "schemas": schemas()
+        }
+    })
+}
+
+fn seats_schema() -> Value {
+    json!({
+        "type": ["array", "null"],
+        "description": "The two seats in seat order (south, north; white, black): 'human' or a \
+            computer player's spec such as 'solver', 'random(seed=3)' or 'mcts(level=2)'. \
+            Missing or null: the default seats.",
+        "items": { "type": "string" },
+        "minItems": 2,
+        "maxItems": 2,
+        "examples": [["human", "random"], ["human", "human"]]
+    })
+}
+
+fn schemas() -> Value {
+    let nullable_string = json!({ "type": ["string", "null"] });
+    json!({
+        "Error": {
+            "type": "object",
+            "required": ["error"],
+            "properties": { "error": { "type": "string", "description": "What is wrong" } }
+        },
+        "CreateGame": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["ruleset"],
+            "properties": {
+                "ruleset": {
+                    "type": "string", "minLength": 1,
+                    "description": "A ruleset string, e.g. tihbat or tab(columns=11)",
+                    "examples": ["tihbat", "tab", "tihbat(seeds=3)"]
+                },
+                "seats": seats_schema()
+            }
+        },
+        "ImportGame": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["record"],
+            "properties": {
+                "record": {
+                    "type": "string", "minLength": 1,
+                    "description": "The text of a game record",
+                    "examples": ["qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend unfinished\n"]
+                },
+                "seats": seats_schema()
+            }
+        },
+        "PlayAction": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["action", "index"],
+            "properties": {
+                "action": { "type": "string", "description": "The action in the game's notation" },
+                "index": {
+                    "type": "integer", "minimum": 0,
+                    "description": "The index of the state the action was chosen in (GameState.index)"
+                }
+            }
+        },
+        "CreatedSeat": {
+            "type": "object",
+            "required": ["seat", "player"],
+            "properties": {
+                "seat": { "type": "string" },
+                "player": { "type": "string" },
+                "token": { "type": "string", "description": "The seat's secret token (human seats only)" },
+                "link": { "type": "string", "description": "The seat's page link, with the token after '#'" }
+            }
+        },
+        "CreatedGame": {
+            "type": "object",
+            "required": ["id", "seats", "spectator", "state"],
+            "properties": {
+                "id": { "type": "string" },
+                "seats": { "type": "array", "items": schema("CreatedSeat"), "minItems": 2, "maxItems": 2 },
+                "spectator": { "type": "string", "description": "The link for spectators" },
+                "state": schema("GameState")
+            }
+        },
+        "Seat": {
+            "type": "object",
+            "required": ["seat", "player"],
+            "properties": {
+                "seat": { "type": "string" },
+                "player": { "type": "string", "description": "'human' or the computer player's spec" }
+            }
+        },
+        "Turn": {
+            "type": "object",
+            "required": ["kind"],
+            "description": "kind 'chance': the server throws next (seat: whose throw); 'player': \
+                seat must decide (human: whether a person plays it); 'over': the result.",
+            "properties": {
+                "kind": { "type": "string", "enum": ["chance", "player", "over"] },
+                "seat": nullable_string,
+                "human": { "type": "boolean" },
+                "winner": nullable_string,
+                "scores": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
+                "reason": { "type": "string" },
+                "description": { "type": "string" },
+                "truncated": { "type": "boolean" }
+            }
+        },
+        "ActionRecord": {
+            "type": "object",
+            "required": ["index", "actor", "action", "description"],
+            "properties": {
+                "index": { "type": "integer", "minimum": 0 },
+                "actor": { "type": "string", "description": "A seat name, or 'chance'" },
+                "action": { "type": "string" },
+                "description": { "type": "string" }
+            }
+        },
+        "LegalAction": {
+            "type": "object",
+            "required": ["action", "description", "detail"],
+            "properties": {
+                "action": { "type": "string", "description": "The action in the game's notation" },
+                "description": { "type": "string" },
+                "weight": { "type": "integer", "minimum": 1, "description": "At a chance turn, the outcome's weight" },
+                "detail": { "description": "The action's structured form from the core" }
+            }
+        },
+        "Legal": {
+            "type": "object",
+            "required": ["index", "actor", "actions"],
+            "properties": {
+                "index": { "type": "integer", "minimum": 0 },
+                "actor": nullable_string,
+                "denominator": { "type": "integer", "minimum": 1 },
+                "actions": { "type": "array", "items": schema("LegalAction") }
+            }
+        },
+        "GameState": {
+            "type": "object",
+            "required": [
+                "ruleset", "name", "title", "seats", "index", "turn", "position", "scores",
+                "state", "board", "actions", "legal", "can_undo"
+            ],
+            "properties": {
+                "ruleset": { "type": "string", "description": "The canonical ruleset string" },
+                "name": { "type": "string", "description": "The preset name: which board to draw" },
+                "title": { "type": "string" },
+                "seats": { "type": "array", "items": schema("Seat"), "minItems": 2, "maxItems": 2 },
+                "index": { "type": "integer", "minimum": 0, "description": "The number of actions played" },
+                "turn": schema("Turn"),
+                "position": { "type": "string", "description": "The position id" },
+                "scores": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
+                "state": { "type": "object", "description": "The core's serialization of the state" },
+                "board": { "type": "string", "description": "The position drawn as text" },
+                "actions": { "type": "array", "items": schema("ActionRecord") },
+                "legal": { "type": "array", "items": schema("LegalAction") },
+                "can_undo": { "type": "boolean" }
+            }
+        },
+        "RulesetOption": {
+            "type": "object",
+            "required": ["key", "values", "default", "help", "rules"],
+            "properties": {
+                "key": { "type": "string" },
+                "values": { "type": "string", "description": "The accepted values" },
+                "default": nullable_string,
+                "help": { "type": "string" },
+                "rules": { "type": "string", "description": "The rule ids the option belongs to" }
+            }
+        },
+        "Ruleset": {
+            "type": "object",
+            "required": ["name", "title", "seats", "players", "default_seats", "options", "rules"],
+            "properties": {
+                "name": { "type": "string" },
+                "title": { "type": "string" },
+                "seats": { "type": "array", "items": { "type": "string" } },
+                "players": { "type": "array", "items": { "type": "string" }, "description": "'human' and the computer players available" },
+                "default_seats": { "type": "array", "items": { "type": "string" } },
+                "options": { "type": "array", "items": schema("RulesetOption") },
+                "rules": { "type": "string", "description": "The rules in plain language" }
+            }
+        }
+    })
+}

@@ -1,0 +1,938 @@
+//! The API, called through the router without a socket (`tower::ServiceExt::oneshot`), on a
+//! temporary database file.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use qasab_core::record::{Record, replay};
+use qasab_core::{RULESET_NAMES, tihbat};
+use qasab_server::{AppState, Config, app};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+/// A server on a fresh database in a temporary directory.
+struct Server {
+    dir: TempDir,
+    state: AppState,
+    app: Router,
+}
+
+impl Server {
+    fn new() -> Server {
+        Server::with(Config::default())
+    }
+
+    fn with(config: Config) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
+        Server {
+            dir,
+            app: app(state.clone()),
+            state,
+        }
+    }
+
+    fn db(&self) -> PathBuf {
+        self.dir.path().join("games.db")
+    }
+
+    /// A new server on the same database file, after this one is dropped.
+    fn restart(self) -> Server {
+        let Server { dir, state, app } = self;
+        drop((state, app));
+        let state = AppState::open(&dir.path().join("games.db"), Config::default()).unwrap();
+        Server {
+            dir,
+            app: app_of(state.clone()),
+            state,
+        }
+    }
+
+    async fn raw(&self, req: Request<Body>) -> (StatusCode, String, Option<String>) {
+        let res = self.app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let ctype = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8(bytes.to_vec()).unwrap(), ctype)
+    }
+
+    async fn call(
+        &self,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if let Some(t) = token {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(b) => req
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(b.to_string())),
+            None => req.body(Body::empty()),
+        }
+        .unwrap();
+        let (status, text, ctype) = self.raw(req).await;
+        assert_eq!(
+            ctype.as_deref(),
+            Some("application/json"),
+            "{uri}: {status} {text}"
+        );
+        (status, serde_json::from_str(&text).unwrap())
+    }
+
+    async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        self.call(Method::GET, uri, None, None).await
+    }
+
+    async fn post(&self, uri: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, uri, token, Some(body)).await
+    }
+
+    /// Creates a game and returns its id and the token of each human seat.
+    async fn create(
+        &self,
+        ruleset: &str,
+        seats: [&str; 2],
+    ) -> (String, [Option<String>; 2], Value) {
+        let (status, body) = self
+            .post(
+                "/api/games",
+                None,
+                json!({"ruleset": ruleset, "seats": seats}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        let token = |i: usize| body["seats"][i]["token"].as_str().map(str::to_string);
+        (
+            body["id"].as_str().unwrap().to_string(),
+            [token(0), token(1)],
+            body,
+        )
+    }
+
+    /// Plays the first legal action as the seat of `token`; returns the new state.
+    async fn play_first(&self, id: &str, token: &str) -> Value {
+        let (status, legal) = self.get(&format!("/api/games/{id}/legal")).await;
+        assert_eq!(status, StatusCode::OK);
+        let action = legal["actions"][0]["action"].as_str().unwrap().to_string();
+        let (status, state) = self
+            .post(
+                &format!("/api/games/{id}/actions"),
+                Some(token),
+                json!({"action": action, "index": legal["index"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        state
+    }
+}
+
+fn app_of(state: AppState) -> Router {
+    app(state)
+}
+
+fn is_over(state: &Value) -> bool {
+    state["turn"]["kind"] == "over"
+}
+
+/// Plays a game to its end with the human taking the first legal action each time.
+async fn play_to_end(server: &Server, id: &str, token: &str) -> Value {
+    let (_, mut state) = server.get(&format!("/api/games/{id}")).await;
+    for _ in 0..5000 {
+        if is_over(&state) {
+            return state;
+        }
+        assert_eq!(state["turn"]["kind"], "player", "{}", state["turn"]);
+        assert_eq!(state["turn"]["human"], true);
+        state = server.play_first(id, token).await;
+    }
+    panic!("the game did not end");
+}
+
+fn assert_error(status: StatusCode, body: &Value, expected: StatusCode, needle: &str) {
+    assert_eq!(status, expected, "{body}");
+    let message = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
+    assert!(message.contains(needle), "'{message}' lacks '{needle}'");
+}
+
+#[tokio::test]
+async fn rulesets_list_every_preset_with_documented_options() {
+    let s = Server::new();
+    let (status, body) = s.get("/api/rulesets").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = body.as_array().unwrap();
+    let names: Vec<&str> = list.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, RULESET_NAMES);
+    for r in list {
+        assert!(
+            !r["options"].as_array().unwrap().is_empty(),
+            "{}",
+            r["name"]
+        );
+        for o in r["options"].as_array().unwrap() {
+            assert!(!o["help"].as_str().unwrap().is_empty());
+            assert!(o["default"].is_string());
+        }
+        let players = r["players"].as_array().unwrap();
+        assert!(players.contains(&json!("human")) && players.contains(&json!("random")));
+        assert_eq!(
+            players.contains(&json!("solver")),
+            r["name"] == "tihbat",
+            "{}",
+            r["name"]
+        );
+    }
+}
+
+#[tokio::test]
+async fn openapi_document_describes_every_route() {
+    let s = Server::new();
+    let (status, doc) = s.get("/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, method) in [
+        ("/api/rulesets", "get"),
+        ("/api/openapi.json", "get"),
+        ("/api/games", "post"),
+        ("/api/games/import", "post"),
+        ("/api/games/{id}", "get"),
+        ("/api/games/{id}/legal", "get"),
+        ("/api/games/{id}/actions", "post"),
+        ("/api/games/{id}/undo", "post"),
+        ("/api/games/{id}/record", "get"),
+    ] {
+        assert!(paths[path][method].is_object(), "{method} {path}");
+    }
+    // Every schema reference resolves.
+    let text = doc.to_string();
+    for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = &part[..part.find('"').unwrap()];
+        assert!(
+            doc["components"]["schemas"][name].is_object(),
+            "missing schema {name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_new_game_gives_tokens_to_human_seats_only() {
+    let s = Server::new();
+    let (id, tokens, body) = s.create("tihbat", ["human", "solver"]).await;
+    let token = tokens[0].clone().unwrap();
+    assert_eq!(token.len(), 64);
+    assert!(token.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(tokens[1].is_none());
+    assert_eq!(body["seats"][0]["seat"], "south");
+    assert_eq!(
+        body["seats"][0]["link"],
+        format!("/play/{id}#token={token}")
+    );
+    assert_eq!(body["seats"][1]["player"], "solver");
+    assert_eq!(body["spectator"], format!("/play/{id}"));
+    assert_eq!(body["state"]["index"], 0);
+    assert_eq!(body["state"]["turn"]["seat"], "south");
+
+    let (status, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["ruleset"], "tihbat");
+    assert_eq!(state["name"], "tihbat");
+    assert_eq!(state["seats"][1]["player"], "solver");
+    assert!(state["position"].is_string());
+    assert!(state["state"].is_object());
+    assert_eq!(state["legal"].as_array().unwrap().len(), 2);
+
+    let (status, legal) = s.get(&format!("/api/games/{id}/legal")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(legal["actor"], "south");
+    assert_eq!(legal["index"], 0);
+    let actions: Vec<&str> = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["A7", "B7"]);
+    assert!(
+        legal["actions"][0]["description"]
+            .as_str()
+            .unwrap()
+            .contains("sows 7 from A")
+    );
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_moves_first_when_it_starts() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let state = s.play_first(&id, tokens[0].as_deref().unwrap()).await;
+    // South's move and the solver's answer.
+    assert_eq!(state["index"], 2);
+    assert_eq!(state["actions"][0]["actor"], "south");
+    assert_eq!(state["actions"][1]["actor"], "north");
+    assert!(
+        state["actions"][1]["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("north plays C")
+    );
+
+    let (_, _, body) = s.create("tihbat", ["solver", "human"]).await;
+    assert_eq!(body["state"]["index"], 1);
+    assert_eq!(body["state"]["turn"]["seat"], "north");
+}
+
+#[tokio::test]
+async fn tihbat_against_the_solver_to_the_end() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let end = play_to_end(&s, &id, tokens[0].as_deref().unwrap()).await;
+    let turn = &end["turn"];
+    let scores = turn["scores"].as_array().unwrap();
+    assert_eq!(
+        scores.iter().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+        28,
+        "{turn}"
+    );
+    assert!(end["legal"].as_array().unwrap().is_empty());
+
+    // The record replays in the core to the same end.
+    let req = Request::get(format!("/api/games/{id}/record"))
+        .body(Body::empty())
+        .unwrap();
+    let (status, text, ctype) = s.raw(req).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(ctype.as_deref(), Some("text/plain; charset=utf-8"));
+    let replayed = replay::<tihbat::State>(&Record::parse(&text).unwrap()).unwrap();
+    assert_eq!(
+        replayed.actions.len(),
+        end["index"].as_u64().unwrap() as usize
+    );
+    assert!(text.contains("info north solver"));
+
+    // A finished game takes no more actions.
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            tokens[0].as_deref(),
+            json!({"action": "A", "index": end["index"]}),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "the game is over",
+    );
+}
+
+#[tokio::test]
+async fn tab_against_random_to_the_end() {
+    let s = Server::new();
+    let (id, tokens, body) = s.create("tab", ["human", "random"]).await;
+    assert_eq!(body["seats"][0]["seat"], "white");
+    let end = play_to_end(&s, &id, tokens[0].as_deref().unwrap()).await;
+    assert!(end["turn"]["winner"].is_string() || end["turn"]["winner"].is_null());
+    let actions = end["actions"].as_array().unwrap();
+    assert!(actions.iter().any(|a| a["actor"] == "chance"));
+    assert!(actions.iter().any(|a| a["actor"] == "black"));
+    // The throws are stored with the moves: the record replays without a generator.
+    let req = Request::get(format!("/api/games/{id}/record"))
+        .body(Body::empty())
+        .unwrap();
+    let (_, text, _) = s.raw(req).await;
+    let replayed = replay::<qasab_core::tab::State>(&Record::parse(&text).unwrap()).unwrap();
+    assert_eq!(replayed.actions.len(), actions.len());
+}
+
+#[tokio::test]
+async fn two_people_share_a_game_each_with_a_token() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat(seeds=2)", ["human", "human"]).await;
+    let [Some(south), Some(north)] = tokens else {
+        panic!("two tokens")
+    };
+    let uri = format!("/api/games/{id}/actions");
+    // North may not move for south.
+    let (status, body) = s
+        .post(&uri, Some(&north), json!({"action": "A2", "index": 0}))
+        .await;
+    assert_error(status, &body, StatusCode::FORBIDDEN, "south is to move");
+    let state = s.play_first(&id, &south).await;
+    assert_eq!(state["turn"]["seat"], "north");
+    let state = s.play_first(&id, &north).await;
+    assert_eq!(state["index"], 2);
+    // Undo is only for games against the computer.
+    let (status, body) = s
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            Some(&south),
+            None,
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "against the computer",
+    );
+}
+
+#[tokio::test]
+async fn undo_takes_back_to_the_humans_last_decision() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tab", ["human", "random"]).await;
+    let token = tokens[0].as_deref().unwrap();
+    let undo = format!("/api/games/{id}/undo");
+    let (_, start) = s.get(&format!("/api/games/{id}")).await;
+    if start["turn"]["seat"] == "white" {
+        assert_eq!(start["can_undo"], false);
+        let (status, body) = s.call(Method::POST, &undo, Some(token), None).await;
+        assert_error(status, &body, StatusCode::CONFLICT, "nothing to undo");
+    }
+    let (_, mut state) = s.get(&format!("/api/games/{id}")).await;
+    while state["can_undo"] == false {
+        state = s.play_first(&id, token).await;
+    }
+    let before = state.clone();
+    let after_move = s.play_first(&id, token).await;
+    assert!(after_move["index"].as_u64() > before["index"].as_u64());
+    let (status, undone) = s.call(Method::POST, &undo, Some(token), None).await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["index"], before["index"]);
+    assert_eq!(undone["position"], before["position"]);
+    assert_eq!(undone["actions"], before["actions"]);
+    // The same throws come again: undo cannot re-roll the sticks.
+    let again = s.play_first(&id, token).await;
+    assert_eq!(again["actions"], after_move["actions"]);
+    // The spectator cannot undo.
+    let (status, body) = s.call(Method::POST, &undo, None, None).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNAUTHORIZED,
+        "Authorization: Bearer",
+    );
+}
+
+#[tokio::test]
+async fn import_replays_a_record_as_a_new_game() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat(seeds=3)", ["human", "solver"]).await;
+    let token = tokens[0].as_deref().unwrap();
+    s.play_first(&id, token).await;
+    let played = s.play_first(&id, token).await;
+    let req = Request::get(format!("/api/games/{id}/record"))
+        .body(Body::empty())
+        .unwrap();
+    let (_, text, _) = s.raw(req).await;
+
+    let (status, body) = s
+        .post("/api/games/import", None, json!({"record": text}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_ne!(body["id"], json!(id));
+    assert_eq!(body["seats"][0]["player"], "human");
+    assert_eq!(body["seats"][1]["player"], "human");
+    assert!(body["seats"][1]["token"].is_string());
+    assert_eq!(body["state"]["actions"], played["actions"]);
+    assert_eq!(body["state"]["position"], played["position"]);
+
+    // Imported against the computer, the game goes on with its move.
+    let (status, body) = s
+        .post(
+            "/api/games/import",
+            None,
+            json!({
+                "record": "qasab-record 1\nruleset tihbat\nactions\nend unfinished\n",
+                "seats": ["random", "human"]
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["state"]["index"], 1);
+    assert_eq!(body["state"]["turn"]["seat"], "north");
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_every_game() {
+    let s = Server::new();
+    let (a, ta, _) = s.create("tihbat", ["human", "solver"]).await;
+    let (b, tb, _) = s.create("tab", ["human", "random"]).await;
+    let (ta, tb) = (ta[0].clone().unwrap(), tb[0].clone().unwrap());
+    for _ in 0..3 {
+        s.play_first(&a, &ta).await;
+        s.play_first(&b, &tb).await;
+    }
+    let (_, va) = s.get(&format!("/api/games/{a}")).await;
+    let (_, vb) = s.get(&format!("/api/games/{b}")).await;
+    assert!(s.db().exists());
+
+    let s = s.restart();
+    let (status, ra) = s.get(&format!("/api/games/{a}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, rb) = s.get(&format!("/api/games/{b}")).await;
+    assert_eq!(ra, va);
+    assert_eq!(rb, vb);
+    // The tokens still work, and the game goes on as it would have.
+    let next = s.play_first(&b, &tb).await;
+    assert!(next["index"].as_u64() > vb["index"].as_u64());
+    play_to_end(&s, &a, &ta).await;
+}
+
+#[tokio::test]
+async fn no_token_appears_in_any_view() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "human"]).await;
+    let tokens: Vec<String> = tokens.into_iter().flatten().collect();
+    s.play_first(&id, &tokens[0]).await;
+    let mut seen = Vec::new();
+    for uri in [
+        format!("/api/games/{id}"),
+        format!("/api/games/{id}/legal"),
+        format!("/api/games/{id}/record"),
+    ] {
+        let (status, text, _) = s.raw(Request::get(uri).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::OK);
+        seen.push(text);
+    }
+    let (_, after) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            Some(&tokens[1]),
+            json!({"action": "C", "index": 1}),
+        )
+        .await;
+    seen.push(after.to_string());
+    for text in &seen {
+        for t in &tokens {
+            assert!(!text.contains(t.as_str()), "a token leaked");
+            assert!(!text.contains(&qasab_server::auth::hash_token(t)));
+        }
+    }
+}
+
+#[tokio::test]
+async fn unknown_games_and_paths_are_404() {
+    let s = Server::new();
+    for uri in [
+        "/api/games/nope",
+        "/api/games/nope/legal",
+        "/api/games/nope/record",
+    ] {
+        let (status, body) = s.get(uri).await;
+        assert_error(
+            status,
+            &body,
+            StatusCode::NOT_FOUND,
+            "no game with id 'nope'",
+        );
+    }
+    let (status, body) = s
+        .post(
+            "/api/games/nope/actions",
+            Some("x"),
+            json!({"action": "A", "index": 0}),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "no game");
+    let (status, body) = s
+        .call(Method::POST, "/api/games/nope/undo", Some("x"), None)
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "no game");
+    let (status, body) = s.get("/api/nothing").await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "no such path");
+    let (status, body) = s.call(Method::DELETE, "/api/games", None, None).await;
+    assert_error(status, &body, StatusCode::METHOD_NOT_ALLOWED, "not allowed");
+}
+
+#[tokio::test]
+async fn bad_rulesets_and_players_are_refused_with_the_cores_message() {
+    let s = Server::new();
+    let cases = [
+        (json!({"ruleset": "chess"}), "unknown ruleset 'chess'"),
+        (json!({"ruleset": "tihbat(seeds=0)"}), "seeds=0"),
+        (json!({"ruleset": "tihbat(seeds"}), "bad ruleset string"),
+        (
+            json!({"ruleset": "tihbat", "seats": ["human", "deep-blue"]}),
+            "unknown player 'deep-blue'",
+        ),
+        (
+            json!({"ruleset": "tab", "seats": ["human", "solver"]}),
+            "only available for tihbat",
+        ),
+        (
+            json!({"ruleset": "tab", "seats": ["human", "mcts(level=9)"]}),
+            "level=9",
+        ),
+        (
+            json!({"ruleset": "tihbat(seeds=40)", "seats": ["human", "solver"]}),
+            "north: solver: the server solves tihbat up to seeds=20",
+        ),
+        (
+            json!({"ruleset": "tab", "seats": ["mcts(time=60000)", "human"]}),
+            "white: mcts(time=60000): time=60000 is above the server's limit",
+        ),
+    ];
+    for (body, needle) in cases {
+        let (status, answer) = s.post("/api/games", None, body).await;
+        assert_error(status, &answer, StatusCode::UNPROCESSABLE_ENTITY, needle);
+    }
+}
+
+#[tokio::test]
+async fn malformed_requests_are_400() {
+    let s = Server::new();
+    let send = |body: &'static str, ctype: Option<&'static str>| {
+        let mut req = Request::post("/api/games");
+        if let Some(c) = ctype {
+            req = req.header(header::CONTENT_TYPE, c);
+        }
+        req.body(Body::from(body)).unwrap()
+    };
+    for body in [
+        "{",
+        "[]",
+        "{\"ruleset\": 5}",
+        "{}",
+        "{\"ruleset\": \"tihbat\", \"extra\": 1}",
+        "{\"ruleset\": \"tihbat\", \"seats\": [\"human\"]}",
+    ] {
+        let (status, text, ctype) = s.raw(send(body, Some("application/json"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {text}");
+        assert_eq!(ctype.as_deref(), Some("application/json"));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("malformed JSON body"),
+            "{v}"
+        );
+    }
+    let (status, text, _) = s.raw(send("{\"ruleset\":\"tihbat\"}", None)).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{text}");
+    assert!(text.contains("Content-Type: application/json"));
+
+    // An action without its state index.
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            tokens[0].as_deref(),
+            json!({"action": "A"}),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "index");
+}
+
+#[tokio::test]
+async fn illegal_and_stale_actions_are_refused() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let token = tokens[0].as_deref();
+    let uri = format!("/api/games/{id}/actions");
+    let (status, body) = s
+        .post(&uri, token, json!({"action": "C", "index": 0}))
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "pit C belongs to north",
+    );
+    let (status, body) = s
+        .post(&uri, token, json!({"action": "Z9", "index": 0}))
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "'Z9' is not a move",
+    );
+    // Nothing was stored by the refused actions.
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 0);
+
+    let (status, body) = s
+        .post(&uri, token, json!({"action": "A", "index": 0}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // The same action again, against the state it was first made on.
+    let (status, body) = s
+        .post(&uri, token, json!({"action": "A", "index": 0}))
+        .await;
+    assert_error(status, &body, StatusCode::CONFLICT, "stale action");
+    let (status, body) = s
+        .post(&uri, token, json!({"action": "A", "index": 99}))
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::CONFLICT,
+        "the game is at state 2",
+    );
+}
+
+#[tokio::test]
+async fn only_a_seats_token_acts_for_it() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let (other, other_tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let uri = format!("/api/games/{id}/actions");
+    let action = json!({"action": "A", "index": 0});
+    // A spectator sends no token.
+    let (status, body) = s.post(&uri, None, action.clone()).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNAUTHORIZED,
+        "needs a seat token",
+    );
+    // A forged token, and another game's token.
+    let forged = "0".repeat(64);
+    let (status, body) = s.post(&uri, Some(&forged), action.clone()).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::FORBIDDEN,
+        "not the token of a seat",
+    );
+    let (status, body) = s
+        .post(&uri, other_tokens[0].as_deref(), action.clone())
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::FORBIDDEN,
+        "not the token of a seat",
+    );
+    // A malformed header.
+    let req = Request::post(&uri)
+        .header(header::AUTHORIZATION, "Basic abc")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(action.to_string()))
+        .unwrap();
+    let (status, _, _) = s.raw(req).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // The right one.
+    let (status, body) = s.post(&uri, tokens[0].as_deref(), action).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, untouched) = s.get(&format!("/api/games/{other}")).await;
+    assert_eq!(untouched["index"], 0);
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_413() {
+    let s = Server::with(Config {
+        body_limit: 1024,
+        ..Config::default()
+    });
+    let big = "x".repeat(4096);
+    let (status, body) = s
+        .post("/api/games/import", None, json!({ "record": big }))
+        .await;
+    assert_error(status, &body, StatusCode::PAYLOAD_TOO_LARGE, "too large");
+}
+
+#[tokio::test]
+async fn corrupt_records_are_refused_with_the_line_at_fault() {
+    let s = Server::new();
+    let cases = [
+        ("", "the record is empty"),
+        ("hello\n", "not a qasab record"),
+        (
+            "qasab-record 1\nruleset tihbat\nactions\n1 south A7\n",
+            "truncated",
+        ),
+        (
+            "qasab-record 1\nruleset tihbat\nactions\n1 south C7\nend unfinished\n",
+            "line 4: C7 is not legal here",
+        ),
+        (
+            "qasab-record 1\nruleset nope\nactions\nend unfinished\n",
+            "line 2: unknown ruleset 'nope'",
+        ),
+        (
+            "qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend south-wins 28 0 board-empty\n",
+            "line 5: the record says",
+        ),
+    ];
+    for (record, needle) in cases {
+        let (status, body) = s
+            .post("/api/games/import", None, json!({ "record": record }))
+            .await;
+        assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, needle);
+    }
+    let (status, body) = s
+        .post(
+            "/api/games/import",
+            None,
+            json!({"record": "qasab-record 1\nruleset tihbat\nactions\nend unfinished\n", "seats": ["human", "oracle"]}),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown player 'oracle'",
+    );
+}
+
+#[tokio::test]
+async fn games_per_minute_are_limited_per_address() {
+    let s = Server::with(Config {
+        games_per_minute: 2,
+        ..Config::default()
+    });
+    let create = |ip: [u8; 4]| {
+        let mut req = Request::post("/api/games")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({"ruleset": "tihbat", "seats": ["human", "random"]}).to_string(),
+            ))
+            .unwrap();
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from((ip, 40000))));
+        req
+    };
+    for _ in 0..2 {
+        let (status, text, _) = s.raw(create([10, 0, 0, 1])).await;
+        assert_eq!(status, StatusCode::CREATED, "{text}");
+    }
+    let (status, text, ctype) = s.raw(create([10, 0, 0, 1])).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(ctype.as_deref(), Some("application/json"));
+    assert!(text.contains("at most 2 a minute"), "{text}");
+    // Another address has its own budget.
+    let (status, _, _) = s.raw(create([10, 0, 0, 2])).await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn watchers_hear_of_every_change() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
+    let token = tokens[0].as_deref().unwrap();
+    let mut updates = s.state.subscribe(&id).unwrap();
+    s.play_first(&id, token).await;
+    // South's move, then the solver's.
+    assert_eq!(updates.recv().await.unwrap(), 1);
+    assert_eq!(updates.recv().await.unwrap(), 2);
+    let (status, _) = s
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(updates.recv().await.unwrap(), 0);
+    assert!(s.state.subscribe("nope").is_err());
+}
+
+#[tokio::test]
+async fn a_game_stays_readable_while_the_computer_thinks() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "mcts(time=1500)"]).await;
+    let (other, _, _) = s.create("tihbat", ["human", "human"]).await;
+    let req = Request::post(format!("/api/games/{id}/actions"))
+        .header(
+            header::AUTHORIZATION,
+            format!("Bearer {}", tokens[0].as_deref().unwrap()),
+        )
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({"action": "A", "index": 0}).to_string()))
+        .unwrap();
+    let app = s.app.clone();
+    let acting = tokio::spawn(async move { app.oneshot(req).await.unwrap().status() });
+    // Wait until south's move is stored; the computer then thinks for 1.5 s.
+    let mut state = json!(null);
+    for _ in 0..100 {
+        let (status, now) = s.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        state = now;
+        if state["index"] != 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(state["index"], 1);
+    assert_eq!(
+        state["turn"],
+        json!({"kind": "player", "seat": "north", "human": false})
+    );
+    // Mid-thought: the game shows south's move and north to move; the other game answers.
+    let (status, _) = s.get(&format!("/api/games/{other}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // A move while the computer thinks is refused.
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            tokens[0].as_deref(),
+            json!({"action": "B", "index": 1}),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::CONFLICT,
+        "north (the computer) is to move",
+    );
+    assert_eq!(acting.await.unwrap(), StatusCode::OK);
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 2);
+}
+
+#[tokio::test]
+async fn an_undo_while_the_computer_thinks_drops_its_move() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat", ["human", "mcts(time=1500)"]).await;
+    let token = tokens[0].clone().unwrap();
+    let req = Request::post(format!("/api/games/{id}/actions"))
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({"action": "A", "index": 0}).to_string()))
+        .unwrap();
+    let app = s.app.clone();
+    let acting = tokio::spawn(async move { app.oneshot(req).await.unwrap().status() });
+    for _ in 0..100 {
+        let (_, now) = s.get(&format!("/api/games/{id}")).await;
+        if now["index"] != 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, undone) = s
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["index"], 0);
+    assert_eq!(acting.await.unwrap(), StatusCode::OK);
+    // The move computed for the state taken back was not played, nor stored.
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 0);
+    assert_eq!(state["turn"]["seat"], "south");
+    let s = s.restart();
+    let (_, state) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["index"], 0);
+}
