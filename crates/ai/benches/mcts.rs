@@ -3,9 +3,8 @@
 //!
 //! Run with `cargo bench -p qasab-ai --bench mcts` (add `-- tab-ludii` for one preset). One
 //! benchmark iteration is one search of 10,000 iterations (level 3, the default) with the
-//! game's own defaults (the faithful Tâb family also with random rollouts to the end) but
-//! `reuse=off`, so that every search starts afresh from the same state, with the agent's
-//! memory reused from search to search as in a game; criterion reports the
+//! game's own defaults (the faithful Tâb family also with random rollouts to the end), with the
+//! agent's tree memory reused from search to search as in a game; criterion reports the
 //! throughput in search iterations per second.
 //! The start is the initial state with the opening throws of game seed 1 applied, up to the
 //! first decision.
@@ -53,10 +52,8 @@ where
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS));
     for (label, options) in variants {
-        // Every search from scratch: with reuse each would go on growing the last one's graph.
         let options = MctsOptions {
             budget: Budget::Iterations(ITERATIONS),
-            reuse: false,
             ..options
         };
         let mut agent = MctsAgent::<R::State>::new(options, 1);

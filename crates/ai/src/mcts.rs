@@ -7,13 +7,13 @@
 //!   by index; a node's links are allocated together, contiguously, when it is expanded, and a
 //!   link's child node the first time the link is followed. Nodes hold no state: each
 //!   iteration clones the root state and replays the actions on the way down.
-//! * **Transpositions** (`transpositions=on`, the default): a table keyed on the state's
+//! * **Transpositions** (`transpositions=on`; off by default, see `docs/mcts.md`): a table keyed on the state's
 //!   128-bit fingerprint ([`crate::hash::fingerprint`]) makes one node of every state, however
 //!   it is reached, so the search is a graph. A link keeps its own visits (for exploration);
 //!   its value is its child's mean over every path. A state met again on the path being
 //!   descended (a cycle, possible in games whose state holds no move count) ends the descent
 //!   there. With `transpositions=off` every path has its own node.
-//! * **Reuse** (`reuse=on`, the default, with `tree=decisions`): an agent keeps each tree's
+//! * **Reuse** (`reuse=on`; off by default; with `tree=decisions`): an agent keeps each tree's
 //!   graph, and a later search whose state the graph holds goes on from that state's node
 //!   with its statistics, adding its budget of iterations; otherwise, or once a graph holds
 //!   half its share of [`MAX_LINKS`], the search starts afresh.
@@ -421,8 +421,8 @@ impl Default for MctsOptions {
             margin: DEFAULT_MARGIN,
             tree: TreeShape::Decisions,
             eval: EvalWeights::Hand,
-            transpositions: true,
-            reuse: true,
+            transpositions: false,
+            reuse: false,
         }
     }
 }
@@ -691,12 +691,13 @@ impl Node {
         stamp: 0,
     };
 
-    /// The mean result for [`Player::One`] (0 if never visited).
+    /// The mean result for [`Player::One`] (0 if never visited), as the sum times the inverse
+    /// of the visits: with one parent, exactly the value a tree without links computes.
     fn mean(&self) -> f64 {
         if self.visits == 0 {
             0.0
         } else {
-            self.sum / f64::from(self.visits)
+            self.sum * (1.0 / f64::from(self.visits))
         }
     }
 }
@@ -1009,17 +1010,25 @@ impl<S: Evaluate> Tree<S> {
             )
     }
 
-    /// The root's links with their visits and the result sum they stand for (visits times the
-    /// child's mean).
+    /// The root's links with their visits and the result sum they stand for: the child's sum
+    /// if every visit of the child came through the link (always so without transpositions),
+    /// else the link's visits times the child's mean.
     fn root_links(&self) -> impl Iterator<Item = (Edge<S::Move, S::Chance>, u64, f64)> + '_ {
         let root = &self.nodes[self.root as usize];
         let (first, len) = (root.first as usize, root.len as usize);
         self.links[first..first + len].iter().map(|l| {
-            let mean = match l.child {
+            let sum = match l.child {
                 NO_NODE => 0.0,
-                c => self.nodes[c as usize].mean(),
+                c => {
+                    let child = &self.nodes[c as usize];
+                    if child.visits == l.visits {
+                        child.sum
+                    } else {
+                        f64::from(l.visits) * child.mean()
+                    }
+                }
             };
-            (l.edge, u64::from(l.visits), f64::from(l.visits) * mean)
+            (l.edge, u64::from(l.visits), sum)
         })
     }
 }
@@ -1808,13 +1817,17 @@ mod tests {
     #[test]
     fn a_state_repeated_on_the_path_ends_the_descent() {
         let state = ToyRules(&LOOP).initial_state();
+        let o = MctsOptions {
+            transpositions: true,
+            ..opts(500)
+        };
         for seed in 0..5 {
-            let r = stats(&LOOP, 500, seed);
+            let r = search(&state, &o, seed).unwrap();
             assert_eq!(r.best(), 'w', "seed {seed}: {r:?}");
             assert_eq!(r.iterations, 500);
         }
         let mut tree = Tree::<ToyState>::new();
-        tree.search(&state, &opts(50), 1, (50, None, 1000), None);
+        tree.search(&state, &o, 1, (50, None, 1000), None);
         assert_eq!(tree.nodes.len(), 3, "`l` leads back to the root's own node");
     }
 

@@ -372,13 +372,13 @@ fn specs_round_trip_through_the_agents_name() {
         ),
         ("mcts(cutoff=none,margin=0)", "mcts(level=3,seed=5)"),
         (
-            "mcts(transpositions=off)",
-            "mcts(level=3,transpositions=off,seed=5)",
+            "mcts(transpositions=on)",
+            "mcts(level=3,transpositions=on,seed=5)",
         ),
-        ("mcts(transpositions=on)", "mcts(level=3,seed=5)"),
+        ("mcts(transpositions=off)", "mcts(level=3,seed=5)"),
         (
-            "mcts(reuse=off,transpositions=off)",
-            "mcts(level=3,transpositions=off,reuse=off,seed=5)",
+            "mcts(reuse=on,transpositions=on)",
+            "mcts(level=3,transpositions=on,reuse=on,seed=5)",
         ),
     ] {
         let agent = PreparedAgent::<qasab_core::tab_ludii::State>::new(spec, &rules)

@@ -297,8 +297,9 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
         "mcts(iterations=40,cutoff=none,margin=0)",
         "mcts(iterations=40,tree=turns,cutoff=0)",
         "mcts(iterations=30,tree=turns,cutoff=1,threads=2)",
-        "mcts(iterations=40,transpositions=off)",
-        "mcts(iterations=40,transpositions=off,reuse=off)",
+        "mcts(iterations=40,transpositions=on)",
+        "mcts(iterations=40,reuse=on)",
+        "mcts(iterations=40,transpositions=on,reuse=on)",
         // expectimax to the turn horizon.
         "expectimax(depth=2,nodes=3000,horizon=turn)",
     ]);
