@@ -29,6 +29,37 @@ fn id_param() -> Value {
     })
 }
 
+/// A read of one game by its id: the answer `ok` (a description and content), or 404.
+fn game_get(operation: &str, summary: &str, ok: Value) -> Value {
+    json!({
+        "get": {
+            "operationId": operation,
+            "summary": summary,
+            "parameters": [id_param()],
+            "responses": {
+                "200": ok,
+                "404": error("No game with this id")
+            }
+        }
+    })
+}
+
+/// The answers to a request that creates a game; `unprocessable` says what gets 422.
+fn created_responses(unprocessable: &str) -> Value {
+    json!({
+        "201": {
+            "description": "The game was created",
+            "content": json_content("CreatedGame"),
+            "links": game_links()
+        },
+        "400": error("Malformed JSON or missing fields"),
+        "413": error("The body is larger than the limit"),
+        "415": error("The body is not declared as JSON"),
+        "422": error(unprocessable),
+        "429": error("Too many games from this address this minute")
+    })
+}
+
 /// The links from a created game to the operations on it, by its id.
 fn game_links() -> Value {
     let link =
@@ -94,18 +125,7 @@ pub fn document() -> Value {
                         "required": true,
                         "content": json_content("CreateGame")
                     },
-                    "responses": {
-                        "201": {
-                            "description": "The game was created",
-                            "content": json_content("CreatedGame"),
-                            "links": game_links()
-                        },
-                        "400": error("Malformed JSON or missing fields"),
-                        "413": error("The body is larger than the limit"),
-                        "415": error("The body is not declared as JSON"),
-                        "422": error("A bad ruleset string or player spec"),
-                        "429": error("Too many games from this address this minute")
-                    }
+                    "responses": created_responses("A bad ruleset string or player spec")
                 }
             },
             "/api/games/import": {
@@ -118,42 +138,19 @@ pub fn document() -> Value {
                         "required": true,
                         "content": json_content("ImportGame")
                     },
-                    "responses": {
-                        "201": {
-                            "description": "The game was created",
-                            "content": json_content("CreatedGame"),
-                            "links": game_links()
-                        },
-                        "400": error("Malformed JSON or missing fields"),
-                        "413": error("The body is larger than the limit"),
-                        "415": error("The body is not declared as JSON"),
-                        "422": error("A record that cannot be read or replayed (with the line at fault), or a bad player spec"),
-                        "429": error("Too many games from this address this minute")
-                    }
+                    "responses": created_responses("A record that cannot be read or replayed (with the line at fault), or a bad player spec")
                 }
             },
-            "/api/games/{id}": {
-                "get": {
-                    "operationId": "getGame",
-                    "summary": "A game's state, history and legal actions",
-                    "parameters": [id_param()],
-                    "responses": {
-                        "200": { "description": "The game", "content": json_content("GameState") },
-                        "404": error("No game with this id")
-                    }
-                }
-            },
-            "/api/games/{id}/legal": {
-                "get": {
-                    "operationId": "getLegalActions",
-                    "summary": "The legal actions of the current turn",
-                    "parameters": [id_param()],
-                    "responses": {
-                        "200": { "description": "The legal actions", "content": json_content("Legal") },
-                        "404": error("No game with this id")
-                    }
-                }
-            },
+            "/api/games/{id}": game_get(
+                "getGame",
+                "A game's state, history and legal actions",
+                json!({ "description": "The game", "content": json_content("GameState") }),
+            ),
+            "/api/games/{id}/legal": game_get(
+                "getLegalActions",
+                "The legal actions of the current turn",
+                json!({ "description": "The legal actions", "content": json_content("Legal") }),
+            ),
             "/api/games/{id}/actions": {
                 "post": {
                     "operationId": "playAction",
@@ -196,20 +193,14 @@ pub fn document() -> Value {
                     }
                 }
             },
-            "/api/games/{id}/record": {
-                "get": {
-                    "operationId": "getRecord",
-                    "summary": "The game record, for download",
-                    "parameters": [id_param()],
-                    "responses": {
-                        "200": {
-                            "description": "The record in the qasab-record text format",
-                            "content": { "text/plain": { "schema": { "type": "string" } } }
-                        },
-                        "404": error("No game with this id")
-                    }
-                }
-            }
+            "/api/games/{id}/record": game_get(
+                "getRecord",
+                "The game record, for download",
+                json!({
+                    "description": "The record in the qasab-record text format",
+                    "content": { "text/plain": { "schema": { "type": "string" } } }
+                }),
+            )
         },
         "components": {
             "securitySchemes": {
