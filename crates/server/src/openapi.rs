@@ -268,6 +268,19 @@ fn add_live_and_hint(doc: &mut Value) {
             }
         }
     });
+    // Links from a created game to the new operations, for tools that follow them.
+    for path in ["/api/games", "/api/games/import"] {
+        let links = &mut doc["paths"][path]["post"]["responses"]["201"]["links"];
+        links["getHint"] = json!({
+            "operationId": "getHint",
+            "parameters": { "id": "$response.body#/id" },
+            "requestBody": { "index": "$response.body#/state/index" }
+        });
+        links["watchGame"] = json!({
+            "operationId": "watchGame",
+            "parameters": { "id": "$response.body#/id" }
+        });
+    }
     let schemas = &mut doc["components"]["schemas"];
     schemas["HintRequest"] = json!({
         "type": "object",
