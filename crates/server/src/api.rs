@@ -82,7 +82,7 @@ pub(crate) fn game_id(path: Result<Path<String>, PathRejection>) -> Result<Strin
 
 /// Runs a change of a game in a task of its own, so that it completes even if the client
 /// hangs up before the answer.
-pub(crate) async fn detached<T: Send + 'static>(
+async fn detached<T: Send + 'static>(
     work: impl Future<Output = Result<T, AppError>> + Send + 'static,
 ) -> Result<T, AppError> {
     tokio::spawn(work).await?
