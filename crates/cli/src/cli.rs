@@ -146,6 +146,12 @@ pub struct ServeArgs {
     /// Games one client address may create or import a minute.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     pub games_per_minute: u32,
+    /// WebSockets that may watch one game at once.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub sockets_per_game: u32,
+    /// Hints one client address may ask for a minute.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub hints_per_minute: u32,
 }
 
 #[derive(Args, Debug)]

@@ -34,6 +34,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/import", post(import))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/legal", get(legal))
+        .route("/api/games/{id}/ws", get(crate::ws::watch))
+        .route("/api/games/{id}/hint", post(crate::hint::hint))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
@@ -44,7 +46,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// A JSON body whose rejections are [`AppError`]s with JSON bodies.
-struct ApiJson<T>(T);
+pub(crate) struct ApiJson<T>(pub(crate) T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = AppError;
@@ -58,7 +60,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 /// The client's IP address: the peer of the connection, or `0.0.0.0` when there is none
 /// (requests made in tests without a socket). Forwarding headers are not trusted: the server
 /// binds the loopback by default and is not meant to sit behind a proxy.
-struct ClientIp(IpAddr);
+pub(crate) struct ClientIp(pub(crate) IpAddr);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = Infallible;
@@ -73,7 +75,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
-fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, AppError> {
+pub(crate) fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, AppError> {
     path.map(|Path(id)| id)
         .map_err(|e| AppError::BadRequest(format!("bad game id: {}", e.body_text())))
 }
@@ -197,7 +199,7 @@ struct ActionRequest {
 
 /// Reads a state index: a non-negative JSON integer, also when written `3.0` (JSON Schema
 /// counts that as an integer, and the API follows its own schema).
-fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     let n = serde_json::Number::deserialize(d)?;
     n.as_u64()
         .or_else(|| {

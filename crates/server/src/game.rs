@@ -18,7 +18,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use qasab_ai::agent::{AgentSpec, Playable, PreparedAgent};
+use qasab_ai::agent::{AgentSpec, Playable, PreparedAgent, ValueKind};
 use qasab_ai::driver::{ChanceSource, seat_seed};
 use qasab_ai::rng::derive_seed;
 use qasab_core::record::{Record, replay, write_record};
@@ -28,6 +28,43 @@ use serde_json::Value;
 
 /// A computer decision to be computed off the async threads; it returns the move's notation.
 pub type ComputerJob = Box<dyn FnOnce() -> String + Send>;
+
+/// A hint to be computed off the async threads: the moves ranked by a player, or why that
+/// player cannot rank them.
+pub type HintJob = Box<dyn FnOnce() -> Result<HintView, GameError> + Send>;
+
+/// One legal move with a player's value for it.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintMove {
+    /// The move in the game's notation, as `POST /api/games/{id}/actions` takes it.
+    pub action: String,
+    /// What it would do, in words.
+    pub description: String,
+    /// The player's value for it; what it means is [`HintView::kind`].
+    pub value: f64,
+}
+
+/// Every legal move of a decision, ranked by a player.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintView {
+    /// The index of the state the hint is for.
+    pub index: usize,
+    /// The player spec that ranked the moves.
+    pub agent: String,
+    /// What the values mean: `exact-margin`, `approximate-margin` or `estimate`.
+    pub kind: &'static str,
+    /// The moves, best first.
+    pub moves: Vec<HintMove>,
+}
+
+/// The API's name of a kind of move value.
+fn kind_name(kind: ValueKind) -> &'static str {
+    match kind {
+        ValueKind::ExactMargin => "exact-margin",
+        ValueKind::ApproximateMargin => "approximate-margin",
+        ValueKind::Estimate => "estimate",
+    }
+}
 
 /// Who acts next, as the server needs to know it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -212,6 +249,15 @@ pub trait DynGame: Send {
     fn against_computer(&self) -> bool;
     /// The game record ([`write_record`]).
     fn record(&self) -> String;
+    /// The spec of the game's strongest player, the default for hints.
+    fn strongest(&self) -> &'static str;
+    /// At a player's turn, the job that ranks every legal move with the player `spec` (under
+    /// the same limits as a computer seat), seeded with `seed` unless the spec has its own.
+    ///
+    /// # Errors
+    /// [`GameError::Setup`] for a bad spec or one above the server's limits (checked now);
+    /// the job itself fails for a player that does not rank moves.
+    fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError>;
 }
 
 /// A game of one concrete ruleset.
@@ -632,5 +678,53 @@ impl<S: Playable> DynGame for TypedGame<S> {
             })
             .collect();
         write_record::<S>(&self.rules, &self.actions, &info)
+    }
+
+    fn strongest(&self) -> &'static str {
+        S::strongest_agent()
+    }
+
+    fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError> {
+        let spec = spec.trim().to_string();
+        if spec == "human" {
+            return Err(GameError::Setup(
+                "human is not a player that ranks moves; name a computer player".into(),
+            ));
+        }
+        let prepared = check_limits(&spec)
+            .and_then(|()| prepared(&spec, &self.rules))
+            .map_err(GameError::Setup)?;
+        let state = self.state.clone();
+        let index = self.actions.len();
+        Ok(Box::new(move || {
+            let mut agent = prepared.make(seed);
+            let Some(eval) = agent.evaluate(&state) else {
+                return Err(GameError::Setup(format!(
+                    "{spec} chooses moves without ranking them, so it gives no hints; \
+                     ask another player (e.g. {})",
+                    S::strongest_agent()
+                )));
+            };
+            let moves = eval
+                .moves
+                .into_iter()
+                .map(|(m, value)| HintMove {
+                    action: m.to_string(),
+                    description: state.describe_move(m),
+                    // JSON has no infinities; a value is finite in practice.
+                    value: if value.is_nan() {
+                        0.0
+                    } else {
+                        value.clamp(f64::MIN, f64::MAX)
+                    },
+                })
+                .collect();
+            Ok(HintView {
+                index,
+                agent: spec,
+                kind: kind_name(eval.kind),
+                moves,
+            })
+        }))
     }
 }

@@ -21,6 +21,8 @@ pub mod openapi;
 pub mod store;
 
 mod api;
+mod hint;
+mod ws;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -45,16 +47,22 @@ pub struct Config {
     pub body_limit: usize,
     /// Games a client address may create or import a minute (more get 429).
     pub games_per_minute: u32,
+    /// WebSockets that may watch one game at once (more get 429).
+    pub sockets_per_game: usize,
+    /// Hints a client address may ask for a minute (more get 429).
+    pub hints_per_minute: u32,
 }
 
 impl Default for Config {
     /// 1 MiB bodies and 30 games a minute. A Tâb game stopped by the default turn cap (2,000
     /// turns, a few actions each, one short line per action) has a record of a few hundred
-    /// KiB at most.
+    /// KiB at most. 32 sockets a game and 60 hints a minute.
     fn default() -> Self {
         Config {
             body_limit: 1024 * 1024,
             games_per_minute: 30,
+            sockets_per_game: 32,
+            hints_per_minute: 60,
         }
     }
 }
@@ -72,6 +80,8 @@ struct GameSlot {
     /// The index of the game's state after each change (an action or an undo), for whoever
     /// watches the game live.
     updates: tokio::sync::broadcast::Sender<usize>,
+    /// The WebSockets watching the game now.
+    sockets: std::sync::atomic::AtomicUsize,
 }
 
 impl GameSlot {
@@ -81,6 +91,7 @@ impl GameSlot {
             game: tokio::sync::Mutex::new(game),
             advancing: tokio::sync::Mutex::new(()),
             updates: tokio::sync::broadcast::channel(UPDATES_KEPT).0,
+            sockets: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -105,6 +116,8 @@ struct Shared {
     store: Arc<Mutex<Store>>,
     games: RwLock<HashMap<String, Arc<GameSlot>>>,
     limiter: Mutex<RateLimiter>,
+    /// The budget of hints per client address.
+    hint_limiter: Mutex<RateLimiter>,
 }
 
 /// The server's state: the open database and every game. Cheap to clone.
@@ -146,7 +159,7 @@ fn now_secs() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-fn poisoned<T>(_: T) -> AppError {
+pub(crate) fn poisoned<T>(_: T) -> AppError {
     AppError::Internal(anyhow!("a lock was poisoned by an earlier panic"))
 }
 
@@ -183,6 +196,7 @@ impl AppState {
         }
         Ok(AppState(Arc::new(Shared {
             limiter: Mutex::new(RateLimiter::new(config.games_per_minute)),
+            hint_limiter: Mutex::new(RateLimiter::new(config.hints_per_minute)),
             config,
             store: Arc::new(Mutex::new(store)),
             games: RwLock::new(games),

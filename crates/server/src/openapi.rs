@@ -75,6 +75,13 @@ fn game_links() -> Value {
 
 /// The OpenAPI document.
 pub fn document() -> Value {
+    let mut doc = base_document();
+    add_live_and_hint(&mut doc);
+    doc
+}
+
+/// The document without the routes that [`add_live_and_hint`] adds.
+fn base_document() -> Value {
     let bearer = json!([{ "seatToken": [] }]);
     json!({
         "openapi": "3.1.0",
@@ -213,6 +220,118 @@ pub fn document() -> Value {
             "schemas": schemas()
         }
     })
+}
+
+/// Adds the live-update WebSocket and the hint routes, with their schemas.
+fn add_live_and_hint(doc: &mut Value) {
+    doc["paths"]["/api/games/{id}/ws"] = json!({
+        "get": {
+            "operationId": "watchGame",
+            "summary": "Watch a game live over a WebSocket",
+            "description": "A WebSocket upgrade (GET with 'Connection: Upgrade' and 'Upgrade: \
+                websocket'). Once connected, the server sends a text frame \
+                {\"type\": \"state\", \"state\": GameState} with the current state (the \
+                answer of GET /api/games/{id}), then the same after every change of the game: \
+                an action, a throw, a computer move, an undo. A watcher that falls behind gets \
+                the current state. Messages from the client are ignored (actions go through \
+                POST .../actions); pings are answered. The schema StateMessage describes the \
+                frames. No token is needed.",
+            "parameters": [id_param()],
+            "responses": {
+                "101": { "description": "Switching to the WebSocket protocol; the frames are StateMessage" },
+                "400": error("Not a WebSocket upgrade request"),
+                "404": error("No game with this id"),
+                "429": error("The game already has as many live watchers as the server takes")
+            }
+        }
+    });
+    doc["paths"]["/api/games/{id}/hint"] = json!({
+        "post": {
+            "operationId": "getHint",
+            "summary": "Every legal move of the current decision, ranked by a computer player",
+            "description": "No token is needed: anyone who can watch the game can ask. The \
+                player runs under the same limits as a computer seat.",
+            "parameters": [id_param()],
+            "requestBody": {
+                "required": true,
+                "content": json_content("HintRequest")
+            },
+            "responses": {
+                "200": { "description": "The moves, best first", "content": json_content("Hint") },
+                "400": error("Malformed JSON or missing fields"),
+                "404": error("No game with this id"),
+                "409": error("A stale index, or no decision to rank (the sticks are thrown next, or the game is over)"),
+                "413": error("The body is larger than the limit"),
+                "415": error("The body is not declared as JSON"),
+                "422": error("A bad player spec, one above the server's limits, or a player that does not rank moves (random)"),
+                "429": error("Too many hints from this address this minute")
+            }
+        }
+    });
+    // Links from a created game to the new operations, for tools that follow them.
+    for path in ["/api/games", "/api/games/import"] {
+        let links = &mut doc["paths"][path]["post"]["responses"]["201"]["links"];
+        links["getHint"] = json!({
+            "operationId": "getHint",
+            "parameters": { "id": "$response.body#/id" },
+            "requestBody": { "index": "$response.body#/state/index" }
+        });
+        links["watchGame"] = json!({
+            "operationId": "watchGame",
+            "parameters": { "id": "$response.body#/id" }
+        });
+    }
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["HintRequest"] = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["index"],
+        "properties": {
+            "index": {
+                "type": "integer", "minimum": 0,
+                "description": "The index of the state to rank the moves of (GameState.index)"
+            },
+            "agent": {
+                "type": ["string", "null"],
+                "description": "A computer player's spec; missing or null: the game's strongest",
+                "examples": ["solver", "mcts(level=2)", "greedy"]
+            }
+        }
+    });
+    schemas["HintMove"] = json!({
+        "type": "object",
+        "required": ["action", "description", "value"],
+        "properties": {
+            "action": { "type": "string", "description": "The move in the game's notation, as POST .../actions takes it" },
+            "description": { "type": "string" },
+            "value": { "type": "number", "description": "The player's value for the move (see Hint.kind)" }
+        }
+    });
+    schemas["Hint"] = json!({
+        "type": "object",
+        "required": ["index", "agent", "kind", "moves"],
+        "properties": {
+            "index": { "type": "integer", "minimum": 0 },
+            "agent": { "type": "string", "description": "The spec of the player that ranked the moves" },
+            "kind": {
+                "type": "string",
+                "enum": ["exact-margin", "approximate-margin", "estimate"],
+                "description": "exact-margin: future captures, mover's minus opponent's, under \
+                    perfect play; approximate-margin: the same where the exact value could not \
+                    be proven; estimate: the mover's expected result in [-1, 1]"
+            },
+            "moves": { "type": "array", "items": schema("HintMove"), "description": "Best first" }
+        }
+    });
+    schemas["StateMessage"] = json!({
+        "type": "object",
+        "description": "A frame of the WebSocket at /api/games/{id}/ws",
+        "required": ["type", "state"],
+        "properties": {
+            "type": { "const": "state" },
+            "state": schema("GameState")
+        }
+    });
 }
 
 fn seats_schema() -> Value {

@@ -213,6 +213,8 @@ async fn openapi_document_describes_every_route() {
         ("/api/games/{id}/actions", "post"),
         ("/api/games/{id}/undo", "post"),
         ("/api/games/{id}/record", "get"),
+        ("/api/games/{id}/ws", "get"),
+        ("/api/games/{id}/hint", "post"),
     ] {
         assert!(paths[path][method].is_object(), "{method} {path}");
     }
@@ -935,4 +937,142 @@ async fn an_undo_while_the_computer_thinks_drops_its_move() {
     let s = s.restart();
     let (_, state) = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["index"], 0);
+}
+
+/// Asks for a hint without a token.
+async fn hint(s: &Server, id: &str, body: Value) -> (StatusCode, Value) {
+    s.post(&format!("/api/games/{id}/hint"), None, body).await
+}
+
+#[tokio::test]
+async fn hints_rank_every_move_with_the_solvers_exact_values() {
+    let s = Server::new();
+    let (id, tokens, created) = s.create("tihbat", ["human", "human"]).await;
+    let (status, h) = hint(&s, &id, json!({"index": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    // The default player is the game's strongest: the solver, whose values are exact.
+    assert_eq!(h["agent"], "solver");
+    assert_eq!(h["kind"], "exact-margin");
+    assert_eq!(h["index"], 0);
+    let moves = h["moves"].as_array().unwrap();
+    let legal = created["state"]["legal"].as_array().unwrap();
+    assert_eq!(moves.len(), legal.len());
+    let values: Vec<f64> = moves.iter().map(|m| m["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    for m in moves {
+        assert!(
+            legal.iter().any(|l| l["action"] == m["action"]),
+            "{m} is not legal"
+        );
+        assert!(!m["description"].as_str().unwrap().is_empty());
+    }
+
+    // The solver's own choice in the same position is a move of the best value.
+    let (_, _, vs_solver) = s.create("tihbat", ["solver", "human"]).await;
+    let chosen = &vs_solver["state"]["actions"][0]["action"];
+    let value = moves
+        .iter()
+        .find(|m| m["action"] == *chosen)
+        .map(|m| m["value"].as_f64().unwrap());
+    assert_eq!(value, Some(values[0]), "the solver chose {chosen}");
+
+    // An explicit player, and the hinted move is accepted as it is written.
+    let (status, h) = hint(&s, &id, json!({"index": 0, "agent": "greedy"})).await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    assert_eq!(h["agent"], "greedy");
+    let best = h["moves"][0]["action"].clone();
+    let (status, after) = s
+        .post(
+            &format!("/api/games/{id}/actions"),
+            tokens[0].as_deref(),
+            json!({"action": best, "index": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    // North's decision can be hinted too, by anyone.
+    let (status, h) = hint(&s, &id, json!({"index": 1, "agent": null})).await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    assert_eq!(h["index"], 1);
+}
+
+#[tokio::test]
+async fn tab_hints_are_estimates() {
+    let s = Server::new();
+    let (id, _, created) = s.create("tab", ["human", "human"]).await;
+    let index = created["state"]["index"].clone();
+    let (status, h) = hint(
+        &s,
+        &id,
+        json!({"index": index, "agent": "mcts(iterations=300)"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    assert_eq!(h["kind"], "estimate");
+    assert_eq!(h["agent"], "mcts(iterations=300)");
+    for m in h["moves"].as_array().unwrap() {
+        let v = m["value"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&v), "{m}");
+    }
+}
+
+#[tokio::test]
+async fn bad_hint_requests_are_refused() {
+    let s = Server::new();
+    let (id, tokens, _) = s.create("tihbat(seeds=3)", ["human", "solver"]).await;
+    let (status, body) = hint(&s, &id, json!({"index": 5})).await;
+    assert_error(status, &body, StatusCode::CONFLICT, "stale hint");
+    let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "random"})).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "random chooses moves without ranking them",
+    );
+    let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "wizard"})).await;
+    assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, "wizard");
+    let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "human"})).await;
+    assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, "human");
+    let (status, body) = hint(
+        &s,
+        &id,
+        json!({"index": 0, "agent": "mcts(iterations=999999999)"}),
+    )
+    .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "above the server's limit",
+    );
+    let (status, body) = hint(&s, &id, json!({"index": -1})).await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "malformed");
+    let (status, body) = hint(&s, &id, json!({"agent": "solver"})).await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "index");
+    let (status, body) = hint(&s, "nope", json!({"index": 0})).await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "nope");
+
+    // No decision is left at the end.
+    let end = play_to_end(&s, &id, tokens[0].as_deref().unwrap()).await;
+    let (status, body) = hint(&s, &id, json!({"index": end["index"]})).await;
+    assert_error(status, &body, StatusCode::CONFLICT, "the game is over");
+}
+
+#[tokio::test]
+async fn hints_are_limited_per_address() {
+    let s = Server::with(Config {
+        hints_per_minute: 2,
+        ..Config::default()
+    });
+    let (id, _, _) = s.create("tihbat", ["human", "human"]).await;
+    for _ in 0..2 {
+        let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "greedy"})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "greedy"})).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::TOO_MANY_REQUESTS,
+        "at most 2 a minute",
+    );
 }

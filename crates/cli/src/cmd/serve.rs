@@ -9,6 +9,8 @@ use crate::cli::ServeArgs;
 pub fn run(args: &ServeArgs) -> Result<ExitCode> {
     let config = qasab_server::Config {
         games_per_minute: args.games_per_minute,
+        sockets_per_game: args.sockets_per_game as usize,
+        hints_per_minute: args.hints_per_minute,
         ..qasab_server::Config::default()
     };
     qasab_server::run(args.addr, &args.db, config)?;

@@ -1,0 +1,461 @@
+//! A load benchmark of `qasab serve`, and a check that a killed server loses no acknowledged
+//! action. Not a test: it measures, and its figures go to `docs/PERFORMANCE.md`.
+//!
+//! ```text
+//! cargo build --release -p qasab-cli
+//! cargo run --release -p qasab-server --example load -- [--games 320] [--concurrency 64]
+//!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--bin target/release/qasab]
+//! ```
+//!
+//! It starts the real server binary as a child process on a free loopback port with a fresh
+//! database, then plays many games at once between two people, each taking random legal
+//! actions over HTTP (one keep-alive connection per game), and reports games/s, actions/s and
+//! the action latency. Then it does it again on another fresh database and kills the server
+//! (SIGKILL) once `--kill-after` actions have been acknowledged, restarts it on the same
+//! database, and checks that every acknowledged action is in the restarted server's games at
+//! its index. Errors (any answer but 200/201 before the kill) and lost actions must be 0; the
+//! exit status says whether they are.
+
+use std::collections::HashMap;
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+
+/// The command line.
+#[derive(Clone, Debug)]
+struct Options {
+    games: usize,
+    concurrency: usize,
+    max_actions: usize,
+    kill_after: usize,
+    seed: u64,
+    bin: PathBuf,
+}
+
+impl Options {
+    fn parse() -> Result<Options> {
+        let mut o = Options {
+            games: 320,
+            concurrency: 64,
+            max_actions: 300,
+            kill_after: 3000,
+            seed: 1,
+            bin: PathBuf::from("target/release/qasab"),
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(flag) = args.next() {
+            let value = args.next().ok_or_else(|| anyhow!("{flag} needs a value"))?;
+            let number = || {
+                value
+                    .parse::<usize>()
+                    .with_context(|| format!("{flag} {value}"))
+            };
+            match flag.as_str() {
+                "--games" => o.games = number()?,
+                "--concurrency" => o.concurrency = number()?.max(1),
+                "--max-actions" => o.max_actions = number()?.max(1),
+                "--kill-after" => o.kill_after = number()?,
+                "--seed" => o.seed = number()? as u64,
+                "--bin" => o.bin = PathBuf::from(&value),
+                _ => bail!(
+                    "unknown option {flag}; options: --games --concurrency --max-actions \
+                     --kill-after --seed --bin"
+                ),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// A small generator for the random choices (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// The server as a child process.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Starts `bin serve` on a free loopback port and waits until it answers.
+    async fn start(bin: &Path, db: &Path) -> Result<Server> {
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let child = Command::new(bin)
+            .arg("serve")
+            .arg("--addr")
+            .arg(addr.to_string())
+            .arg("--db")
+            .arg(db)
+            .args(["--games-per-minute", "1000000"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .with_context(|| {
+                format!(
+                    "cannot start {}; build it with cargo build --release -p qasab-cli",
+                    bin.display()
+                )
+            })?;
+        let mut server = Server { child, addr };
+        for _ in 0..600 {
+            if let Ok(mut c) = Client::connect(addr).await
+                && let Ok((200, _)) = c.call("GET", "/api/rulesets", None, None).await
+            {
+                return Ok(server);
+            }
+            if let Some(status) = server.child.try_wait()? {
+                bail!("the server exited: {status}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        bail!("the server did not answer within 30 s")
+    }
+
+    /// SIGKILL, as a crash would.
+    fn kill(mut self) -> Result<()> {
+        self.child.kill()?;
+        self.child.wait()?;
+        Ok(())
+    }
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Client {
+    addr: SocketAddr,
+    sender: SendRequest<Full<Bytes>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Result<Client> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (sender, conn) = http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+        Ok(Client { addr, sender })
+    }
+
+    /// A request; its status and JSON answer.
+    async fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value)> {
+        let mut req = hyper::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", self.addr.to_string());
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let body = match body {
+            Some(b) => {
+                req = req.header("content-type", "application/json");
+                Full::new(Bytes::from(b.to_string()))
+            }
+            None => Full::new(Bytes::new()),
+        };
+        self.sender.ready().await?;
+        let res = self.sender.send_request(req.body(body)?).await?;
+        let status = res.status().as_u16();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        Ok((
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        ))
+    }
+}
+
+/// What the players of one run did.
+#[derive(Default)]
+struct Tally {
+    /// Games played to their end, and games left at the action cap.
+    finished: usize,
+    capped: usize,
+    /// Acknowledged actions by game: (index, action).
+    acked: HashMap<String, Vec<(usize, String)>>,
+    latencies: Vec<Duration>,
+    /// Unexpected answers or failures while the server was meant to be up.
+    errors: Vec<String>,
+}
+
+/// Shared state of a run.
+struct Run {
+    addr: SocketAddr,
+    rulesets: Vec<String>,
+    options: Options,
+    next_game: AtomicUsize,
+    acked: AtomicUsize,
+    /// Set when the server is about to be killed: failures from then on are expected.
+    killing: AtomicBool,
+}
+
+/// Plays one game between two people with random legal actions, up to the action cap.
+async fn play_game(run: &Run, n: usize, tally: &mut Tally) -> Result<()> {
+    let mut rng = Rng(run.options.seed ^ (n as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let ruleset = &run.rulesets[n % run.rulesets.len()];
+    let mut client = Client::connect(run.addr).await?;
+    let (status, created) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(&json!({"ruleset": ruleset, "seats": ["human", "human"]})),
+        )
+        .await?;
+    if status != 201 {
+        bail!("creating {ruleset}: {status} {created}");
+    }
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let tokens: HashMap<String, String> = created["seats"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| Some((s["seat"].as_str()?.into(), s["token"].as_str()?.into())))
+        .collect();
+    let mut state = created["state"].clone();
+    let mut played = 0;
+    loop {
+        if state["turn"]["kind"] == "over" {
+            tally.finished += 1;
+            return Ok(());
+        }
+        if played == run.options.max_actions {
+            tally.capped += 1;
+            return Ok(());
+        }
+        let seat = state["turn"]["seat"].as_str().unwrap_or_default();
+        let token = tokens
+            .get(seat)
+            .ok_or_else(|| anyhow!("game {id}: no token for the seat to move ({seat})"))?;
+        let legal = state["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            bail!("game {id}: no legal action at {}", state["index"]);
+        }
+        let action = legal[rng.below(legal.len())]["action"].clone();
+        let index = state["index"].as_u64().unwrap_or_default() as usize;
+        let started = Instant::now();
+        let (status, next) = client
+            .call(
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                Some(token),
+                Some(&json!({"action": action, "index": index})),
+            )
+            .await?;
+        if status != 200 {
+            bail!("game {id}: action {action} at {index}: {status} {next}");
+        }
+        tally.latencies.push(started.elapsed());
+        tally
+            .acked
+            .entry(id.clone())
+            .or_default()
+            .push((index, action.as_str().unwrap_or_default().to_string()));
+        run.acked.fetch_add(1, Ordering::Relaxed);
+        played += 1;
+        state = next;
+    }
+}
+
+/// Runs the games with `concurrency` players at once until all are played (or the server
+/// is killed); merges what every player saw.
+async fn play_all(run: Arc<Run>) -> Tally {
+    let mut tasks = Vec::new();
+    for _ in 0..run.options.concurrency {
+        let run = run.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut tally = Tally::default();
+            loop {
+                let n = run.next_game.fetch_add(1, Ordering::Relaxed);
+                if n >= run.options.games {
+                    break;
+                }
+                if let Err(e) = play_game(&run, n, &mut tally).await {
+                    if run.killing.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    tally.errors.push(format!("{e:#}"));
+                }
+            }
+            tally
+        }));
+    }
+    let mut all = Tally::default();
+    for t in tasks {
+        match t.await {
+            Ok(t) => {
+                all.finished += t.finished;
+                all.capped += t.capped;
+                all.acked.extend(t.acked);
+                all.latencies.extend(t.latencies);
+                all.errors.extend(t.errors);
+            }
+            Err(e) => all.errors.push(format!("a player panicked: {e}")),
+        }
+    }
+    all
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+async fn rulesets(addr: SocketAddr) -> Result<Vec<String>> {
+    let (_, list) = Client::connect(addr)
+        .await?
+        .call("GET", "/api/rulesets", None, None)
+        .await?;
+    Ok(list
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["name"].as_str().map(str::to_string))
+        .collect())
+}
+
+/// The throughput phase; returns the number of errors.
+async fn throughput(options: &Options, dir: &Path) -> Result<usize> {
+    let server = Server::start(&options.bin, &dir.join("load.db")).await?;
+    let run = Arc::new(Run {
+        addr: server.addr,
+        rulesets: rulesets(server.addr).await?,
+        options: options.clone(),
+        next_game: AtomicUsize::new(0),
+        acked: AtomicUsize::new(0),
+        killing: AtomicBool::new(false),
+    });
+    let started = Instant::now();
+    let mut tally = play_all(run.clone()).await;
+    let seconds = started.elapsed().as_secs_f64();
+    server.kill()?;
+    tally.latencies.sort();
+    let actions = tally.latencies.len();
+    let games = tally.finished + tally.capped;
+    println!(
+        "throughput: {} rulesets ({}), {} games ({} to the end, {} stopped at {} actions), \
+         {} at a time",
+        run.rulesets.len(),
+        run.rulesets.join(", "),
+        games,
+        tally.finished,
+        tally.capped,
+        options.max_actions,
+        options.concurrency
+    );
+    println!(
+        "  {seconds:.1} s: {:.1} games/s, {:.0} actions/s ({actions} actions); action latency \
+         p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {}",
+        games as f64 / seconds,
+        actions as f64 / seconds,
+        percentile(&tally.latencies, 0.5),
+        percentile(&tally.latencies, 0.99),
+        percentile(&tally.latencies, 1.0),
+        tally.errors.len()
+    );
+    for e in tally.errors.iter().take(5) {
+        println!("  error: {e}");
+    }
+    Ok(tally.errors.len())
+}
+
+/// The crash phase; returns the number of errors and of lost actions.
+async fn crash(options: &Options, dir: &Path) -> Result<(usize, usize)> {
+    let db = dir.join("crash.db");
+    let server = Server::start(&options.bin, &db).await?;
+    let run = Arc::new(Run {
+        addr: server.addr,
+        rulesets: rulesets(server.addr).await?,
+        options: Options {
+            // Enough games that the load is still running at the kill.
+            games: usize::MAX,
+            ..options.clone()
+        },
+        next_game: AtomicUsize::new(0),
+        acked: AtomicUsize::new(0),
+        killing: AtomicBool::new(false),
+    });
+    let players = tokio::spawn(play_all(run.clone()));
+    while run.acked.load(Ordering::Relaxed) < options.kill_after {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    run.killing.store(true, Ordering::Relaxed);
+    server.kill()?;
+    let tally = players.await?;
+    let acked: usize = tally.acked.values().map(Vec::len).sum();
+
+    let restarted = Server::start(&options.bin, &db).await?;
+    let mut client = Client::connect(restarted.addr).await?;
+    let mut lost = 0;
+    let mut errors = tally.errors.clone();
+    for (id, actions) in &tally.acked {
+        let (status, game) = client
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await?;
+        if status != 200 {
+            errors.push(format!("game {id} after the restart: {status} {game}"));
+            lost += actions.len();
+            continue;
+        }
+        let stored = game["actions"].as_array().cloned().unwrap_or_default();
+        for (index, action) in actions {
+            if stored.get(*index).and_then(|a| a["action"].as_str()) != Some(action.as_str()) {
+                lost += 1;
+            }
+        }
+    }
+    restarted.kill()?;
+    println!(
+        "crash: SIGKILL after {acked} acknowledged actions in {} games ({} at a time); \
+         restarted on the same database: lost actions {lost}, errors {}",
+        tally.acked.len(),
+        options.concurrency,
+        errors.len()
+    );
+    for e in errors.iter().take(5) {
+        println!("  error: {e}");
+    }
+    Ok((errors.len(), lost))
+}
+
+#[tokio::main]
+async fn main() -> Result<ExitCode> {
+    let options = Options::parse()?;
+    let dir = tempfile::tempdir()?;
+    let errors = throughput(&options, dir.path()).await?;
+    let (crash_errors, lost) = crash(&options, dir.path()).await?;
+    Ok(if errors + crash_errors + lost == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

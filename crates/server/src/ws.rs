@@ -1,0 +1,117 @@
+//! `GET /api/games/{id}/ws`: a game's state pushed over a WebSocket after every change.
+//!
+//! The socket first gets `{"type":"state","state":...}` with the game's current view (the
+//! answer of `GET /api/games/{id}`), then the same after every action, throw, computer move
+//! and undo. A socket that falls behind the game's broadcast channel just gets the current
+//! state, so it never misses the last one. Messages from the client are ignored (actions go
+//! through `POST .../actions`); pings are answered by the WebSocket layer.
+//!
+//! Each game takes at most [`crate::Config::sockets_per_game`] sockets at once; a place is
+//! held by a [`Place`] guard, so every way a socket ends frees it.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::api::game_id;
+use crate::error::AppError;
+use crate::{AppState, GameSlot};
+
+/// One open socket's place among a game's watchers, given back when dropped.
+struct Place(Arc<GameSlot>);
+
+impl Place {
+    /// Takes a place if fewer than `limit` are taken.
+    fn take(slot: Arc<GameSlot>, limit: usize) -> Option<Place> {
+        slot.sockets
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Place(slot))
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.sockets.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+pub(crate) async fn watch(
+    State(state): State<AppState>,
+    path: Result<Path<String>, PathRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, AppError> {
+    let slot = state.slot(&game_id(path)?)?;
+    let upgrade = upgrade.map_err(|e| {
+        AppError::BadRequest(format!(
+            "this path takes a WebSocket connection (a GET with Upgrade: websocket): {}",
+            e.body_text()
+        ))
+    })?;
+    let limit = state.config().sockets_per_game;
+    let place = Place::take(slot, limit).ok_or_else(|| {
+        AppError::TooManyRequests(format!(
+            "this game already has {limit} live watchers, the most it takes; \
+             try again later or poll GET /api/games/{{id}}"
+        ))
+    })?;
+    Ok(upgrade.on_upgrade(move |socket| send_updates(socket, place)))
+}
+
+/// The text frame carrying the game's current state.
+async fn state_message(slot: &GameSlot) -> String {
+    let view = slot.game.lock().await.view();
+    json!({ "type": "state", "state": view }).to_string()
+}
+
+/// What woke the socket's loop.
+enum Event {
+    Changed,
+    Closed,
+    Ignored,
+}
+
+/// Sends the state now and after every change, until the client leaves.
+async fn send_updates(mut socket: WebSocket, place: Place) {
+    let slot = &place.0;
+    // Subscribed before the first state is read, so that no change falls between.
+    let mut updates = slot.updates.subscribe();
+    let mut last = String::new();
+    let mut event = Event::Changed;
+    loop {
+        match event {
+            Event::Changed => {
+                let text = state_message(slot).await;
+                // Several changes may have been announced for one state already sent.
+                if text != last {
+                    if socket.send(Message::text(text.clone())).await.is_err() {
+                        return;
+                    }
+                    last = text;
+                }
+            }
+            Event::Closed => return,
+            Event::Ignored => {}
+        }
+        event = tokio::select! {
+            update = updates.recv() => match update {
+                Ok(_) | Err(RecvError::Lagged(_)) => Event::Changed,
+                Err(RecvError::Closed) => Event::Closed,
+            },
+            message = socket.recv() => match message {
+                // After a close frame, reading on sends the reply and then ends the stream.
+                Some(Ok(_)) => Event::Ignored,
+                Some(Err(_)) | None => Event::Closed,
+            },
+        };
+    }
+}
