@@ -14,6 +14,7 @@
 //! leaves a change half made. Database writes also run on the blocking pool.
 
 pub mod auth;
+pub mod drawing;
 pub mod error;
 pub mod game;
 pub mod limit;
@@ -21,6 +22,7 @@ pub mod openapi;
 pub mod store;
 
 mod api;
+mod web;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
