@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import {
-  artifacts, cleanup, freePort, killServer, launch, playToEnd, screenshots, settled,
-  startServer, tempDir, watch,
+  artifacts, cleanup, clickOneMove, freePort, killServer, launch, liveIndex, playToEnd,
+  screenshots, settled, startServer, tempDir, watch,
 } from './helpers.js';
 
 let dir;
@@ -31,6 +31,7 @@ after(async () => {
 async function newGame(page, ruleset, options, player) {
   await page.goto(`${server.url}/`);
   await page.selectOption('#ruleset', ruleset);
+  await page.click('#options summary');
   for (const [key, value] of Object.entries(options)) {
     const input = page.locator(`#opt-${key}`);
     if ((await input.evaluate((e) => e.tagName)) === 'SELECT') await input.selectOption(value);
@@ -50,7 +51,8 @@ test('tihbat against the solver, clicked to the end', async () => {
   await screenshots(page, 'new-game');
   // Every option of the ruleset is offered, with its help.
   await page.selectOption('#ruleset', 'tihbat');
-  assert.ok(await page.locator('#opt-seeds').count());
+  await page.click('#options summary');
+  assert.ok(await page.locator('#opt-seeds').isVisible());
   assert.match(await page.locator('#opt-seeds').getAttribute('title'), /counters/);
   // The rules of the chosen game.
   await page.click('#nav-rules');
@@ -61,7 +63,21 @@ test('tihbat against the solver, clicked to the end', async () => {
   await settled(page);
   await screenshots(page, 'tihbat-start');
   assert.match(await page.locator('#role').textContent(), /You play south/);
-  // The hint route is not served by this server version: no hint button.
+  // The hint button is there exactly when the server lists its hint route.
+  const doc = await (await page.request.get(`${server.url}/api/openapi.json`)).json();
+  if (doc.paths['/api/games/{id}/hint']) {
+    await page.click('#hint');
+    await page.waitForSelector('#hints:not([hidden]) li');
+  } else {
+    assert.equal(await page.locator('#hint').isVisible(), false);
+  }
+  // A move from the keyboard: the list of legal actions, then Play.
+  const first = await liveIndex(page);
+  await page.focus('#action-select');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((i) => Number(document.body.dataset.index) > i, first);
   const decisions = await playToEnd(page);
   assert.ok(decisions > 0);
   const result = page.locator('#result');
@@ -113,11 +129,15 @@ test('tab on a small board against the greedy player, clicked to the end', async
   assert.match(await page.locator('#game-title').textContent(), /Tab/);
   // The sticks of the last throw are drawn, with the throw's name.
   assert.match(await page.locator('.throw-caption').textContent(), /throws/);
-  let shot = false;
+  // Undo against the computer takes back to this seat's last decision.
+  await clickOneMove(page);
+  await settled(page);
+  const played = await liveIndex(page);
+  await page.click('#undo');
+  await page.waitForFunction((i) => Number(document.body.dataset.index) < i && document.body.dataset.state === 'ready', played);
   const decisions = await playToEnd(page, 4000);
   assert.ok(decisions > 0, 'a person decided at least once');
-  if (!shot) await screenshots(page, 'tab-over');
-  shot = true;
+  await screenshots(page, 'tab-over');
   assert.match(await page.locator('#result').textContent(), /wins|No winner/);
   await context.close();
   assert.deepEqual(problems, []);

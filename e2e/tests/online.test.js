@@ -38,6 +38,7 @@ test('two people online through their links, watched by a spectator', async () =
   const host = watch(await (await browser.newContext()).newPage(), problems);
   await host.goto(`${server.url}/`);
   await host.selectOption('#ruleset', 'tihbat');
+  await host.click('#options summary');
   await host.fill('#opt-seeds', '3');
   await host.check('#mode-friend');
   await host.click('#start');
@@ -99,6 +100,7 @@ test('a reload and a server restart mid-game both resume the game', async () => 
   const page = watch(await context.newPage(), problems, downtime);
   await page.goto(`${server.url}/`);
   await page.selectOption('#ruleset', 'tab');
+  await page.click('#options summary');
   await page.fill('#opt-columns', '7');
   await page.check('#mode-computer');
   await page.selectOption('#computer-player', 'greedy');

@@ -496,7 +496,7 @@ function renderMoves(view) {
     b.type = 'button';
     b.className = `move-entry ${a.actor === 'chance' ? 'chance' : 'decision'}`;
     b.dataset.index = String(a.index + 1);
-    b.textContent = `${a.actor === 'chance' ? '🎲' : a.actor} ${a.action}`;
+    b.textContent = `${a.actor === 'chance' ? 'throw' : a.actor} ${a.action}`;
     b.title = a.description;
     b.setAttribute('aria-label', `${a.index + 1}. ${a.description}`);
     if (a.index + 1 === view.index) {
@@ -561,7 +561,7 @@ function render() {
   renderMoves(view);
   renderActions(view, canAct);
   $('viewing').hidden = !past;
-  $('viewing').textContent = past ? `Viewing position ${view.index} of ${live.index}; use ▶ or the → key to step, ⏭ to return to the game.` : '';
+  $('viewing').textContent = past ? `Viewing position ${view.index} of ${live.index}; use › or the → key to step, » to return to the game.` : '';
   $('step-first').disabled = view.index === 0;
   $('step-prev').disabled = view.index === 0;
   $('step-next').disabled = view.index >= live.index;

@@ -54,7 +54,7 @@ function drawTab(container, view, marks, onPick) {
   const d = view.drawing;
   const seats = view.seats.map((s) => s.seat);
   const cell = 56;
-  const pad = 22;
+  const pad = 16;
   const width = d.columns * cell + pad * 2;
   const height = 4 * cell + pad * 2;
   const svg = el('svg', {
@@ -63,8 +63,10 @@ function drawTab(container, view, marks, onPick) {
     role: 'group',
     'aria-label': `Board of 4 rows and ${d.columns} columns`,
   });
+  // No wider than about 80 pixels a column (set through the CSSOM, which the policy allows).
+  svg.style.maxWidth = `${d.columns * 80 + 40}px`;
   d.rows.forEach((row, r) => {
-    const rowLabel = text(svg, 8, pad + r * cell + cell / 2 + 4, String(row[0].row), 'row-label');
+    const rowLabel = text(svg, 4, pad + r * cell + cell / 2 + 4, String(row[0].row), 'row-label');
     rowLabel.setAttribute('aria-hidden', 'true');
     row.forEach((sq, c) => {
       const x = pad + c * cell;
