@@ -365,6 +365,7 @@ function onPick(name) {
   } else if (fromHere.length > 0) {
     page.selected = name;
   }
+  $('prompt').hidden = true;
   render();
   if (page.selected !== null) {
     const here = view.legal.filter((a) => sourceOf(a.detail) === page.selected && !a.detail.to);
