@@ -117,7 +117,12 @@ function drawTab(container, view, marks, onPick) {
       }
     });
   });
-  container.replaceChildren(svg);
+  const legend = document.createElement('p');
+  legend.className = 'legend';
+  legend.textContent = 'Dashed ring: not yet converted (moves only with a tab). Red corner: '
+    + 'has been in the enemy row. A number: a stack; ~ a dissolved stack. ✕ frozen in the enemy '
+    + 'row; ↔ may not leave it.';
+  container.replaceChildren(svg, legend);
 }
 
 // Draws the four Tihbat pits.
