@@ -20,9 +20,10 @@ pub mod game;
 pub mod limit;
 pub mod openapi;
 pub mod store;
+/// The web page and the reads it needs.
+mod web;
 
 mod api;
-mod web;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

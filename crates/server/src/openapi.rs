@@ -75,15 +75,8 @@ fn game_links() -> Value {
 
 /// The OpenAPI document.
 pub fn document() -> Value {
-    let mut doc = api_document();
-    add_page_reads(&mut doc);
-    doc
-}
-
-/// The document of the game API proper.
-fn api_document() -> Value {
     let bearer = json!([{ "seatToken": [] }]);
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "Qasab",
@@ -219,7 +212,9 @@ fn api_document() -> Value {
             },
             "schemas": schemas()
         }
-    })
+    });
+    add_page_reads(&mut doc);
+    doc
 }
 
 fn seats_schema() -> Value {
@@ -425,7 +420,7 @@ fn add_page_reads(doc: &mut Value) {
                         and `can_undo` are those of that state, and nothing can be played in it",
                     "content": json_content("GameState")
                 },
-                "400": error("The index is not a non-negative integer"),
+                "400": error("The index is not a non-negative integer, or the id is not valid in a path"),
                 "404": error("No game with this id, or an index past the game's current state")
             }
         }
@@ -448,6 +443,7 @@ fn add_page_reads(doc: &mut Value) {
                         }
                     } } }
                 },
+                "400": error("A game id that is not valid in a path"),
                 "401": error("No seat token"),
                 "403": error("The token is not a seat of this game"),
                 "404": error("No game with this id")
