@@ -314,10 +314,19 @@ fn l10_each_piece_enters_the_enemy_row_once() {
 #[test]
 fn l11_a_piece_in_the_enemy_row_is_frozen_while_its_home_row_is_occupied() {
     let black = "a,b,x,d,e,f,g,h,i";
+    let sq = |name: &str| Grid::new(9).parse(name).unwrap();
     let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,c.ce1234", black);
     assert_eq!(moves(&s), ["1:A-B"], "the piece on c is frozen");
+    assert_eq!(s.enemy_row_hold(sq("c")), Some(true));
+    assert_eq!(s.enemy_row_hold(sq("A")), None, "not in the enemy row");
+    assert_eq!(
+        s.enemy_row_hold(sq("a")),
+        None,
+        "Black's piece is in its own home row"
+    );
     let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,c.ce1234", black);
     assert_eq!(moves(&s), ["2:c-e"]);
+    assert_eq!(s.enemy_row_hold(sq("c")), None);
     let black = "a,b,c,d,e,f,g,x,i";
     let s = st(
         "tab(enemy_row=freeze-exit)",
@@ -331,6 +340,7 @@ fn l11_a_piece_in_the_enemy_row_is_frozen_while_its_home_row_is_occupied() {
         ["1:A-B", "1:h-i", "2:A-C", "bank"],
         "the piece on h may move along the row but not leave it"
     );
+    assert_eq!(s.enemy_row_hold(sq("h")), Some(false));
     let s = st(
         "tab(enemy_row=freeze-exit)",
         "move:w",
@@ -395,8 +405,11 @@ fn l14_a_tab_peels_one_piece_off_a_stack() {
         "x,x,x,x,x,x,x,M.c12,M.c12",
         START_B,
     );
+    let m = Grid::new(9).parse("M").unwrap();
+    assert!(!s.is_dissolved(m));
     play(&mut s, "1:M*");
     assert!(s.position_id().ends_with("/M"), "{}", s.position_id());
+    assert!(s.is_dissolved(m));
 }
 
 #[test]

@@ -39,6 +39,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
+        .merge(crate::web::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))

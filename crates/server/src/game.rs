@@ -210,6 +210,8 @@ pub struct StateView {
     pub legal: Vec<LegalAction>,
     /// True if `POST .../undo` would take something back.
     pub can_undo: bool,
+    /// The board described for drawing ([`crate::drawing`]).
+    pub drawing: crate::drawing::Drawing,
 }
 
 /// A game of any ruleset: the type-erased face of [`TypedGame`].
@@ -575,6 +577,7 @@ impl<S: Playable> DynGame for TypedGame<S> {
             actions: self.log.clone(),
             legal: self.legal_actions().1,
             can_undo: self.undo_point().is_some(),
+            drawing: crate::drawing::of(&self.state, &self.log),
         }
     }
 

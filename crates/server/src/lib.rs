@@ -14,11 +14,14 @@
 //! leaves a change half made. Database writes also run on the blocking pool.
 
 pub mod auth;
+pub mod drawing;
 pub mod error;
 pub mod game;
 pub mod limit;
 pub mod openapi;
 pub mod store;
+/// The web page and the reads it needs.
+mod web;
 
 mod api;
 mod hint;

@@ -83,7 +83,7 @@ pub fn document() -> Value {
 /// The document without the routes that [`add_live_and_hint`] adds.
 fn base_document() -> Value {
     let bearer = json!([{ "seatToken": [] }]);
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "Qasab",
@@ -219,7 +219,9 @@ fn base_document() -> Value {
             },
             "schemas": schemas()
         }
-    })
+    });
+    add_page_reads(&mut doc);
+    doc
 }
 
 /// Adds the live-update WebSocket and the hint routes, with their schemas.
@@ -514,4 +516,154 @@ fn schemas() -> Value {
             }
         }
     })
+}
+
+/// Adds the reads the web page needs (a past state, the seat of a token) and the drawing
+/// model of the game view.
+fn add_page_reads(doc: &mut Value) {
+    let index_param = json!({
+        "name": "index",
+        "in": "path",
+        "required": true,
+        "description": "The state index: the number of actions played before it (0 = the start).",
+        "schema": { "type": "integer", "minimum": 0 }
+    });
+    doc["paths"]["/api/games/{id}/states/{index}"] = json!({
+        "get": {
+            "operationId": "getStateAt",
+            "summary": "The game as it was at an earlier state, for stepping through its record",
+            "parameters": [id_param(), index_param],
+            "responses": {
+                "200": {
+                    "description": "The view of the game after its first `index` actions; its `legal` \
+                        and `can_undo` are those of that state, and nothing can be played in it",
+                    "content": json_content("GameState")
+                },
+                "400": error("The index is not a non-negative integer, or the id is not valid in a path"),
+                "404": error("No game with this id, or an index past the game's current state")
+            }
+        }
+    });
+    doc["paths"]["/api/games/{id}/seat"] = json!({
+        "get": {
+            "operationId": "getSeat",
+            "summary": "The seat of the token sent in the Authorization header",
+            "parameters": [id_param()],
+            "security": [{ "seatToken": [] }],
+            "responses": {
+                "200": {
+                    "description": "The token's seat",
+                    "content": { "application/json": { "schema": {
+                        "type": "object",
+                        "required": ["seat", "index"],
+                        "properties": {
+                            "seat": { "type": "string", "description": "The seat's name" },
+                            "index": { "type": "integer", "minimum": 0, "maximum": 1, "description": "The seat's position in seat order" }
+                        }
+                    } } }
+                },
+                "400": error("A game id that is not valid in a path"),
+                "401": error("No seat token"),
+                "403": error("The token is not a seat of this game"),
+                "404": error("No game with this id")
+            }
+        }
+    });
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["GameState"]["properties"]["drawing"] = schema("Drawing");
+    if let Some(required) = schemas["GameState"]["required"].as_array_mut() {
+        required.push(json!("drawing"));
+    }
+    for (name, value) in drawing_schemas() {
+        schemas[name] = value;
+    }
+}
+
+/// The schemas of the drawing model (`crate::drawing`).
+fn drawing_schemas() -> Vec<(&'static str, Value)> {
+    let per_seat = |what: &str| json!({ "type": "array", "items": { "type": "integer", "minimum": 0 }, "minItems": 2, "maxItems": 2, "description": what });
+    vec![
+        (
+            "Drawing",
+            json!({
+                "type": "object",
+                "required": ["kind"],
+                "description": "The board described for drawing, read from the core. kind 'tab': a \
+                    Tâb board (columns, rows, pending, banked, on_board, unconverted, removed, \
+                    last_throw); kind 'tihbat': the four pits (rows, captured); kind 'none': no \
+                    drawing.",
+                "properties": {
+                    "kind": { "type": "string", "enum": ["tab", "tihbat", "none"] },
+                    "columns": { "type": "integer", "minimum": 3 },
+                    "rows": {
+                        "type": "array",
+                        "description": "Tâb: the four rows as the terminal draws them, the second seat's home row first, each from the first seat's left (Square). Tihbat: North's pits D C, then South's A B (Pit).",
+                        "items": { "type": "array", "items": { "oneOf": [schema("Square"), schema("Pit")] } }
+                    },
+                    "pending": { "type": "array", "items": schema("Throw"), "description": "Throws waiting to be played" },
+                    "banked": per_seat("Banked tâbs in seat order"),
+                    "on_board": per_seat("Pieces on the board in seat order"),
+                    "unconverted": per_seat("Pieces not yet converted (locked) in seat order"),
+                    "removed": per_seat("Pieces removed by stack reductions in seat order"),
+                    "last_throw": { "oneOf": [schema("Throw"), { "type": "null" }] },
+                    "captured": per_seat("Tihbat: counters captured in seat order")
+                }
+            }),
+        ),
+        (
+            "Square",
+            json!({
+                "type": "object",
+                "required": ["name", "row", "column", "home", "unit"],
+                "properties": {
+                    "name": { "type": "string", "description": "The square's name in notation" },
+                    "row": { "type": "integer", "minimum": 1, "maximum": 4, "description": "1 to 4 from the first seat's home row" },
+                    "column": { "type": "integer", "minimum": 1, "description": "1 to N from the first seat's left" },
+                    "home": { "type": ["string", "null"], "description": "The seat whose home row it is" },
+                    "unit": { "oneOf": [schema("Unit"), { "type": "null" }] }
+                }
+            }),
+        ),
+        (
+            "Unit",
+            json!({
+                "type": "object",
+                "required": ["owner", "pieces", "unconverted", "entered_enemy_row", "dissolved", "frozen", "held"],
+                "properties": {
+                    "owner": { "type": "string" },
+                    "pieces": { "type": "integer", "minimum": 1 },
+                    "unconverted": { "type": "integer", "minimum": 0, "description": "Pieces not yet converted (locked): they move only with a tâb" },
+                    "entered_enemy_row": { "type": "integer", "minimum": 0, "description": "Pieces that have been in the enemy home row" },
+                    "dissolved": { "type": "boolean", "description": "A dissolved stack (split=dissolve)" },
+                    "frozen": { "type": "boolean", "description": "The enemy-row rule forbids it to move now" },
+                    "held": { "type": "boolean", "description": "The enemy-row rule lets it move along the enemy row but not leave it" }
+                }
+            }),
+        ),
+        (
+            "Throw",
+            json!({
+                "type": "object",
+                "required": ["value", "name", "whites"],
+                "properties": {
+                    "value": { "type": "integer", "enum": [1, 2, 3, 4, 6] },
+                    "name": { "type": "string" },
+                    "whites": { "type": "integer", "minimum": 0, "maximum": 4, "description": "Sticks showing their white side" },
+                    "description": { "type": "string", "description": "The last throw only: the game's words for it" }
+                }
+            }),
+        ),
+        (
+            "Pit",
+            json!({
+                "type": "object",
+                "required": ["name", "owner", "counters"],
+                "properties": {
+                    "name": { "type": "string", "description": "The pit's letter" },
+                    "owner": { "type": "string" },
+                    "counters": { "type": "integer", "minimum": 0 }
+                }
+            }),
+        ),
+    ]
 }

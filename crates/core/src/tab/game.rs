@@ -12,7 +12,7 @@ use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
-use super::rules::Ruleset;
+use super::rules::{EnemyRow, Ruleset};
 use super::state::{MAXP, MoveList, OFF, Phase, State};
 use super::track::{NONE, dests};
 
@@ -90,6 +90,40 @@ impl State {
             return None;
         }
         self.owner(sq.0).map(|p| (p, self.mask(sq.0).count_ones()))
+    }
+
+    /// Whether the stack on `sq` is dissolved (L-14, `split=dissolve`): its pieces stand
+    /// together but move one by one. False for an empty square or a single piece.
+    pub fn is_dissolved(&self, sq: Square) -> bool {
+        usize::from(sq.0) < self.grid().len()
+            && self.mask(sq.0).count_ones() > 1
+            && self.dissolved(sq.0)
+    }
+
+    /// How the enemy-row rule (L-11, H-12) holds the unit on `sq` now: `Some(true)` if it
+    /// stands in its owner's enemy home row and may not move at all (`enemy_row=freeze` while
+    /// its owner has a piece in his home row, `opponent-home-empty` while the enemy has one in
+    /// his), `Some(false)` if it may move along that row but not leave it (`freeze-exit`,
+    /// `freeze-exit-unless-one-stack`), `None` if the rule does not hold it (or the square is
+    /// empty). `lowest-priority` holds no unit by itself and is not reported.
+    pub fn enemy_row_hold(&self, sq: Square) -> Option<bool> {
+        if usize::from(sq.0) >= self.grid().len() {
+            return None;
+        }
+        let p = self.owner(sq.0)?;
+        if self.row_of(sq.0) != self.enemy_row(p) {
+            return None;
+        }
+        let home = self.home_occupied(p);
+        match self.rules.enemy_row {
+            EnemyRow::Freeze if home => Some(true),
+            EnemyRow::OpponentHomeEmpty if self.home_occupied(!p) => Some(true),
+            EnemyRow::FreezeExit if home => Some(false),
+            EnemyRow::FreezeExitUnlessOneStack if home && !self.home_on_one_square(p) => {
+                Some(false)
+            }
+            _ => None,
+        }
     }
 
     /// The number of `p`'s pieces not yet converted (L-9c).

@@ -803,7 +803,7 @@ impl Position {
 
     /// True if all of `p`'s home-row pieces stand on one square (`freeze-exit-unless-one-stack`).
     #[inline]
-    fn home_on_one_square(&self, p: Player) -> bool {
+    pub(crate) fn home_on_one_square(&self, p: Player) -> bool {
         let home = self.occ[p.index()] & self.row_mask(self.home_row(p));
         home & home.wrapping_sub(1) == 0
     }

@@ -1,0 +1,144 @@
+// Whole games against the computer, played by clicking: Tihbat against the exact solver,
+// and Tâb on a small board against the greedy player.
+
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import {
+  artifacts, cleanup, clickOneMove, freePort, killServer, launch, liveIndex, playToEnd,
+  screenshots, settled, startServer, tempDir, watch,
+} from './helpers.js';
+
+let dir;
+let server;
+let browser;
+
+before(async () => {
+  dir = tempDir();
+  server = await startServer(join(dir, 'games.db'), await freePort());
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await killServer(server);
+  cleanup(dir);
+});
+
+/** Chooses the game and the opponent on the new-game page and starts. */
+async function newGame(page, ruleset, options, player) {
+  await page.goto(`${server.url}/`);
+  await page.selectOption('#ruleset', ruleset);
+  await page.click('#options summary');
+  for (const [key, value] of Object.entries(options)) {
+    const input = page.locator(`#opt-${key}`);
+    if ((await input.evaluate((e) => e.tagName)) === 'SELECT') await input.selectOption(value);
+    else await input.fill(value);
+  }
+  await page.check('#mode-computer');
+  await page.selectOption('#computer-player', player);
+  await page.click('#start');
+  await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
+}
+
+test('tihbat against the solver, clicked to the end', async () => {
+  const problems = [];
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = watch(await context.newPage(), problems);
+  await page.goto(`${server.url}/`);
+  await screenshots(page, 'new-game');
+  // Every option of the ruleset is offered, with its help.
+  await page.selectOption('#ruleset', 'tihbat');
+  await page.click('#options summary');
+  assert.ok(await page.locator('#opt-seeds').isVisible());
+  assert.match(await page.locator('#opt-seeds').getAttribute('title'), /counters/);
+  // The rules of the chosen game.
+  await page.click('#nav-rules');
+  assert.match(await page.locator('#rules-text').textContent(), /Tihbat/);
+  await page.click('#rules-close');
+
+  await newGame(page, 'tihbat', { seeds: '4' }, 'solver');
+  await settled(page);
+  await screenshots(page, 'tihbat-start');
+  assert.match(await page.locator('#role').textContent(), /You play south/);
+  // The hint button is there exactly when the server lists its hint route.
+  const doc = await (await page.request.get(`${server.url}/api/openapi.json`)).json();
+  if (doc.paths['/api/games/{id}/hint']) {
+    await page.click('#hint');
+    await page.waitForSelector('#hints:not([hidden]) li');
+  } else {
+    assert.equal(await page.locator('#hint').isVisible(), false);
+  }
+  // A move from the keyboard: the list of legal actions, then Play.
+  const first = await liveIndex(page);
+  await page.focus('#action-select');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((i) => Number(document.body.dataset.index) > i, first);
+  const decisions = await playToEnd(page);
+  assert.ok(decisions > 0);
+  const result = page.locator('#result');
+  assert.equal(await result.isVisible(), true);
+  assert.match(await result.textContent(), /wins|No winner/);
+  await screenshots(page, 'tihbat-over');
+
+  // The record downloads, opens as a new game and steps with the arrow keys.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const recordPath = join(artifacts, 'tihbat-record.txt');
+  await download.saveAs(recordPath);
+  const record = readFileSync(recordPath, 'utf8');
+  assert.match(record, /^qasab-record 1/);
+  const last = await page.evaluate(() => Number(document.body.dataset.index));
+
+  const viewer = watch(await context.newPage(), problems);
+  await viewer.goto(`${server.url}/`);
+  const file = join(artifacts, 'opened-record.txt');
+  writeFileSync(file, record);
+  await viewer.setInputFiles('#record-file', file);
+  await viewer.waitForURL(/step=0/);
+  await viewer.waitForFunction(() => document.body.dataset.shown === '0');
+  assert.equal(await viewer.evaluate(() => Number(document.body.dataset.index)), last);
+  await viewer.keyboard.press('ArrowRight');
+  await viewer.waitForFunction(() => document.body.dataset.shown === '1');
+  await viewer.keyboard.press('ArrowRight');
+  await viewer.waitForFunction(() => document.body.dataset.shown === '2');
+  await viewer.keyboard.press('ArrowLeft');
+  await viewer.waitForFunction(() => document.body.dataset.shown === '1');
+  await viewer.click('#step-last');
+  await viewer.waitForFunction((i) => document.body.dataset.shown === String(i), last);
+  await viewer.click('#step-first');
+  await viewer.waitForFunction(() => document.body.dataset.shown === '0');
+  // Clicking an entry of the move list shows the position after it.
+  await viewer.click('#moves li:nth-child(3) button');
+  await viewer.waitForFunction(() => document.body.dataset.shown === '3');
+  await screenshots(viewer, 'record-step');
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+test('tab on a small board against the greedy player, clicked to the end', async () => {
+  const problems = [];
+  const context = await browser.newContext();
+  const page = watch(await context.newPage(), problems);
+  await newGame(page, 'tab', { columns: '7', pieces: '3' }, 'greedy');
+  await settled(page);
+  await screenshots(page, 'tab-start');
+  assert.match(await page.locator('#game-title').textContent(), /Tab/);
+  // The sticks of the last throw are drawn, with the throw's name.
+  assert.match(await page.locator('.throw-caption').textContent(), /throws/);
+  // Undo against the computer takes back to this seat's last decision.
+  await clickOneMove(page);
+  await settled(page);
+  const played = await liveIndex(page);
+  await page.click('#undo');
+  await page.waitForFunction((i) => Number(document.body.dataset.index) < i && document.body.dataset.state === 'ready', played);
+  const decisions = await playToEnd(page, 4000);
+  assert.ok(decisions > 0, 'a person decided at least once');
+  await screenshots(page, 'tab-over');
+  assert.match(await page.locator('#result').textContent(), /wins|No winner/);
+  await context.close();
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,160 @@
+// Shared helpers of the end-to-end tests: a `qasab serve` of the release build on a free
+// loopback port with a temporary database, headless Chromium, and a watch on the console.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '..', '..');
+export const artifacts = join(root, 'e2e', 'artifacts');
+const binary = process.env.QASAB_BIN || join(root, 'target', 'release', 'qasab');
+
+/** A free TCP port on the loopback. */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+/** A directory for a test's database, removed by `cleanup`. */
+export function tempDir() {
+  return mkdtempSync(join(tmpdir(), 'qasab-e2e-'));
+}
+
+export function cleanup(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Starts `qasab serve` on `port` with the database `db`; resolves once it listens. */
+export async function startServer(db, port) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const proc = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--games-per-minute', '1000'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    const listening = await new Promise((ok) => {
+      proc.stderr.on('data', (chunk) => {
+        log += chunk;
+        if (log.includes('listening on')) ok(true);
+      });
+      proc.once('exit', () => ok(false));
+    });
+    if (listening) {
+      proc.log = () => log;
+      return { proc, port, url: `http://127.0.0.1:${port}` };
+    }
+    if (!/cannot listen/.test(log)) throw new Error(`qasab serve did not start:\n${log}`);
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  throw new Error(`port ${port} stayed busy`);
+}
+
+/** Kills the server at once (SIGKILL: no graceful shutdown) and waits for it to end. */
+export function killServer(server) {
+  return new Promise((ok) => {
+    if (server.proc.exitCode !== null) return ok();
+    server.proc.once('exit', () => ok());
+    server.proc.kill('SIGKILL');
+  });
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * Records every console error or warning and every page error of `page` in `problems`.
+ * `allowed(text)` may excuse a message a test expects (a refused token, a server down).
+ */
+export function watch(page, problems, allowed = () => false) {
+  page.on('console', (m) => {
+    if ((m.type() === 'error' || m.type() === 'warning') && !allowed(m.text())) {
+      problems.push(`${m.type()}: ${m.text()} (${page.url()})`);
+    }
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message} (${page.url()})`));
+  return page;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Screenshots at a phone's width and at a desktop's. */
+export async function screenshots(page, name) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, `${name}-desktop`);
+  if (size) await page.setViewportSize(size);
+}
+
+/** Waits until the game page is ready for a decision of this page, or the game is over. */
+export async function settled(page, timeout = 60000) {
+  await page.waitForFunction(
+    () => ['ready', 'over'].includes(document.body.dataset.state),
+    null,
+    { timeout },
+  );
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+/** The state index the page shows as live. */
+export function liveIndex(page) {
+  return page.evaluate(() => Number(document.body.dataset.index));
+}
+
+/**
+ * Makes one decision by clicking: a piece or pit that can move, then its target, then the
+ * first choice of a prompt if the server lists several actions for it; or the first button of
+ * an action without a square.
+ */
+export async function clickOneMove(page) {
+  const before = await liveIndex(page);
+  const source = page.locator('#board g.source').first();
+  if (await source.count()) {
+    await source.click();
+    if (await page.locator('#board g.pit').count()) {
+      // A pit is sown by the click itself, or a prompt asks which action.
+    } else {
+      const target = page.locator('#board g.target').first();
+      if (await target.count()) await target.click();
+    }
+    const choice = page.locator('#prompt:not([hidden]) button.choice').first();
+    if (await choice.count()) await choice.click();
+  } else {
+    await page.locator('#buttons button').first().click();
+  }
+  await page.waitForFunction(
+    (i) => Number(document.body.dataset.index) !== i && document.body.dataset.state !== 'busy',
+    before,
+    { timeout: 60000 },
+  );
+}
+
+/** Plays this page's seat by clicking until the game is over. */
+export async function playToEnd(page, maxDecisions = 3000) {
+  for (let i = 0; i < maxDecisions; i++) {
+    if ((await settled(page)) === 'over') return i;
+    await clickOneMove(page);
+  }
+  throw new Error('the game did not end');
+}
