@@ -89,17 +89,18 @@ function choicesOf(values) {
   return parts;
 }
 
-function computerSpecs(ruleset) {
-  const specs = [];
-  for (const p of ruleset.players) {
-    if (p === 'human') continue;
-    if (p === 'mcts' || p === 'expectimax') {
-      for (let level = 1; level <= 5; level++) specs.push({ spec: `${p}(level=${level})`, label: `${p}, level ${level}` });
-    } else {
-      specs.push({ spec: p, label: p });
-    }
-  }
-  return specs;
+// The players that take a strength preset (`level=1..5`).
+const LEVELLED = ['mcts', 'expectimax'];
+
+function computerPlayers(ruleset) {
+  return ruleset.players.filter((p) => p !== 'human');
+}
+
+/** The computer's spec: the chosen player, with the chosen level when it takes one. */
+function computerSpec() {
+  const player = $('computer-player').value;
+  const level = $('computer-level').value;
+  return LEVELLED.includes(player) && level !== 'default' ? `${player}(level=${level})` : player;
 }
 
 function currentRuleset() {
@@ -151,15 +152,15 @@ function renderOptions() {
   }
   const computer = $('computer-player');
   computer.replaceChildren();
-  const specs = computerSpecs(r);
-  for (const s of specs) {
+  for (const p of computerPlayers(r)) {
     const opt = document.createElement('option');
-    opt.value = s.spec;
-    opt.textContent = s.label;
+    opt.value = p;
+    opt.textContent = p;
     computer.appendChild(opt);
   }
-  const strongest = r.default_seats[1];
-  computer.value = specs.some((s) => s.spec === `${strongest}(level=3)`) ? `${strongest}(level=3)` : strongest;
+  // The game's strongest player (its default opponent), at its default level.
+  computer.value = r.default_seats[1];
+  $('computer-level').value = 'default';
   const seat = $('my-seat');
   seat.replaceChildren();
   r.seats.forEach((s, i) => {
@@ -171,18 +172,9 @@ function renderOptions() {
   syncLevel();
 }
 
-// The level select mirrors the player's level, when the player has levels.
+// Only the players with strength presets take a level.
 function syncLevel() {
-  const spec = $('computer-player').value;
-  const m = /\(level=(\d)\)$/.exec(spec);
-  $('computer-level').disabled = !m;
-  if (m) $('computer-level').value = m[1];
-}
-
-function applyLevel() {
-  const spec = $('computer-player').value;
-  const m = /^(\w+)\(level=\d\)$/.exec(spec);
-  if (m) $('computer-player').value = `${m[1]}(level=${$('computer-level').value})`;
+  $('computer-level').disabled = !LEVELLED.includes($('computer-player').value);
 }
 
 function rulesetString() {
@@ -209,7 +201,7 @@ async function startGame(e) {
   if (mode === 'computer') {
     seats = ['human', 'human'];
     const mine = Number($('my-seat').value);
-    seats[1 - mine] = $('computer-player').value;
+    seats[1 - mine] = computerSpec();
   } else {
     seats = ['human', 'human'];
   }
@@ -287,7 +279,6 @@ async function showSetup() {
   }
   select.addEventListener('change', renderOptions);
   $('computer-player').addEventListener('change', syncLevel);
-  $('computer-level').addEventListener('change', applyLevel);
   for (const radio of document.querySelectorAll('input[name=mode]')) {
     radio.addEventListener('change', () => {
       $('computer-choice').hidden = !$('mode-computer').checked;
