@@ -1,0 +1,101 @@
+// The prompt that asks which move is meant when several legal actions share a piece and a
+// target (the survivor of a reduction, a stack's peeled piece, loop or enemy row): the game is
+// played through the API until such a turn comes, then the page is asked for it by clicking.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import {
+  cleanup, freePort, killServer, launch, screenshots, settled, startServer, tempDir, watch,
+} from './helpers.js';
+
+let dir;
+let server;
+let browser;
+
+before(async () => {
+  dir = tempDir();
+  server = await startServer(join(dir, 'games.db'), await freePort());
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await killServer(server);
+  cleanup(dir);
+});
+
+async function api(method, path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** The groups of legal actions with the same source and target square, largest first. */
+function sharedTargets(view) {
+  const groups = new Map();
+  for (const a of view.legal) {
+    const { from, to } = a.detail;
+    if (from === undefined || to === undefined) continue;
+    const key = `${from}>${to}`;
+    groups.set(key, [...(groups.get(key) || []), a]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Plays two-person games of `tab` through the API, each decision the action at a fixed
+ * stride through the legal list, until a turn offers several actions from one square to
+ * another. Such turns come within a few dozen decisions in practice; the throws are the
+ * server's, so the search is bounded rather than pinned.
+ */
+async function gameWithSharedTarget() {
+  for (let game = 0; game < 20; game++) {
+    const created = await api('POST', '/api/games', { ruleset: 'tab', seats: ['human', 'human'] });
+    const tokens = Object.fromEntries(created.seats.map((s) => [s.seat, s.token]));
+    let view = created.state;
+    for (let n = 0; n < 400 && view.turn.kind === 'player'; n++) {
+      const groups = sharedTargets(view);
+      if (groups.length > 0) return { id: created.id, token: tokens[view.turn.seat], view, group: groups[0] };
+      const action = view.legal[(n * 7 + game) % view.legal.length].action;
+      view = await api('POST', `/api/games/${created.id}/actions`, { action, index: view.index }, tokens[view.turn.seat]);
+    }
+  }
+  throw new Error('no turn with several actions between the same two squares in 20 games');
+}
+
+test('several actions between the same squares are offered in a prompt', async () => {
+  const { id, token, view, group } = await gameWithSharedTarget();
+  const problems = [];
+  const context = await browser.newContext();
+  const page = watch(await context.newPage(), problems);
+  await page.goto(`${server.url}/play/${id}#token=${token}`);
+  assert.equal(await settled(page), 'ready');
+
+  const { from, to } = group[0].detail;
+  await page.click(`#board [data-square="${from}"]`);
+  await page.click(`#board [data-square="${to}"]`);
+  const choices = page.locator('#prompt:not([hidden]) button.choice');
+  await choices.first().waitFor();
+  // Every action between the two squares is offered, by its notation, and nothing else.
+  const offered = await choices.evaluateAll((bs) => bs.map((b) => b.dataset.action));
+  assert.deepEqual([...offered].sort(), group.map((a) => a.action).sort());
+  await screenshots(page, 'prompt');
+
+  // The choice made is the action played.
+  const chosen = group[group.length - 1].action;
+  await page.click(`#prompt button.choice[data-action="${chosen}"]`);
+  await page.waitForFunction((i) => Number(document.body.dataset.index) > i, view.index);
+  const after = await api('GET', `/api/games/${id}`);
+  assert.equal(after.actions[view.index].action, chosen);
+  await context.close();
+  assert.deepEqual(problems, []);
+});
