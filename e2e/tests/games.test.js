@@ -4,32 +4,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import {
-  artifacts, cleanup, clickOneMove, freePort, killServer, launch, liveIndex, playToEnd,
-  screenshots, settled, startServer, tempDir, watch,
+  artifacts, clickOneMove, liveIndex, playToEnd, screenshots, serverAndBrowser, settled, watch,
 } from './helpers.js';
 
-let dir;
-let server;
-let browser;
-
-before(async () => {
-  dir = tempDir();
-  server = await startServer(join(dir, 'games.db'), await freePort());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await killServer(server);
-  cleanup(dir);
-});
+const env = serverAndBrowser();
 
 /** Chooses the game and the opponent on the new-game page and starts. */
 async function newGame(page, ruleset, options, player) {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.selectOption('#ruleset', ruleset);
   await page.click('#options summary');
   for (const [key, value] of Object.entries(options)) {
@@ -45,9 +30,9 @@ async function newGame(page, ruleset, options, player) {
 
 test('tihbat against the solver, clicked to the end', async () => {
   const problems = [];
-  const context = await browser.newContext({ acceptDownloads: true });
+  const context = await env.browser.newContext({ acceptDownloads: true });
   const page = watch(await context.newPage(), problems);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await screenshots(page, 'new-game');
   // Every option of the ruleset is offered, with its help.
   await page.selectOption('#ruleset', 'tihbat');
@@ -64,7 +49,7 @@ test('tihbat against the solver, clicked to the end', async () => {
   await screenshots(page, 'tihbat-start');
   assert.match(await page.locator('#role').textContent(), /You play south/);
   // The hint button is there exactly when the server lists its hint route.
-  const doc = await (await page.request.get(`${server.url}/api/openapi.json`)).json();
+  const doc = await (await page.request.get(`${env.server.url}/api/openapi.json`)).json();
   if (doc.paths['/api/games/{id}/hint']) {
     await page.click('#hint');
     await page.waitForSelector('#hints:not([hidden]) li');
@@ -94,7 +79,7 @@ test('tihbat against the solver, clicked to the end', async () => {
   const last = await page.evaluate(() => Number(document.body.dataset.index));
 
   const viewer = watch(await context.newPage(), problems);
-  await viewer.goto(`${server.url}/`);
+  await viewer.goto(`${env.server.url}/`);
   const file = join(artifacts, 'opened-record.txt');
   writeFileSync(file, record);
   await viewer.setInputFiles('#record-file', file);
@@ -121,7 +106,7 @@ test('tihbat against the solver, clicked to the end', async () => {
 
 test('tab on a small board against the greedy player, clicked to the end', async () => {
   const problems = [];
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = watch(await context.newPage(), problems);
   await newGame(page, 'tab', { columns: '7', pieces: '3' }, 'greedy');
   await settled(page);

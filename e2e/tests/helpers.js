@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -157,4 +158,26 @@ export async function playToEnd(page, maxDecisions = 3000) {
     await clickOneMove(page);
   }
   throw new Error('the game did not end');
+}
+
+/**
+ * Registers hooks that start a server on a temporary database and a browser before the
+ * file's tests and stop both after them. Returns the object that holds them: `server`,
+ * `browser`, `dir`, `db` and `port` (a test may replace `server`, e.g. after a restart).
+ */
+export function serverAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.dir = tempDir();
+    env.db = join(env.dir, 'games.db');
+    env.port = await freePort();
+    env.server = await startServer(env.db, env.port);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    if (env.server) await killServer(env.server);
+    if (env.dir) cleanup(env.dir);
+  });
+  return env;
 }

@@ -3,30 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import {
-  cleanup, clickOneMove, freePort, killServer, launch, liveIndex, screenshots, settled,
-  startServer, tempDir, watch,
+  clickOneMove, killServer, liveIndex, screenshots, serverAndBrowser, settled, startServer, watch,
 } from './helpers.js';
 
-let dir;
-let port;
-let server;
-let browser;
-
-before(async () => {
-  dir = tempDir();
-  port = await freePort();
-  server = await startServer(join(dir, 'games.db'), port);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await killServer(server);
-  cleanup(dir);
-});
+const env = serverAndBrowser();
 
 const atIndex = (page, i) =>
   page.waitForFunction((n) => Number(document.body.dataset.index) >= n, i, { timeout: 15000 });
@@ -35,8 +18,8 @@ test('two people online through their links, watched by a spectator', async () =
   const problems = [];
   // The forged link's page expects exactly one refusal.
   const refused = (text) => /status of 403/.test(text);
-  const host = watch(await (await browser.newContext()).newPage(), problems);
-  await host.goto(`${server.url}/`);
+  const host = watch(await (await env.browser.newContext()).newPage(), problems);
+  await host.goto(`${env.server.url}/`);
   await host.selectOption('#ruleset', 'tihbat');
   await host.click('#options summary');
   await host.fill('#opt-seeds', '3');
@@ -51,11 +34,11 @@ test('two people online through their links, watched by a spectator', async () =
   assert.match(south, /\/play\/[0-9a-f]+#token=[0-9a-f]{64}$/);
   assert.doesNotMatch(spectator, /token/);
 
-  const a = watch(await (await browser.newContext()).newPage(), problems);
-  const b = watch(await (await browser.newContext()).newPage(), problems);
-  const watcher = watch(await (await browser.newContext()).newPage(), problems);
+  const a = watch(await (await env.browser.newContext()).newPage(), problems);
+  const b = watch(await (await env.browser.newContext()).newPage(), problems);
+  const watcher = watch(await (await env.browser.newContext()).newPage(), problems);
   const forgedProblems = [];
-  const forged = watch(await (await browser.newContext()).newPage(), forgedProblems, refused);
+  const forged = watch(await (await env.browser.newContext()).newPage(), forgedProblems, refused);
   await a.goto(south);
   await b.goto(north);
   await watcher.goto(spectator);
@@ -96,9 +79,9 @@ test('a reload and a server restart mid-game both resume the game', async () => 
   let serverDown = false;
   // While the server is down, the page's polls fail; nothing else may.
   const downtime = (text) => serverDown && /ERR_CONNECTION_REFUSED|WebSocket connection/.test(text);
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = watch(await context.newPage(), problems, downtime);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.selectOption('#ruleset', 'tab');
   await page.click('#options summary');
   await page.fill('#opt-columns', '7');
@@ -124,9 +107,9 @@ test('a reload and a server restart mid-game both resume the game', async () => 
   const index = await liveIndex(page);
   const moves = await page.locator('#moves li').count();
   serverDown = true;
-  await killServer(server);
+  await killServer(env.server);
   await page.waitForSelector('#message:not([hidden])', { timeout: 10000 });
-  server = await startServer(join(dir, 'games.db'), port);
+  env.server = await startServer(env.db, env.port);
   await page.waitForSelector('#message', { state: 'hidden', timeout: 15000 });
   serverDown = false;
   assert.equal(await liveIndex(page), index);

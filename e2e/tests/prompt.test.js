@@ -3,33 +3,16 @@
 // played through the API until such a turn comes, then the page is asked for it by clicking.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import {
-  cleanup, freePort, killServer, launch, screenshots, settled, startServer, tempDir, watch,
-} from './helpers.js';
+import { screenshots, serverAndBrowser, settled, watch } from './helpers.js';
 
-let dir;
-let server;
-let browser;
-
-before(async () => {
-  dir = tempDir();
-  server = await startServer(join(dir, 'games.db'), await freePort());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await killServer(server);
-  cleanup(dir);
-});
+const env = serverAndBrowser();
 
 async function api(method, path, body, token) {
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${env.server.url}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -75,9 +58,9 @@ async function gameWithSharedTarget() {
 test('several actions between the same squares are offered in a prompt', async () => {
   const { id, token, view, group } = await gameWithSharedTarget();
   const problems = [];
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = watch(await context.newPage(), problems);
-  await page.goto(`${server.url}/play/${id}#token=${token}`);
+  await page.goto(`${env.server.url}/play/${id}#token=${token}`);
   assert.equal(await settled(page), 'ready');
 
   const { from, to } = group[0].detail;

@@ -228,12 +228,7 @@ async fn act(
             let mut game = slot.game.lock().await;
             let names = game.seat_names();
             if req.index != game.index() {
-                return Err(AppError::Conflict(format!(
-                    "stale action: it was made against state {}, but the game is at state {}; \
-                     reload the game",
-                    req.index,
-                    game.index()
-                )));
+                return Err(AppError::stale("action", req.index, game.index()));
             }
             match game.next() {
                 Next::Human(p) if p == seat => {}

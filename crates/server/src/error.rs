@@ -48,6 +48,15 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// 409 for a request (`what`: an action, a hint) made against state `asked` of a game that
+    /// is now at state `now`.
+    pub fn stale(what: &str, asked: usize, now: usize) -> AppError {
+        AppError::Conflict(format!(
+            "stale {what}: it was made against state {asked}, but the game is at state {now}; \
+             reload the game"
+        ))
+    }
+
     /// The HTTP status of the error.
     pub fn status(&self) -> StatusCode {
         match self {

@@ -50,12 +50,7 @@ pub(crate) async fn hint(
     let job = {
         let game = slot.game.lock().await;
         if req.index != game.index() {
-            return Err(AppError::Conflict(format!(
-                "stale hint: it was asked for state {}, but the game is at state {}; \
-                 reload the game",
-                req.index,
-                game.index()
-            )));
+            return Err(AppError::stale("hint", req.index, game.index()));
         }
         match game.next() {
             Next::Human(_) | Next::Computer(_) => {}

@@ -278,12 +278,5 @@ async fn the_openapi_document_describes_the_page_reads() {
             .unwrap()
             .contains(&json!("drawing"))
     );
-    let text = doc.to_string();
-    for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
-        let name = &part[..part.find('"').unwrap()];
-        assert!(
-            doc["components"]["schemas"][name].is_object(),
-            "missing schema {name}"
-        );
-    }
+    // That every schema reference resolves is checked over the whole document in api.rs.
 }

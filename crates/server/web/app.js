@@ -375,20 +375,23 @@ function choose(actions, title) {
   }
 }
 
+/** A button that plays the legal action `a`, labelled with its notation and description. */
+function choiceButton(a) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'choice';
+  b.dataset.action = a.action;
+  b.textContent = `${a.action}: ${a.description}`;
+  b.addEventListener('click', () => play(a.action));
+  return b;
+}
+
 function prompt(actions, title, keepSelection) {
   const box = $('prompt');
   $('prompt-title').textContent = title;
   const choices = $('prompt-choices');
   choices.replaceChildren();
-  for (const a of actions) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'choice';
-    b.dataset.action = a.action;
-    b.textContent = `${a.action}: ${a.description}`;
-    b.addEventListener('click', () => play(a.action));
-    choices.appendChild(b);
-  }
+  for (const a of actions) choices.appendChild(choiceButton(a));
   const cancel = document.createElement('button');
   cancel.type = 'button';
   cancel.textContent = 'Cancel';
@@ -511,15 +514,7 @@ function renderActions(view, canAct) {
   select.replaceChildren();
   if (canAct) {
     for (const a of view.legal) {
-      if (sourceOf(a.detail) === null) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'choice';
-        b.dataset.action = a.action;
-        b.textContent = `${a.action}: ${a.description}`;
-        b.addEventListener('click', () => play(a.action));
-        buttons.appendChild(b);
-      }
+      if (sourceOf(a.detail) === null) buttons.appendChild(choiceButton(a));
       const opt = document.createElement('option');
       opt.value = a.action;
       opt.textContent = `${a.action} — ${a.description}`;
