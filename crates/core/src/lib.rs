@@ -20,11 +20,13 @@
 //!   outcomes with integer weights.
 //! * [`ruleset`]: the [`Ruleset`] trait and the canonical `name(key=value,...)` strings;
 //!   [`AnyRuleset`] picks the game from the name.
+//! * [`actions`]: integer action ids for learning libraries (OpenSpiel).
 //! * [`record`]: the versioned text format for game records, and replay.
 //! * [`perft`]: game-tree counts that pin the rules in tests.
 //! * [`tab_ludii`]: Tâb and at-Tâb wa-d-Dukk exactly as Ludii plays them.
 //! * [`tihbat`]: the 2×2 mancala.
 
+pub mod actions;
 pub mod any;
 pub mod game;
 pub mod grid;
@@ -37,6 +39,7 @@ pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
 
+pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, NoChance, Outcome,
