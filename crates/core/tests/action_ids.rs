@@ -164,3 +164,30 @@ fn bad_ids_are_errors() {
         Err(ActionIdError::NotLegal { .. })
     ));
 }
+
+fn observe_all<R: Ruleset>(rules: &R)
+where
+    R::State: qasab_core::Observe,
+{
+    use qasab_core::Observe;
+    let shape = R::State::observation_shape(rules);
+    let len: usize = shape.iter().product();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut s = rules.initial_state();
+    let (mut moves, mut outs, mut obs) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        s.observation(&mut obs);
+        assert_eq!(obs.len(), len, "{rules}");
+        assert!(obs.iter().all(|x| x.is_finite() && *x >= 0.0), "{rules}");
+        if !common::random_action(&mut s, &mut rng, &mut moves, &mut outs) {
+            break;
+        }
+    }
+}
+
+#[test]
+fn observations_have_their_shape() {
+    for any in AnyRuleset::presets() {
+        with_ruleset!(&any, r => observe_all(r));
+    }
+}
