@@ -75,6 +75,10 @@ pub trait ActionIds: GameState {
     /// The id of a chance outcome, `0..max_chance_outcomes`.
     fn chance_id(c: Self::Chance) -> u32;
 
+    /// A bound on the players' decisions in one game (chance outcomes not counted, as
+    /// OpenSpiel's `MaxGameLength`), from the ruleset's limits; `None` if there is none.
+    fn max_game_length(rules: &Self::Ruleset) -> Option<u64>;
+
     /// The size of the move id space; depends only on the ruleset.
     fn num_distinct_actions(rules: &Self::Ruleset) -> u32 {
         Self::play_slots(rules) * Self::variants(rules) + Self::specials(rules)
@@ -245,6 +249,11 @@ impl ActionIds for tab::State {
             tab::Move::End => Err(1 + THROWS),
         }
     }
+    /// None: the turn cap (L-18) bounds the turns, but a turn throws again after 1, 4 and 6
+    /// (L-5) without limit, and each throw is a decision to play.
+    fn max_game_length(_: &tab::Ruleset) -> Option<u64> {
+        None
+    }
     fn max_chance_outcomes(_: &tab::Ruleset) -> u32 {
         THROWS
     }
@@ -281,6 +290,10 @@ impl ActionIds for tab_ludii::State {
             }
         }
     }
+    /// Ludii's move cap: decisions per game (LT-10, LH-9).
+    fn max_game_length(rules: &tab_ludii::Ruleset) -> Option<u64> {
+        Some(u64::from(rules.move_cap()))
+    }
     fn max_chance_outcomes(_: &tab_ludii::Ruleset) -> u32 {
         THROWS
     }
@@ -306,6 +319,15 @@ impl ActionIds for tihbat::State {
             tihbat::Move::Sow { pit, .. } => Ok(pit as u32),
             tihbat::Move::Pass => Err(0),
         }
+    }
+    /// The game ends when a position (the pits and the side to move) occurs for the
+    /// `repetition`-th time (T-7); the pits hold at most `4 × seeds` counters, so there are at
+    /// most `2 × C(4 × seeds + 4, 4)` positions, each met at most `repetition − 1` times
+    /// before the last.
+    fn max_game_length(rules: &tihbat::Ruleset) -> Option<u64> {
+        let n = 4 * u64::from(rules.seeds) + 4;
+        let positions = 2 * (n * (n - 1) * (n - 2) * (n - 3) / 24);
+        Some(positions * u64::from(rules.repetition.saturating_sub(1)) + 1)
     }
     fn max_chance_outcomes(_: &tihbat::Ruleset) -> u32 {
         0

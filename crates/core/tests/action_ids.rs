@@ -18,11 +18,13 @@ where
     let n = S::<R>::num_distinct_actions(rules);
     let v = S::<R>::variants(rules);
     let chances = S::<R>::max_chance_outcomes(rules);
+    let cap = S::<R>::max_game_length(rules);
     let mut widest = 0;
     let (mut moves, mut outs) = (Vec::new(), Vec::new());
     for seed in 0..games {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut s = rules.initial_state();
+        let mut decisions = 0u64;
         while s.actions() < max_actions {
             let ids = s.legal_ids().unwrap_or_else(|e| panic!("{rules}: {e}"));
             assert!(
@@ -31,6 +33,8 @@ where
             );
             match s.turn() {
                 Turn::Player(_) => {
+                    decisions += 1;
+                    assert!(cap.is_none_or(|c| decisions <= c), "{rules}: past {cap:?}");
                     s.legal_moves(&mut moves);
                     assert_eq!(ids.len(), moves.len());
                     for &m in &moves {

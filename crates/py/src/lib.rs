@@ -237,6 +237,13 @@ where
     )
 }
 
+fn max_length<R: Ruleset>(rules: &R) -> Option<u64>
+where
+    R::State: Game,
+{
+    R::State::max_game_length(rules)
+}
+
 fn illegal(e: impl ToString) -> PyErr {
     IllegalActionError::new_err(e.to_string())
 }
@@ -266,6 +273,13 @@ impl PyGame {
     /// The number of distinct chance outcomes: 5 throws for Tâb, 0 for Tihbat.
     fn max_chance_outcomes(&self) -> u32 {
         with_ruleset!(&self.rules, r => sizes(r).1)
+    }
+
+    /// A bound on the players' decisions in one game (chance outcomes not counted), from the
+    /// ruleset's limits: Ludii's move cap, or Tihbat's count of positions. `None` for Lane's,
+    /// Hyde's and the modern Tâb, whose turns may throw again without limit.
+    fn max_game_length(&self) -> Option<u64> {
+        with_ruleset!(&self.rules, r => max_length(r))
     }
 
     /// Always 2.
@@ -544,7 +558,8 @@ impl PyState {
     }
 
     /// The picture of the position.
-    fn to_string(&self) -> String {
+    #[pyo3(name = "to_string")]
+    fn picture(&self) -> String {
         self.inner.render()
     }
 

@@ -29,6 +29,11 @@ def test_game_info(name):
     assert str(game) == game.ruleset()
     assert qasab.load_game(game.ruleset()) == game
     assert game.num_players() == 2
+    length = game.max_game_length()
+    if name in ("tab", "tab-hyde", "tab-modern"):
+        assert length is None
+    else:
+        assert length > 0
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.num_distinct_actions() > 0
     assert game.max_chance_outcomes() == (0 if name == "tihbat" else 5)
@@ -105,11 +110,20 @@ def test_random_playouts(name):
         assert len(state.history()) == state.move_number()
 
 
+def test_max_game_length():
+    assert qasab.load_game("tab").max_game_length() is None
+    assert qasab.load_game("tab-ludii(move_cap=500)").max_game_length() == 500
+    # 2 * C(16, 4) positions, each met once before a repetition ends the game (T-7).
+    assert qasab.load_game("tihbat(seeds=3)").max_game_length() == 2 * 1820 + 1
+
+
 def test_tihbat_plays_to_the_end():
     game = qasab.load_game("tihbat(seeds=3)")
     for seed in range(5):
         state = playout(game, seed)
         assert state.is_terminal()
+        decisions = len(state.history())
+        assert decisions <= game.max_game_length()
         assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
