@@ -5,11 +5,15 @@
 //! ([`ActionIds`], [`Observe`], the record format); this crate only erases the game type
 //! behind [`DynState`] and converts values and errors to Python.
 
+use std::any::Any;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use qasab_ai::agent::{Agent, Playable, PreparedAgent};
+use qasab_ai::simulate::GameSummary;
 use qasab_core::record::{self, Record};
 use qasab_core::{
     Action, ActionIdError, ActionIds, ActionOf, AnyRuleset, GameState, Observe, Player, Ruleset,
@@ -36,6 +40,12 @@ create_exception!(
 );
 create_exception!(
     _qasab,
+    AgentError,
+    QasabError,
+    "An agent spec that names no player or has a bad option for the ruleset."
+);
+create_exception!(
+    _qasab,
     SerializationError,
     QasabError,
     "A serialized state (a game record) that cannot be read or replayed."
@@ -47,11 +57,12 @@ const CHANCE_PLAYER: i32 = -1;
 const TERMINAL_PLAYER: i32 = -4;
 
 /// What the bindings need of a game's state type.
-trait Game: ActionIds + Observe {}
-impl<S: ActionIds + Observe> Game for S {}
+trait Game: ActionIds + Observe + Playable {}
+impl<S: ActionIds + Observe + Playable> Game for S {}
 
 /// A state of any game, with the actions that led to it.
 trait DynState: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn ruleset(&self) -> String;
     fn turn(&self) -> Turn;
@@ -104,6 +115,10 @@ impl<S: Game> Typed<S> {
 }
 
 impl<S: Game> DynState for Typed<S> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
@@ -623,6 +638,206 @@ fn ruleset_names() -> Vec<&'static str> {
     qasab_core::RULESET_NAMES.to_vec()
 }
 
+/// An agent of one game, type-erased.
+trait DynAgent: Send + Sync {
+    /// The agent's move id in `state`, which must be a player's turn of the agent's game.
+    fn step(&mut self, state: &dyn DynState) -> Result<u32, String>;
+    fn spec(&self) -> String;
+}
+
+/// A player's agent for one game. The mutex makes it `Sync`; a step holds it alone.
+struct TypedAgent<S: Game> {
+    agent: std::sync::Mutex<Box<dyn Agent<S>>>,
+}
+
+impl<S: Game> DynAgent for TypedAgent<S> {
+    fn step(&mut self, state: &dyn DynState) -> Result<u32, String> {
+        let typed = state
+            .as_any()
+            .downcast_ref::<Typed<S>>()
+            .ok_or_else(|| "the state is of another game than the agent's".to_string())?;
+        let agent = self
+            .agent
+            .get_mut()
+            .map_err(|_| "the agent failed in an earlier step".to_string())?;
+        match typed.state.turn() {
+            Turn::Player(_) => {}
+            t => {
+                return Err(format!(
+                    "an agent moves only at a player's turn, and {}",
+                    qasab_core::game::describe_turn(t)
+                ));
+            }
+        }
+        let m = agent.choose(&typed.state);
+        typed.state.move_id(m).map_err(|e| e.to_string())
+    }
+
+    fn spec(&self) -> String {
+        self.agent
+            .lock()
+            .map(|a| a.spec())
+            .unwrap_or_else(|_| "poisoned".into())
+    }
+}
+
+fn new_agent<R: Ruleset>(rules: &R, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, String>
+where
+    R::State: Game,
+{
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).map_err(|e| e.to_string())?;
+    Ok(Box::new(TypedAgent::<R::State> {
+        agent: std::sync::Mutex::new(prepared.make(seed)),
+    }))
+}
+
+/// A computer player (`"mcts(iterations=2000)"`, `"greedy"`, `"expectimax(level=2)"`,
+/// `"random"`, `"solver"` for Tihbat) for one game. `step(state)` returns its action id at a
+/// player's turn, computed without the GIL.
+#[pyclass(module = "qasab._qasab", name = "Agent")]
+struct PyAgent {
+    inner: Box<dyn DynAgent>,
+    ruleset: String,
+}
+
+#[pymethods]
+impl PyAgent {
+    /// The agent `spec` for `game` (a Game or a ruleset string), seeded with the spec's
+    /// `seed=` if given, else `seed`. Raises AgentError for a bad spec.
+    #[new]
+    #[pyo3(signature = (spec, game, seed=0))]
+    fn new(spec: &str, game: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyAgent> {
+        let rules = match game.cast::<PyGame>() {
+            Ok(g) => g.get().rules.clone(),
+            Err(_) => parse_ruleset(&game.extract::<String>()?)?,
+        };
+        let inner =
+            with_ruleset!(&rules, r => new_agent(r, spec, seed)).map_err(AgentError::new_err)?;
+        Ok(PyAgent {
+            inner,
+            ruleset: rules.to_string(),
+        })
+    }
+
+    /// The agent's action id in `state` (a player's turn of the agent's ruleset).
+    fn step(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        if state.inner.ruleset() != self.ruleset {
+            return Err(QasabError::new_err(format!(
+                "the agent plays {}, the state is of {}",
+                self.ruleset,
+                state.inner.ruleset()
+            )));
+        }
+        let inner = &mut self.inner;
+        let s = &state.inner;
+        py.detach(|| inner.step(s.as_ref()))
+            .map_err(QasabError::new_err)
+    }
+
+    /// The agent's spec string, with its seed.
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("qasab.Agent({:?}, {:?})", self.inner.spec(), self.ruleset)
+    }
+}
+
+fn simulate_typed<R: Ruleset>(
+    rules: &R,
+    players: [&str; 2],
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<GameSummary>, String>
+where
+    R::State: Game,
+{
+    qasab_ai::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
+        .map_err(|e| e.to_string())
+}
+
+/// Plays `games` games between two agent specs (seat order) in Rust on `threads` threads
+/// (0 = all cores), without the GIL. Returns a dict of numpy arrays, one entry per game:
+/// `winner` (int8: 0, 1, or -1 for a draw), `scores` (int64, shape (games, 2)), `turns`,
+/// `actions` (int64), `truncated` (bool) and `reason` (int8, an index into `end_reasons()`).
+#[pyfunction]
+#[pyo3(signature = (ruleset, players=(String::from("random"), String::from("random")), games=100, seed=0, threads=0))]
+fn simulate<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    players: (String, String),
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let rules = parse_ruleset(ruleset)?;
+    let specs = [players.0.as_str(), players.1.as_str()];
+    let summaries = py
+        .detach(|| with_ruleset!(&rules, r => simulate_typed(r, specs, games, seed, threads)))
+        .map_err(AgentError::new_err)?;
+    let np = py.import("numpy")?;
+    let column = |values: Vec<i64>, dtype: &str| np.call_method1("asarray", (values, dtype));
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item(
+        "winner",
+        column(
+            summaries
+                .iter()
+                .map(|g| g.winner.map_or(-1, |p| p.index() as i64))
+                .collect(),
+            "int8",
+        )?,
+    )?;
+    let scores: Vec<[i64; 2]> = summaries.iter().map(|g| g.scores.map(i64::from)).collect();
+    out.set_item("scores", np.call_method1("asarray", (scores, "int64"))?)?;
+    out.set_item(
+        "turns",
+        column(
+            summaries.iter().map(|g| i64::from(g.turns)).collect(),
+            "int64",
+        )?,
+    )?;
+    out.set_item(
+        "actions",
+        column(
+            summaries.iter().map(|g| i64::from(g.actions)).collect(),
+            "int64",
+        )?,
+    )?;
+    let truncated: Vec<bool> = summaries.iter().map(|g| g.reason.is_truncation()).collect();
+    out.set_item(
+        "truncated",
+        np.call_method1("asarray", (truncated, "bool"))?,
+    )?;
+    out.set_item(
+        "reason",
+        column(
+            summaries
+                .iter()
+                .map(|g| {
+                    qasab_core::EndReason::ALL
+                        .iter()
+                        .position(|r| *r == g.reason)
+                        .map_or(-1, |i| i as i64)
+                })
+                .collect(),
+            "int8",
+        )?,
+    )?;
+    Ok(out)
+}
+
+/// The names of the end reasons, indexed by the `reason` codes of `simulate`.
+#[pyfunction]
+fn end_reasons() -> Vec<&'static str> {
+    qasab_core::EndReason::ALL
+        .iter()
+        .map(|r| r.name())
+        .collect()
+}
+
 /// The compiled part of the `qasab` package.
 #[pymodule]
 fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -631,6 +846,10 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("RulesetError", py.get_type::<RulesetError>())?;
     m.add("SerializationError", py.get_type::<SerializationError>())?;
+    m.add("AgentError", py.get_type::<AgentError>())?;
+    m.add_class::<PyAgent>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(end_reasons, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;

@@ -242,3 +242,63 @@ def test_game_deserialize_checks_the_ruleset():
     text = qasab.load_game("tihbat").new_initial_state().serialize()
     with pytest.raises(qasab.SerializationError):
         qasab.load_game("tihbat(seeds=3)").deserialize_state(text)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_agents_play_legal_moves(name):
+    game = qasab.load_game(name)
+    agents = [qasab.Agent("greedy", game, seed=1), qasab.Agent("random", name, seed=2)]
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.move_number() < 300:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            action = agents[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert "greedy" in agents[0].spec()
+
+
+def test_agent_errors():
+    with pytest.raises(qasab.AgentError):
+        qasab.Agent("nobody", "tab")
+    with pytest.raises(qasab.AgentError):
+        qasab.Agent("solver", "tab")
+    with pytest.raises(qasab.RulesetError):
+        qasab.Agent("random", "nope")
+    agent = qasab.Agent("mcts(iterations=50)", "tab")
+    with pytest.raises(qasab.QasabError, match="chance"):
+        agent.step(qasab.load_game("tab").new_initial_state())
+    with pytest.raises(qasab.QasabError):
+        agent.step(qasab.load_game("tihbat").new_initial_state())
+
+
+def test_solver_agent_on_tihbat():
+    game = qasab.load_game("tihbat(seeds=2)")
+    state = game.new_initial_state()
+    action = qasab.Agent("solver", game).step(state)
+    assert action in state.legal_actions()
+
+
+def test_simulate_returns_arrays():
+    out = qasab.simulate("tihbat(seeds=3)", players=("random", "greedy"), games=40, seed=5, threads=2)
+    assert set(out) == {"winner", "scores", "turns", "actions", "truncated", "reason"}
+    assert out["winner"].shape == (40,) and out["winner"].dtype == np.int8
+    assert out["scores"].shape == (40, 2)
+    assert set(out["winner"].tolist()) <= {-1, 0, 1}
+    assert (out["scores"].sum(axis=1) == 12).all()
+    reasons = qasab.end_reasons()
+    assert all(0 <= r < len(reasons) for r in out["reason"].tolist())
+    again = qasab.simulate("tihbat(seeds=3)", players=("random", "greedy"), games=40, seed=5, threads=1)
+    assert (again["winner"] == out["winner"]).all()
+    with pytest.raises(qasab.AgentError):
+        qasab.simulate("tab", players=("random", "nobody"), games=1)
+    with pytest.raises(qasab.RulesetError):
+        qasab.simulate("nope")
+
+
+def test_simulate_tab():
+    out = qasab.simulate("tab", games=4, seed=1, threads=1)
+    assert out["actions"].shape == (4,) and (out["actions"] > 0).all()

@@ -11,6 +11,8 @@ only exposes it. See docs/python.md in the repository.
 """
 
 from ._qasab import (
+    Agent,
+    AgentError,
     Game,
     IllegalActionError,
     QasabError,
@@ -18,11 +20,15 @@ from ._qasab import (
     SerializationError,
     State,
     deserialize_state,
+    end_reasons,
     load_game,
     ruleset_names,
+    simulate,
 )
 
 __all__ = [
+    "Agent",
+    "AgentError",
     "Game",
     "IllegalActionError",
     "QasabError",
@@ -30,8 +36,10 @@ __all__ = [
     "SerializationError",
     "State",
     "deserialize_state",
+    "end_reasons",
     "load_game",
     "ruleset_names",
+    "simulate",
 ]
 
 __version__ = "0.1.0"

@@ -1,6 +1,6 @@
 """Type stubs of the compiled module qasab._qasab."""
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,9 @@ class IllegalActionError(QasabError):
 
 class RulesetError(QasabError):
     """A ruleset string that names no ruleset or has a bad option."""
+
+class AgentError(QasabError):
+    """An agent spec that names no player or has a bad option for the ruleset."""
 
 class SerializationError(QasabError):
     """A serialized state (a game record) that cannot be read or replayed."""
@@ -70,3 +73,18 @@ class State:
 def load_game(ruleset: str) -> Game: ...
 def deserialize_state(text: str) -> State: ...
 def ruleset_names() -> List[str]: ...
+def end_reasons() -> List[str]: ...
+def simulate(
+    ruleset: str,
+    players: Tuple[str, str] = ("random", "random"),
+    games: int = 100,
+    seed: int = 0,
+    threads: int = 0,
+) -> Dict[str, npt.NDArray[np.generic]]: ...
+
+class Agent:
+    """A computer player for one game; step(state) returns its action id."""
+
+    def __init__(self, spec: str, game: Union[Game, str], seed: int = 0) -> None: ...
+    def step(self, state: State) -> int: ...
+    def spec(self) -> str: ...
