@@ -347,6 +347,35 @@ impl PyGame {
         Ok(state)
     }
 
+    /// The game's type as OpenSpiel describes it, as a dict: `short_name` (the preset),
+    /// `long_name` (the title), `ruleset`, `dynamics` ("sequential"), `chance_mode`
+    /// ("explicit_stochastic", or "deterministic" for Tihbat), `information` ("perfect"),
+    /// `utility` ("zero_sum"), `reward_model` ("terminal"), `min_num_players` and
+    /// `max_num_players` (2), and the `provides_*` flags.
+    fn get_type<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("short_name", self.rules.name())?;
+        d.set_item("long_name", self.rules.title())?;
+        d.set_item("ruleset", self.rules.to_string())?;
+        d.set_item("dynamics", "sequential")?;
+        let chance = if self.max_chance_outcomes() > 0 {
+            "explicit_stochastic"
+        } else {
+            "deterministic"
+        };
+        d.set_item("chance_mode", chance)?;
+        d.set_item("information", "perfect")?;
+        d.set_item("utility", "zero_sum")?;
+        d.set_item("reward_model", "terminal")?;
+        d.set_item("min_num_players", 2)?;
+        d.set_item("max_num_players", 2)?;
+        d.set_item("provides_information_state_string", false)?;
+        d.set_item("provides_information_state_tensor", false)?;
+        d.set_item("provides_observation_string", true)?;
+        d.set_item("provides_observation_tensor", true)?;
+        Ok(d)
+    }
+
     /// The preset name (`tab`, `tihbat`, ...).
     fn name(&self) -> &'static str {
         self.rules.name()

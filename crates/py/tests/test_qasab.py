@@ -40,6 +40,10 @@ def test_game_info(name):
     shape = game.observation_tensor_shape()
     assert game.observation_tensor_size() == math.prod(shape)
     assert game.title() and game.rules_text()
+    info = game.get_type()
+    assert info["short_name"] == name and info["ruleset"] == game.ruleset()
+    assert info["chance_mode"] == ("deterministic" if name == "tihbat" else "explicit_stochastic")
+    assert (info["information"], info["utility"]) == ("perfect", "zero_sum")
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in game.parameters())
 
 
