@@ -229,11 +229,7 @@ impl ActionIds for tab::State {
         4 * u32::from(rules.columns) * THROWS
     }
     fn variants(rules: &tab::Ruleset) -> u32 {
-        // Detaching part of a stack (L-14, H-10) chooses a subset of its pieces.
-        match rules.split {
-            tab::Split::Detach | tab::Split::DetachRemainderOne => TAB_DETACH_VARIANTS,
-            _ => TAB_VARIANTS,
-        }
+        tab_variants(rules)
     }
     fn specials(_: &tab::Ruleset) -> u32 {
         2 + THROWS
@@ -262,10 +258,28 @@ impl ActionIds for tab::State {
     }
 }
 
-/// Variants per slot in Lane's, Hyde's and the modern Tâb.
-const TAB_VARIANTS: u32 = 16;
-/// Variants per slot in Tâb when parts of stacks detach (`split=detach`, `detach-remainder-one`).
-const TAB_DETACH_VARIANTS: u32 = 64;
+/// Variants per slot in Lane's, Hyde's and the modern Tâb, from the pieces per side `n`.
+///
+/// Without detaching, the moves that leave one square with one throw are: the whole unit to
+/// one of at most two destinations (the fork of the track, L-2), reduced on arrival with one
+/// of at most `n` survivors to choose (L-15); or one of at most `n` single pieces (a peel, a
+/// piece of a dissolved stack, L-14, H-10) to one of two destinations; or the stack dissolving
+/// or a piece converting in place: `4n + 2`. Detaching part of a stack (`split=detach`,
+/// `detach-remainder-one`) chooses a subset of its pieces, whose count has no small bound;
+/// there `8n + 2` is a bound found by testing, and a state beyond it is an error
+/// ([`ActionIdError::TooManyVariants`]), never a wrong id.
+fn tab_variants(rules: &tab::Ruleset) -> u32 {
+    let n = u32::from(if rules.pieces == 0 {
+        rules.columns
+    } else {
+        rules.pieces
+    });
+    match rules.split {
+        tab::Split::Detach | tab::Split::DetachRemainderOne => 8 * n + 2,
+        _ => 4 * n + 2,
+    }
+}
+
 /// Variants per slot in the Ludii presets.
 const LUDII_VARIANTS: u32 = 8;
 
