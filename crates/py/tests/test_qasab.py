@@ -306,3 +306,16 @@ def test_simulate_returns_arrays():
 def test_simulate_tab():
     out = qasab.simulate("tab", games=4, seed=1, threads=1)
     assert out["actions"].shape == (4,) and (out["actions"] > 0).all()
+
+
+def test_observation_encoding_of_the_start():
+    """The planes documented in docs/python.md, on initial positions."""
+    tab = qasab.load_game("tab").new_initial_state().observation_tensor()
+    assert tab.shape == (14, 4, 9)
+    assert (tab[0, 0] == 1).all() and (tab[1, 3] == 1).all()  # White's and Black's home rows
+    assert (tab[2] == tab[0]).all() and (tab[3] == tab[1]).all()  # nothing converted yet
+    assert tab[0, 1:].sum() == 0 and tab[4:].sum() == 0  # opening: no throw, bank or turn
+    ludii = qasab.load_game("tab-ludii(columns=9)").new_initial_state().observation_tensor()
+    assert ludii.shape == (10, 4, 9) and (ludii[0, 0] == 1).all() and (ludii[8] == 1).all()
+    tihbat = qasab.load_game("tihbat(seeds=5)").new_initial_state().observation_tensor()
+    assert tihbat.tolist() == [5, 5, 5, 5, 0, 0, 1, 0]
