@@ -20,14 +20,18 @@
 //!   outcomes with integer weights.
 //! * [`ruleset`]: the [`Ruleset`] trait and the canonical `name(key=value,...)` strings;
 //!   [`AnyRuleset`] picks the game from the name.
+//! * [`actions`]: integer action ids for learning libraries (OpenSpiel).
+//! * [`observe`]: observation tensors for learning libraries.
 //! * [`record`]: the versioned text format for game records, and replay.
 //! * [`perft`]: game-tree counts that pin the rules in tests.
 //! * [`tab_ludii`]: Tâb and at-Tâb wa-d-Dukk exactly as Ludii plays them.
 //! * [`tihbat`]: the 2×2 mancala.
 
+pub mod actions;
 pub mod any;
 pub mod game;
 pub mod grid;
+pub mod observe;
 pub mod perft;
 pub mod player;
 pub mod record;
@@ -37,10 +41,12 @@ pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
 
+pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, NoChance, Outcome,
     PositionIdError, StickStats, Turn, Weighted,
 };
+pub use observe::Observe;
 pub use player::{ByPlayer, Player};
 pub use ruleset::{OptionDoc, Ruleset, RulesetError};

@@ -1,0 +1,888 @@
+//! Python bindings of Qasab (`qasab._qasab`): OpenSpiel-style games and states over the Rust
+//! rules core.
+//!
+//! A thin layer: every rule, action id and observation comes from `qasab-core`
+//! ([`ActionIds`], [`Observe`], the record format); this crate only erases the game type
+//! behind [`DynState`] and converts values and errors to Python.
+
+use std::any::Any;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use qasab_ai::agent::{Agent, Playable, PreparedAgent};
+use qasab_ai::simulate::GameSummary;
+use qasab_core::record::{self, Record};
+use qasab_core::{
+    Action, ActionIdError, ActionIds, ActionOf, AnyRuleset, GameState, Observe, Player, Ruleset,
+    Turn, Weighted, with_ruleset,
+};
+
+create_exception!(
+    _qasab,
+    QasabError,
+    PyValueError,
+    "The base class of Qasab's errors (a ValueError)."
+);
+create_exception!(
+    _qasab,
+    IllegalActionError,
+    QasabError,
+    "An action id or text that is not legal in the state."
+);
+create_exception!(
+    _qasab,
+    RulesetError,
+    QasabError,
+    "A ruleset string that names no ruleset or has a bad option."
+);
+create_exception!(
+    _qasab,
+    AgentError,
+    QasabError,
+    "An agent spec that names no player or has a bad option for the ruleset."
+);
+create_exception!(
+    _qasab,
+    SerializationError,
+    QasabError,
+    "A serialized state (a game record) that cannot be read or replayed."
+);
+
+/// OpenSpiel's player id of a chance node.
+const CHANCE_PLAYER: i32 = -1;
+/// OpenSpiel's player id once the game is over.
+const TERMINAL_PLAYER: i32 = -4;
+
+/// What the bindings need of a game's state type.
+trait Game: ActionIds + Observe + Playable {}
+impl<S: ActionIds + Observe + Playable> Game for S {}
+
+/// A state of any game, with the actions that led to it.
+trait DynState: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    fn ruleset(&self) -> String;
+    fn turn(&self) -> Turn;
+    fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError>;
+    fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError>;
+    fn chance_outcomes(&self) -> Vec<(u32, f64)>;
+    fn observation(&self) -> Vec<f32>;
+    fn observation_shape(&self) -> Vec<usize>;
+    fn render(&self) -> String;
+    fn position_id(&self) -> String;
+    fn json(&self) -> String;
+    fn action_to_string(&self, id: i64) -> Result<String, ActionIdError>;
+    fn string_to_action(&self, text: &str) -> Result<u32, String>;
+    fn history(&self) -> Vec<u32>;
+    fn serialize(&self) -> String;
+    fn num_distinct_actions(&self) -> u32;
+}
+
+/// A typed state and the actions (and their ids) applied since the initial state.
+#[derive(Clone)]
+struct Typed<S: GameState> {
+    state: S,
+    actions: Vec<ActionOf<S>>,
+    ids: Vec<u32>,
+}
+
+impl<S: Game> Typed<S> {
+    fn new(state: S) -> Typed<S> {
+        Typed {
+            state,
+            actions: Vec::new(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// The state a replayed record reaches, with the ids of its actions.
+    fn from_actions(rules: &S::Ruleset, actions: &[ActionOf<S>]) -> Result<Typed<S>, String> {
+        let mut t = Typed::new(rules.initial_state());
+        for &a in actions {
+            let id = match a {
+                Action::Move(m) => t.state.move_id(m).map_err(|e| e.to_string())?,
+                Action::Chance(c) => S::chance_id(c),
+            };
+            t.state.try_apply(a).map_err(|e| e.to_string())?;
+            t.actions.push(a);
+            t.ids.push(id);
+        }
+        Ok(t)
+    }
+}
+
+impl<S: Game> DynState for Typed<S> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+
+    fn ruleset(&self) -> String {
+        self.state.ruleset().to_string()
+    }
+
+    fn turn(&self) -> Turn {
+        self.state.turn()
+    }
+
+    fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError> {
+        self.state.legal_ids()
+    }
+
+    fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError> {
+        let action = match self.state.turn() {
+            Turn::Chance => Action::Chance(self.state.chance_from_id(id)?),
+            _ => Action::Move(self.state.move_from_id(id)?),
+        };
+        match action {
+            Action::Chance(c) => self.state.apply_chance_unchecked(c),
+            // The move came from the legal list.
+            Action::Move(m) => self.state.play_unchecked(m),
+        }
+        self.actions.push(action);
+        // In range: move_from_id and chance_from_id checked it.
+        self.ids.push(id as u32);
+        Ok(())
+    }
+
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        let mut outs: Vec<Weighted<S::Chance>> = Vec::new();
+        let total = self.state.chance_outcomes(&mut outs);
+        let mut list: Vec<(u32, f64)> = outs
+            .iter()
+            .map(|w| {
+                (
+                    S::chance_id(w.outcome),
+                    f64::from(w.weight) / f64::from(total),
+                )
+            })
+            .collect();
+        list.sort_by_key(|&(id, _)| id);
+        list
+    }
+
+    fn observation(&self) -> Vec<f32> {
+        let mut out = Vec::new();
+        self.state.observation(&mut out);
+        out
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        S::observation_shape(self.state.ruleset())
+    }
+
+    fn render(&self) -> String {
+        self.state.render()
+    }
+
+    fn position_id(&self) -> String {
+        self.state.position_id()
+    }
+
+    fn json(&self) -> String {
+        serde_json::to_string(&self.state).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    fn action_to_string(&self, id: i64) -> Result<String, ActionIdError> {
+        Ok(match self.state.turn() {
+            Turn::Chance => self.state.chance_from_id(id)?.to_string(),
+            _ => self.state.move_from_id(id)?.to_string(),
+        })
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u32, String> {
+        match self.state.turn() {
+            Turn::Chance => self
+                .state
+                .parse_chance(text)
+                .map(S::chance_id)
+                .map_err(|e| e.to_string()),
+            _ => {
+                let m = self.state.parse_move(text).map_err(|e| e.to_string())?;
+                self.state.move_id(m).map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    fn history(&self) -> Vec<u32> {
+        self.ids.clone()
+    }
+
+    fn serialize(&self) -> String {
+        record::write_record::<S>(self.state.ruleset(), &self.actions, &[])
+    }
+
+    fn num_distinct_actions(&self) -> u32 {
+        S::num_distinct_actions(self.state.ruleset())
+    }
+}
+
+fn new_state<R: Ruleset>(rules: &R) -> Box<dyn DynState>
+where
+    R::State: Game,
+{
+    Box::new(Typed::new(rules.initial_state()))
+}
+
+fn replay_state<R: Ruleset>(record: &Record) -> Result<Box<dyn DynState>, String>
+where
+    R::State: Game,
+{
+    let replay = record::replay::<R::State>(record).map_err(|e| e.to_string())?;
+    Ok(Box::new(Typed::<R::State>::from_actions(
+        &replay.rules,
+        &replay.actions,
+    )?))
+}
+
+fn sizes<R: Ruleset>(rules: &R) -> (u32, u32, Vec<usize>)
+where
+    R::State: Game,
+{
+    (
+        R::State::num_distinct_actions(rules),
+        R::State::max_chance_outcomes(rules),
+        R::State::observation_shape(rules),
+    )
+}
+
+fn max_length<R: Ruleset>(rules: &R) -> Option<u64>
+where
+    R::State: Game,
+{
+    R::State::max_game_length(rules)
+}
+
+fn illegal(e: impl ToString) -> PyErr {
+    IllegalActionError::new_err(e.to_string())
+}
+
+fn player_id(p: Player) -> i32 {
+    p.index() as i32
+}
+
+fn parse_ruleset(text: &str) -> PyResult<AnyRuleset> {
+    text.parse::<AnyRuleset>()
+        .map_err(|e| RulesetError::new_err(e.to_string()))
+}
+
+/// A game: one ruleset with its action space and observation shape.
+#[pyclass(module = "qasab._qasab", name = "Game", frozen)]
+struct PyGame {
+    rules: AnyRuleset,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The size of the move id space (chance outcomes are numbered apart).
+    fn num_distinct_actions(&self) -> u32 {
+        with_ruleset!(&self.rules, r => sizes(r).0)
+    }
+
+    /// The number of distinct chance outcomes: 5 throws for Tâb, 0 for Tihbat.
+    fn max_chance_outcomes(&self) -> u32 {
+        with_ruleset!(&self.rules, r => sizes(r).1)
+    }
+
+    /// A bound on the players' decisions in one game (chance outcomes not counted), from the
+    /// ruleset's limits: Ludii's move cap, or Tihbat's count of positions. `None` for Lane's,
+    /// Hyde's and the modern Tâb, whose turns may throw again without limit.
+    fn max_game_length(&self) -> Option<u64> {
+        with_ruleset!(&self.rules, r => max_length(r))
+    }
+
+    /// Always 2.
+    fn num_players(&self) -> u32 {
+        2
+    }
+
+    /// A loss: -1.
+    fn min_utility(&self) -> f64 {
+        -1.0
+    }
+
+    /// A win: +1.
+    fn max_utility(&self) -> f64 {
+        1.0
+    }
+
+    /// The returns of a game sum to 0 (a zero-sum game).
+    fn utility_sum(&self) -> f64 {
+        0.0
+    }
+
+    /// The shape of `State.observation_tensor()`.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        with_ruleset!(&self.rules, r => sizes(r).2)
+    }
+
+    /// The number of values in the observation tensor.
+    fn observation_tensor_size(&self) -> usize {
+        self.observation_tensor_shape().iter().product()
+    }
+
+    /// The initial state.
+    fn new_initial_state(&self) -> PyState {
+        PyState {
+            inner: with_ruleset!(&self.rules, r => new_state(r)),
+        }
+    }
+
+    /// The state a serialized game (a record, `State.serialize()`) reaches.
+    fn deserialize_state(&self, text: &str) -> PyResult<PyState> {
+        let state = deserialize_state(text)?;
+        if state.inner.ruleset() != self.rules.to_string() {
+            return Err(SerializationError::new_err(format!(
+                "the record is of {}, not of {}",
+                state.inner.ruleset(),
+                self.rules
+            )));
+        }
+        Ok(state)
+    }
+
+    /// The game's type as OpenSpiel describes it, as a dict: `short_name` (the preset),
+    /// `long_name` (the title), `ruleset`, `dynamics` ("sequential"), `chance_mode`
+    /// ("explicit_stochastic", or "deterministic" for Tihbat), `information` ("perfect"),
+    /// `utility` ("zero_sum"), `reward_model` ("terminal"), `min_num_players` and
+    /// `max_num_players` (2), and the `provides_*` flags.
+    fn get_type<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("short_name", self.rules.name())?;
+        d.set_item("long_name", self.rules.title())?;
+        d.set_item("ruleset", self.rules.to_string())?;
+        d.set_item("dynamics", "sequential")?;
+        let chance = if self.max_chance_outcomes() > 0 {
+            "explicit_stochastic"
+        } else {
+            "deterministic"
+        };
+        d.set_item("chance_mode", chance)?;
+        d.set_item("information", "perfect")?;
+        d.set_item("utility", "zero_sum")?;
+        d.set_item("reward_model", "terminal")?;
+        d.set_item("min_num_players", 2)?;
+        d.set_item("max_num_players", 2)?;
+        d.set_item("provides_information_state_string", false)?;
+        d.set_item("provides_information_state_tensor", false)?;
+        d.set_item("provides_observation_string", true)?;
+        d.set_item("provides_observation_tensor", true)?;
+        Ok(d)
+    }
+
+    /// The preset name (`tab`, `tihbat`, ...).
+    fn name(&self) -> &'static str {
+        self.rules.name()
+    }
+
+    /// The canonical ruleset string.
+    fn ruleset(&self) -> String {
+        self.rules.to_string()
+    }
+
+    /// One line saying what the game is.
+    fn title(&self) -> &'static str {
+        self.rules.title()
+    }
+
+    /// The rules in plain language.
+    fn rules_text(&self) -> String {
+        self.rules.rules_text()
+    }
+
+    /// The option values in force, as `{key: value}`.
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.rules
+            .options()
+            .iter()
+            .filter_map(|o| Some((o.key.to_string(), self.rules.option_value(o.key)?)))
+            .collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.rules.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("qasab.load_game({:?})", self.rules.to_string())
+    }
+
+    fn __eq__(&self, other: &PyGame) -> bool {
+        self.rules == other.rules
+    }
+}
+
+/// A state of a game, with OpenSpiel's meanings.
+#[pyclass(module = "qasab._qasab", name = "State")]
+struct PyState {
+    inner: Box<dyn DynState>,
+}
+
+#[pymethods]
+impl PyState {
+    /// The player to move (0 or 1), -1 at a chance node, -4 once the game is over.
+    fn current_player(&self) -> i32 {
+        match self.inner.turn() {
+            Turn::Chance => CHANCE_PLAYER,
+            Turn::Player(p) => player_id(p),
+            Turn::Over(_) => TERMINAL_PLAYER,
+        }
+    }
+
+    /// True at a chance node (a throw of the sticks is due).
+    fn is_chance_node(&self) -> bool {
+        self.inner.turn() == Turn::Chance
+    }
+
+    /// True once the game is over.
+    fn is_terminal(&self) -> bool {
+        matches!(self.inner.turn(), Turn::Over(_))
+    }
+
+    /// True if the game was stopped by a safety limit (a turn cap or no progress), not by
+    /// its rules.
+    fn is_truncated(&self) -> bool {
+        self.inner
+            .turn()
+            .outcome()
+            .is_some_and(|o| o.is_truncated())
+    }
+
+    /// The legal action ids, ascending: move ids at a player's turn, chance outcome ids at a
+    /// chance node, none at the end.
+    fn legal_actions(&self) -> PyResult<Vec<u32>> {
+        self.inner
+            .legal_actions()
+            .map_err(|e| QasabError::new_err(e.to_string()))
+    }
+
+    /// A list of `num_distinct_actions()` 0/1 values, 1 for the legal move ids (at a chance
+    /// node, of `max_chance_outcomes()` values for the outcome ids).
+    fn legal_actions_mask(&self) -> PyResult<Vec<u8>> {
+        let size = match self.inner.turn() {
+            Turn::Chance => self.chance_space(),
+            _ => self.inner.num_distinct_actions(),
+        };
+        let mut mask = vec![0u8; size as usize];
+        for id in self.legal_actions()? {
+            mask[id as usize] = 1;
+        }
+        Ok(mask)
+    }
+
+    /// Applies a legal action id. Raises IllegalActionError otherwise.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        self.inner.apply_action(action).map_err(illegal)
+    }
+
+    /// The chance outcomes as `(action, probability)`, from the exact integer weights; empty
+    /// unless at a chance node.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        self.inner.chance_outcomes()
+    }
+
+    /// +1 for the winner, -1 for the loser, 0 each for a draw; 0 before the end.
+    fn returns(&self) -> Vec<f64> {
+        match self.inner.turn() {
+            Turn::Over(o) => [Player::One, Player::Two]
+                .map(|p| f64::from(o.return_for(p)))
+                .to_vec(),
+            _ => vec![0.0, 0.0],
+        }
+    }
+
+    /// The rewards of the last action: the returns at the end, 0 before (rewards come only
+    /// at the end of these games).
+    fn rewards(&self) -> Vec<f64> {
+        self.returns()
+    }
+
+    /// The return of one player.
+    fn player_return(&self, player: i32) -> PyResult<f64> {
+        let r = self.returns();
+        usize::try_from(player)
+            .ok()
+            .and_then(|p| r.get(p).copied())
+            .ok_or_else(|| QasabError::new_err(format!("player {player} is not 0 or 1")))
+    }
+
+    /// The observation tensor as a numpy float32 array of `observation_tensor_shape()`. The
+    /// state is public, so `player` changes nothing.
+    #[pyo3(signature = (player=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i32>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = player;
+        let np = py.import("numpy")?;
+        let flat = np.call_method1("asarray", (self.inner.observation(), "float32"))?;
+        let shape = PyTuple::new(py, self.inner.observation_shape())?;
+        flat.call_method1("reshape", (shape,))
+    }
+
+    /// The picture of the position (the state is public, so `player` changes nothing).
+    #[pyo3(signature = (player=None))]
+    fn observation_string(&self, player: Option<i32>) -> String {
+        let _ = player;
+        self.inner.render()
+    }
+
+    /// The action in the game's notation (`3:K-N`, `bank`, `A7`; a throw's value at a chance
+    /// node). `player` is accepted for OpenSpiel's signature and ignored.
+    #[pyo3(signature = (action, player=None))]
+    fn action_to_string(&self, action: i64, player: Option<i32>) -> PyResult<String> {
+        let _ = player;
+        self.inner.action_to_string(action).map_err(illegal)
+    }
+
+    /// The id of an action written in the game's notation (shorthands accepted).
+    #[pyo3(signature = (text, player=None))]
+    fn string_to_action(&self, text: &str, player: Option<i32>) -> PyResult<u32> {
+        let _ = player;
+        self.inner.string_to_action(text).map_err(illegal)
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> PyState {
+        PyState {
+            inner: self.inner.clone_box(),
+        }
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+
+    /// The action ids applied since the initial state, chance outcomes included.
+    fn history(&self) -> Vec<u32> {
+        self.inner.history()
+    }
+
+    /// The number of actions applied so far.
+    fn move_number(&self) -> usize {
+        self.inner.history().len()
+    }
+
+    /// The game record (the project's record format), which `qasab.deserialize_state` reads.
+    fn serialize(&self) -> String {
+        self.inner.serialize()
+    }
+
+    /// The canonical ruleset string.
+    fn ruleset(&self) -> String {
+        self.inner.ruleset()
+    }
+
+    /// The game of this state.
+    fn get_game(&self) -> PyResult<PyGame> {
+        Ok(PyGame {
+            rules: parse_ruleset(&self.inner.ruleset())?,
+        })
+    }
+
+    /// The one-line position id (the whole state, as the core writes it).
+    fn position_id(&self) -> String {
+        self.inner.position_id()
+    }
+
+    /// The state as JSON text, as the core serializes it.
+    fn to_json(&self) -> String {
+        self.inner.json()
+    }
+
+    /// The picture of the position.
+    #[pyo3(name = "to_string")]
+    fn picture(&self) -> String {
+        self.inner.render()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.render()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<qasab.State {} {}>",
+            self.inner.ruleset(),
+            self.inner.position_id()
+        )
+    }
+}
+
+impl PyState {
+    fn chance_space(&self) -> u32 {
+        parse_ruleset(&self.inner.ruleset())
+            .map(|r| with_ruleset!(&r, r => sizes(r).1))
+            .unwrap_or(0)
+    }
+}
+
+/// The game of a ruleset string (`"tab(columns=9)"`). Raises RulesetError if it names no
+/// ruleset or has a bad option.
+#[pyfunction]
+fn load_game(ruleset: &str) -> PyResult<PyGame> {
+    Ok(PyGame {
+        rules: parse_ruleset(ruleset)?,
+    })
+}
+
+/// The state a serialized game (`State.serialize()`, a game record) reaches. Raises
+/// SerializationError if the text is not a record of a legal game.
+#[pyfunction]
+fn deserialize_state(text: &str) -> PyResult<PyState> {
+    let record = Record::parse(text).map_err(|e| SerializationError::new_err(e.to_string()))?;
+    let rules: AnyRuleset = record
+        .ruleset
+        .parse()
+        .map_err(|e: qasab_core::RulesetError| SerializationError::new_err(e.to_string()))?;
+    let inner = with_ruleset!(&rules, _r => {
+        replay_state_of(_r, &record)
+    })
+    .map_err(SerializationError::new_err)?;
+    Ok(PyState { inner })
+}
+
+/// [`replay_state`] for the ruleset type of `_r`.
+fn replay_state_of<R: Ruleset>(_r: &R, record: &Record) -> Result<Box<dyn DynState>, String>
+where
+    R::State: Game,
+{
+    replay_state::<R>(record)
+}
+
+/// The names of every ruleset.
+#[pyfunction]
+fn ruleset_names() -> Vec<&'static str> {
+    qasab_core::RULESET_NAMES.to_vec()
+}
+
+/// An agent of one game, type-erased.
+trait DynAgent: Send + Sync {
+    /// The agent's move id in `state`, which must be a player's turn of the agent's game.
+    fn step(&mut self, state: &dyn DynState) -> Result<u32, String>;
+    fn spec(&self) -> String;
+}
+
+/// A player's agent for one game. The mutex makes it `Sync`; a step holds it alone.
+struct TypedAgent<S: Game> {
+    agent: std::sync::Mutex<Box<dyn Agent<S>>>,
+}
+
+impl<S: Game> DynAgent for TypedAgent<S> {
+    fn step(&mut self, state: &dyn DynState) -> Result<u32, String> {
+        let typed = state
+            .as_any()
+            .downcast_ref::<Typed<S>>()
+            .ok_or_else(|| "the state is of another game than the agent's".to_string())?;
+        let agent = self
+            .agent
+            .get_mut()
+            .map_err(|_| "the agent failed in an earlier step".to_string())?;
+        match typed.state.turn() {
+            Turn::Player(_) => {}
+            t => {
+                return Err(format!(
+                    "an agent moves only at a player's turn, and {}",
+                    qasab_core::game::describe_turn(t)
+                ));
+            }
+        }
+        let m = agent.choose(&typed.state);
+        typed.state.move_id(m).map_err(|e| e.to_string())
+    }
+
+    fn spec(&self) -> String {
+        self.agent
+            .lock()
+            .map(|a| a.spec())
+            .unwrap_or_else(|_| "poisoned".into())
+    }
+}
+
+fn new_agent<R: Ruleset>(rules: &R, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, String>
+where
+    R::State: Game,
+{
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).map_err(|e| e.to_string())?;
+    Ok(Box::new(TypedAgent::<R::State> {
+        agent: std::sync::Mutex::new(prepared.make(seed)),
+    }))
+}
+
+/// A computer player (`"mcts(iterations=2000)"`, `"greedy"`, `"expectimax(level=2)"`,
+/// `"random"`, `"solver"` for Tihbat) for one game. `step(state)` returns its action id at a
+/// player's turn, computed without the GIL.
+#[pyclass(module = "qasab._qasab", name = "Agent")]
+struct PyAgent {
+    inner: Box<dyn DynAgent>,
+    ruleset: String,
+}
+
+#[pymethods]
+impl PyAgent {
+    /// The agent `spec` for `game` (a Game or a ruleset string), seeded with the spec's
+    /// `seed=` if given, else `seed`. Raises AgentError for a bad spec.
+    #[new]
+    #[pyo3(signature = (spec, game, seed=0))]
+    fn new(spec: &str, game: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyAgent> {
+        let rules = match game.cast::<PyGame>() {
+            Ok(g) => g.get().rules.clone(),
+            Err(_) => parse_ruleset(&game.extract::<String>()?)?,
+        };
+        let inner =
+            with_ruleset!(&rules, r => new_agent(r, spec, seed)).map_err(AgentError::new_err)?;
+        Ok(PyAgent {
+            inner,
+            ruleset: rules.to_string(),
+        })
+    }
+
+    /// The agent's action id in `state` (a player's turn of the agent's ruleset).
+    fn step(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        if state.inner.ruleset() != self.ruleset {
+            return Err(QasabError::new_err(format!(
+                "the agent plays {}, the state is of {}",
+                self.ruleset,
+                state.inner.ruleset()
+            )));
+        }
+        let inner = &mut self.inner;
+        let s = &state.inner;
+        py.detach(|| inner.step(s.as_ref()))
+            .map_err(QasabError::new_err)
+    }
+
+    /// The agent's spec string, with its seed.
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("qasab.Agent({:?}, {:?})", self.inner.spec(), self.ruleset)
+    }
+}
+
+fn simulate_typed<R: Ruleset>(
+    rules: &R,
+    players: [&str; 2],
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<GameSummary>, String>
+where
+    R::State: Game,
+{
+    qasab_ai::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
+        .map_err(|e| e.to_string())
+}
+
+/// Plays `games` games between two agent specs (seat order) in Rust on `threads` threads
+/// (0 = all cores), without the GIL. Returns a dict of numpy arrays, one entry per game:
+/// `winner` (int8: 0, 1, or -1 for a draw), `scores` (int64, shape (games, 2)), `turns`,
+/// `actions` (int64), `truncated` (bool) and `reason` (int8, an index into `end_reasons()`).
+#[pyfunction]
+#[pyo3(signature = (ruleset, players=(String::from("random"), String::from("random")), games=100, seed=0, threads=0))]
+fn simulate<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    players: (String, String),
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let rules = parse_ruleset(ruleset)?;
+    let specs = [players.0.as_str(), players.1.as_str()];
+    let summaries = py
+        .detach(|| with_ruleset!(&rules, r => simulate_typed(r, specs, games, seed, threads)))
+        .map_err(AgentError::new_err)?;
+    let np = py.import("numpy")?;
+    let column = |values: Vec<i64>, dtype: &str| np.call_method1("asarray", (values, dtype));
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item(
+        "winner",
+        column(
+            summaries
+                .iter()
+                .map(|g| g.winner.map_or(-1, |p| p.index() as i64))
+                .collect(),
+            "int8",
+        )?,
+    )?;
+    let scores: Vec<[i64; 2]> = summaries.iter().map(|g| g.scores.map(i64::from)).collect();
+    out.set_item("scores", np.call_method1("asarray", (scores, "int64"))?)?;
+    out.set_item(
+        "turns",
+        column(
+            summaries.iter().map(|g| i64::from(g.turns)).collect(),
+            "int64",
+        )?,
+    )?;
+    out.set_item(
+        "actions",
+        column(
+            summaries.iter().map(|g| i64::from(g.actions)).collect(),
+            "int64",
+        )?,
+    )?;
+    let truncated: Vec<bool> = summaries.iter().map(|g| g.reason.is_truncation()).collect();
+    out.set_item(
+        "truncated",
+        np.call_method1("asarray", (truncated, "bool"))?,
+    )?;
+    out.set_item(
+        "reason",
+        column(
+            summaries
+                .iter()
+                .map(|g| {
+                    qasab_core::EndReason::ALL
+                        .iter()
+                        .position(|r| *r == g.reason)
+                        .map_or(-1, |i| i as i64)
+                })
+                .collect(),
+            "int8",
+        )?,
+    )?;
+    Ok(out)
+}
+
+/// The names of the end reasons, indexed by the `reason` codes of `simulate`.
+#[pyfunction]
+fn end_reasons() -> Vec<&'static str> {
+    qasab_core::EndReason::ALL
+        .iter()
+        .map(|r| r.name())
+        .collect()
+}
+
+/// The compiled part of the `qasab` package.
+#[pymodule]
+fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("QasabError", py.get_type::<QasabError>())?;
+    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("RulesetError", py.get_type::<RulesetError>())?;
+    m.add("SerializationError", py.get_type::<SerializationError>())?;
+    m.add("AgentError", py.get_type::<AgentError>())?;
+    m.add_class::<PyAgent>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(end_reasons, m)?)?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
+    m.add_function(wrap_pyfunction!(ruleset_names, m)?)?;
+    Ok(())
+}
