@@ -17,6 +17,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
+use crate::api::game_id;
 use crate::error::AppError;
 use crate::game::{self, StateView};
 use crate::{AppState, auth};
@@ -140,9 +141,7 @@ async fn seat(
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, AppError> {
-    let Path(id) =
-        path.map_err(|e| AppError::BadRequest(format!("bad game id: {}", e.body_text())))?;
-    let slot = state.slot(&id)?;
+    let slot = state.slot(&game_id(path)?)?;
     let token = auth::bearer(&headers)?;
     let p = slot.seat_of(&token).ok_or_else(|| {
         AppError::Forbidden("the token is not the token of a seat of this game".into())
