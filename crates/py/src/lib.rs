@@ -73,7 +73,7 @@ trait DynState: Send + Sync {
     fn observation_shape(&self) -> Vec<usize>;
     fn render(&self) -> String;
     fn position_id(&self) -> String;
-    fn json(&self) -> String;
+    fn json(&self) -> Result<String, String>;
     fn action_to_string(&self, id: i64) -> Result<String, ActionIdError>;
     fn string_to_action(&self, text: &str) -> Result<u32, String>;
     fn history(&self) -> Vec<u32>;
@@ -185,8 +185,8 @@ impl<S: Game> DynState for Typed<S> {
         self.state.position_id()
     }
 
-    fn json(&self) -> String {
-        serde_json::to_string(&self.state).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    fn json(&self) -> Result<String, String> {
+        serde_json::to_string(&self.state).map_err(|e| e.to_string())
     }
 
     fn action_to_string(&self, id: i64) -> Result<String, ActionIdError> {
@@ -597,8 +597,11 @@ impl PyState {
     }
 
     /// The state as JSON text, as the core serializes it.
-    fn to_json(&self) -> String {
-        self.inner.json()
+    ///
+    /// Raises `SerializationError` if the core cannot serialize it (never expected), rather
+    /// than returning text that is not the state.
+    fn to_json(&self) -> PyResult<String> {
+        self.inner.json().map_err(SerializationError::new_err)
     }
 
     /// The picture of the position.
