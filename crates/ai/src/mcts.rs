@@ -158,6 +158,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "eval",
     "transpositions",
     "reuse",
+    "minimax",
     "seed",
 ];
 
@@ -407,6 +408,9 @@ pub struct MctsOptions {
     /// Whether a player's next search goes on from the graph of his last one where it holds
     /// the new state (`tree=decisions` only).
     pub reuse: bool,
+    /// The weight `α` of the implicit minimax value in a child's value at selection, from 0
+    /// to 1 (0: the mean of the results alone). See the module docs.
+    pub minimax: f64,
 }
 
 impl Default for MctsOptions {
@@ -423,6 +427,7 @@ impl Default for MctsOptions {
             eval: EvalWeights::Hand,
             transpositions: false,
             reuse: false,
+            minimax: 0.0,
         }
     }
 }
@@ -541,10 +546,12 @@ impl MctsOptions {
                 };
             }
         }
-        if let Some(v) = spec.get("margin") {
-            match v.parse::<f64>() {
-                Ok(m) if (0.0..=1.0).contains(&m) => opts.margin = m,
-                _ => return Err(bad("margin", v, "a number from 0 to 1".into())),
+        for (key, field) in [("margin", &mut opts.margin), ("minimax", &mut opts.minimax)] {
+            if let Some(v) = spec.get(key) {
+                match v.parse::<f64>() {
+                    Ok(m) if (0.0..=1.0).contains(&m) => *field = m,
+                    _ => return Err(bad(key, v, "a number from 0 to 1".into())),
+                }
             }
         }
         Ok(opts)
@@ -583,6 +590,9 @@ impl MctsOptions {
         }
         if self.margin != d.margin {
             parts.push(format!("margin={}", self.margin));
+        }
+        if self.minimax != d.minimax {
+            parts.push(format!("minimax={}", self.minimax));
         }
         if self.tree != d.tree {
             parts.push(format!("tree={}", self.tree.name()));
@@ -680,6 +690,23 @@ struct Node {
     len: u32,
     /// The last iteration whose path went through the node (1-based), to see a cycle.
     stamp: u32,
+    /// The implicit minimax value for [`Player::One`] (`minimax` > 0): the static value of a
+    /// leaf, backed up by max/min at player nodes and by the weighted mean at chance nodes;
+    /// NaN until the node is first evaluated.
+    implicit: f32,
+    /// Who is to move at the node, once visited ([`NodeKind`]).
+    kind: NodeKind,
+}
+
+/// Who is to move at a node, for the implicit minimax backup.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum NodeKind {
+    /// Not visited yet, or the game is over there.
+    Leaf,
+    /// A player chooses: the first (`true`) or the second.
+    Player(bool),
+    /// A chance outcome is drawn.
+    Chance,
 }
 
 impl Node {
@@ -689,6 +716,8 @@ impl Node {
         first: 0,
         len: 0,
         stamp: 0,
+        implicit: f32::NAN,
+        kind: NodeKind::Leaf,
     };
 
     /// The mean result for [`Player::One`] (0 if never visited), as the sum times the inverse
@@ -806,6 +835,9 @@ impl<S: Evaluate> Tree<S> {
         self.path.clear();
         self.walked.clear();
         let mut node = self.root as usize;
+        let implicit = opts.minimax > 0.0;
+        // The static value of the leaf, where it is not the result itself (`minimax` > 0).
+        let mut leaf_value = None;
         let result = loop {
             self.path.push(node as u32);
             self.nodes[node].stamp = stamp;
@@ -814,16 +846,22 @@ impl<S: Evaluate> Tree<S> {
                 Turn::Chance => None,
                 Turn::Player(p) => Some(p),
             };
+            self.nodes[node].kind = match mover {
+                Some(p) => NodeKind::Player(p == Player::One),
+                None => NodeKind::Chance,
+            };
             if self.nodes[node].len == 0 {
-                if self.nodes[node].visits == 0 && node != self.root as usize {
-                    break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
-                }
-                if !self.expand(node, &state, mover.is_some(), opts, rng, max_links) {
+                let expanded = (self.nodes[node].visits > 0 || node == self.root as usize)
+                    && self.expand(node, &state, mover.is_some(), opts, rng, max_links);
+                if !expanded {
+                    if implicit && opts.cutoff != Some(0) && self.nodes[node].implicit.is_nan() {
+                        leaf_value = Some(state.evaluate_with(Player::One, opts.eval));
+                    }
                     break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
                 }
             }
             let link = match mover {
-                Some(p) => self.select(node, p, opts.c),
+                Some(p) => self.select(node, p, opts.c, opts.minimax),
                 None => self.sample(node, rng),
             };
             match self.links[link].edge {
@@ -854,6 +892,57 @@ impl<S: Evaluate> Tree<S> {
         }
         for &i in &self.walked {
             self.links[i as usize].visits += 1;
+        }
+        if implicit {
+            self.back_up_implicit(leaf_value.unwrap_or(result));
+        }
+    }
+
+    /// The implicit minimax backup (Lanctot, Winands, Pepels and Sturtevant, 2014): the path's
+    /// last node, if it has no value yet, takes `leaf` (its static value, or the result of a
+    /// finished game); then every node above takes the best of its children's values for the
+    /// player to move, or at a chance node their mean weighted by the outcomes' weights,
+    /// over the children that have a value.
+    fn back_up_implicit(&mut self, leaf: f64) {
+        let Some((&last, above)) = self.path.split_last() else {
+            return;
+        };
+        let n = &mut self.nodes[last as usize];
+        if n.implicit.is_nan() {
+            n.implicit = leaf as f32;
+        }
+        for &i in above.iter().rev() {
+            let n = self.nodes[i as usize];
+            let links = &self.links[n.first as usize..(n.first + n.len) as usize];
+            let valued = links.iter().filter_map(|l| {
+                (l.child != NO_NODE)
+                    .then(|| (l, self.nodes[l.child as usize].implicit))
+                    .filter(|(_, v)| !v.is_nan())
+            });
+            let value = match n.kind {
+                NodeKind::Player(one) => {
+                    let sign = if one { 1.0 } else { -1.0 };
+                    valued.map(|(_, v)| sign * v).fold(f32::NAN, f32::max) * sign
+                }
+                NodeKind::Chance => {
+                    let (mut sum, mut weights) = (0.0f64, 0u64);
+                    for (l, v) in valued {
+                        if let Edge::Chance(_, w) = l.edge {
+                            sum += f64::from(w) * f64::from(v);
+                            weights += u64::from(w);
+                        }
+                    }
+                    if weights == 0 {
+                        f32::NAN
+                    } else {
+                        (sum / weights as f64) as f32
+                    }
+                }
+                NodeKind::Leaf => continue,
+            };
+            if !value.is_nan() {
+                self.nodes[i as usize].implicit = value;
+            }
         }
     }
 
@@ -964,6 +1053,7 @@ impl<S: Evaluate> Tree<S> {
             self.nodes.push(Node {
                 visits: 1,
                 sum: priors[k],
+                implicit: priors[k] as f32,
                 ..Node::NEW
             });
         }
@@ -975,7 +1065,7 @@ impl<S: Evaluate> Tree<S> {
     /// The link UCB1 picks at a node where `p` is to move: a link never followed first, else
     /// the one maximising the child's mean for `p` plus `c · sqrt(ln N / n)`, `n` being the
     /// link's visits and `N` the node's.
-    fn select(&self, node: usize, p: Player, c: f64) -> usize {
+    fn select(&self, node: usize, p: Player, c: f64, alpha: f64) -> usize {
         let n = &self.nodes[node];
         let (first, len) = (n.first as usize, n.len as usize);
         let sign = if p == Player::One { 1.0 } else { -1.0 };
@@ -986,7 +1076,12 @@ impl<S: Evaluate> Tree<S> {
             if l.visits == 0 {
                 return first + i;
             }
-            let q = self.nodes[l.child as usize].mean();
+            let child = &self.nodes[l.child as usize];
+            let q = if alpha > 0.0 && !child.implicit.is_nan() {
+                (1.0 - alpha) * child.mean() + alpha * f64::from(child.implicit)
+            } else {
+                child.mean()
+            };
             let score = sign * q + explore * (1.0 / f64::from(l.visits)).sqrt();
             if score > best_score {
                 best = first + i;
@@ -1685,6 +1780,73 @@ mod tests {
         assert_eq!(agent.plan.len(), 1);
         assert_eq!(agent.choose(&s), 'c');
         assert!(agent.plan.is_empty());
+    }
+
+    /// With `minimax`, each node keeps the expectimax value of the part of the tree explored
+    /// below it: exact weighted means at chance nodes (not the sampled average), and the best
+    /// child for the player to move.
+    #[test]
+    fn the_implicit_minimax_value_is_the_expectimax_value_of_the_explored_tree() {
+        let o = MctsOptions {
+            minimax: 1.0,
+            cutoff: Some(0),
+            ..opts(5000)
+        };
+        // Two throws (`p`: outcomes of weights 1, 1 and 6, the first two his wins) or loses
+        // (`q`).
+        static THROW_OR_LOSE: [Toy; 5] = [
+            Toy::Decide(Two, &[('p', 1), ('q', 4)]),
+            Toy::Chance(&[(0, 1, 3), (1, 1, 3), (2, 6, 4)]),
+            Toy::End(None, false),
+            Toy::End(Some(Two), false),
+            Toy::End(Some(One), false),
+        ];
+        for seed in 0..10 {
+            let mut tree = Tree::<ToyState>::new();
+            let root = ToyRules(&THROW_OR_LOSE).initial_state();
+            tree.search(&root, &o, seed, (5000, None, MAX_LINKS), None);
+            let node = |i: u32| tree.nodes[i as usize];
+            let r = node(tree.root);
+            let links = &tree.links[r.first as usize..(r.first + r.len) as usize];
+            let child = |m: char| {
+                let l = links
+                    .iter()
+                    .find(|l| matches!(l.edge, Edge::Move(x) if x == m))
+                    .unwrap();
+                node(l.child)
+            };
+            // `p` is worth (−1 − 1 + 6) / 8 to One, `q` +1; Two throws.
+            assert_eq!(child('p').implicit, 0.5, "seed {seed}");
+            assert_eq!(child('q').implicit, 1.0, "seed {seed}");
+            assert_eq!(r.implicit, 0.5, "seed {seed}");
+            assert_ne!(
+                child('p').mean(),
+                0.5,
+                "seed {seed}: the sampled mean differs"
+            );
+        }
+        // In TWICE One wins at once with `l` then `a`: +1 at both of his nodes.
+        let mut tree = Tree::<ToyState>::new();
+        tree.search(
+            &ToyRules(&TWICE).initial_state(),
+            &o,
+            1,
+            (2000, None, MAX_LINKS),
+            None,
+        );
+        assert_eq!(tree.nodes[tree.root as usize].implicit, 1.0);
+        // Selection with the implicit value still plays the right moves.
+        for seed in 0..10 {
+            for tree in [&WEIGHTS[..], &TWICE[..], &TRUNCATED[..]] {
+                let plain = search(&ToyRules(tree).initial_state(), &opts(2000), seed).unwrap();
+                let mm = MctsOptions {
+                    minimax: 0.5,
+                    ..opts(2000)
+                };
+                let r = search(&ToyRules(tree).initial_state(), &mm, seed).unwrap();
+                assert_eq!(r.best(), plain.best(), "seed {seed}");
+            }
+        }
     }
 
     #[test]

@@ -338,6 +338,10 @@ fn specs_are_checked() {
             "transpositions=yes is not valid; expected on or off",
         ),
         ("mcts(reuse=1)", "reuse=1 is not valid; expected on or off"),
+        (
+            "mcts(minimax=1.5)",
+            "minimax=1.5 is not valid; expected a number from 0 to 1",
+        ),
         ("mcts(seed=x)", "seed=x is not valid"),
         ("mcts(level=3,level=3)", "twice"),
     ];
@@ -380,6 +384,8 @@ fn specs_round_trip_through_the_agents_name() {
             "mcts(reuse=on,transpositions=on)",
             "mcts(level=3,transpositions=on,reuse=on,seed=5)",
         ),
+        ("mcts(minimax=0.4)", "mcts(level=3,minimax=0.4,seed=5)"),
+        ("mcts(minimax=0)", "mcts(level=3,seed=5)"),
     ] {
         let agent = PreparedAgent::<qasab_core::tab_ludii::State>::new(spec, &rules)
             .unwrap()
