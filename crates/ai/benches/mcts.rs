@@ -3,7 +3,8 @@
 //!
 //! Run with `cargo bench -p qasab-ai --bench mcts` (add `-- tab-ludii` for one preset). One
 //! benchmark iteration is one search of 10,000 iterations (level 3, the default) with the
-//! game's own defaults (the faithful Tâb family also with random rollouts to the end), with the
+//! game's own defaults (the faithful Tâb family also without the implicit minimax values, and
+//! with random rollouts to the end and no implicit values), with the
 //! agent's tree memory reused from search to search as in a game; criterion reports the
 //! throughput in search iterations per second.
 //! The start is the initial state with the opening throws of game seed 1 applied, up to the
@@ -40,10 +41,18 @@ where
     let start = first_decision(rules);
     let defaults = <R::State as Playable>::mcts_defaults();
     let mut variants = vec![("", defaults)];
+    if defaults.minimax > 0.0 {
+        let plain = MctsOptions {
+            minimax: 0.0,
+            ..defaults
+        };
+        variants.push((", minimax=0", plain));
+    }
     if defaults.cutoff.is_some() || defaults.rollout != RolloutPolicy::Random {
         let random = MctsOptions {
             cutoff: None,
             rollout: RolloutPolicy::Random,
+            minimax: 0.0,
             ..defaults
         };
         variants.push((", random rollouts to the end", random));

@@ -34,6 +34,11 @@
 //!   `weight / denominator`, by the exact integer weights of
 //!   [`GameState::chance_outcomes`](qasab_core::GameState::chance_outcomes) ([`pick_weighted`]). A chance node's value is thus the
 //!   sampled average of its children's.
+//! * **Implicit minimax values** (`minimax=α` > 0; 0.4 on the Tâb family, else 0): every node
+//!   also keeps the expectimax value of the tree explored below it, from the static value of
+//!   each leaf, backed up by the best child at player nodes and by the weighted mean at chance
+//!   nodes (Lanctot, Winands, Pepels and Sturtevant, 2014); selection rates a child by
+//!   `(1 − α) · mean + α · implicit value`.
 //! * **Rewards**: a finished game is worth `(1 − margin) · r + margin · d` to the first player,
 //!   `r` being +1 for a win, −1 for a loss, 0 for a draw and `d` the score difference over the
 //!   scores' sum (`margin=0`, the result alone, except on Tihbat); 0 for a game stopped by a

@@ -12,6 +12,10 @@ pub const TAB_LEVEL: u8 = 4;
 /// The exploration constant of `mcts` on the Tâb family when its spec sets none.
 pub const TAB_C: f64 = 0.7;
 
+/// The weight of the implicit minimax value in `mcts`'s selection on the Tâb family when its
+/// spec sets none.
+pub const TAB_MINIMAX: f64 = 0.4;
+
 impl Playable for State {
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
         match common_maker(spec)? {
@@ -30,7 +34,9 @@ impl Playable for State {
     ///
     /// The evaluation is the fitted one ([`EvalWeights::Fitted`]), whose values are win
     /// chances, with `c` = [`TAB_C`] to match their narrower spread, at level
-    /// [`TAB_LEVEL`] (30,000 iterations, about 0.15 s a move). `docs/STRENGTH.md` has the
+    /// [`TAB_LEVEL`] (30,000 iterations, about 0.15 s a move). Selection blends each child's
+    /// mean with its implicit minimax value (`minimax` = [`TAB_MINIMAX`]), which takes the best
+    /// reply where the mean averages in the poor ones tried. `docs/STRENGTH.md` has the
     /// matches that chose them.
     fn mcts_defaults() -> MctsOptions {
         MctsOptions {
@@ -38,6 +44,7 @@ impl Playable for State {
             c: TAB_C,
             cutoff: Some(0),
             eval: EvalWeights::Fitted,
+            minimax: TAB_MINIMAX,
             ..MctsOptions::default()
         }
     }

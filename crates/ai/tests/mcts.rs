@@ -262,7 +262,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, transpositions, reuse, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, transpositions, reuse, minimax, seed",
         ),
         (
             "mcts(level=0)",
@@ -414,6 +414,8 @@ fn a_games_own_defaults_round_trip_too() {
         ("mcts(cutoff=none)", "mcts(level=4,cutoff=none,seed=5)"),
         ("mcts(cutoff=3)", "mcts(level=4,cutoff=3,seed=5)"),
         ("mcts(eval=hand)", "mcts(level=4,eval=hand,seed=5)"),
+        ("mcts(minimax=0)", "mcts(level=4,minimax=0,seed=5)"),
+        ("mcts(minimax=0.4)", "mcts(level=4,seed=5)"),
         (
             "mcts(c=1.4,eval=hand)",
             "mcts(level=4,c=1.4,eval=hand,seed=5)",
