@@ -300,6 +300,8 @@ fn every_player_plays_only_legal_decisions_on_every_preset() {
         "mcts(iterations=40,transpositions=on)",
         "mcts(iterations=40,reuse=on)",
         "mcts(iterations=40,transpositions=on,reuse=on)",
+        "mcts(iterations=40,minimax=1,cutoff=none)",
+        "mcts(iterations=40,minimax=0.5,tree=turns,transpositions=on)",
         // expectimax to the turn horizon.
         "expectimax(depth=2,nodes=3000,horizon=turn)",
     ]);
