@@ -47,11 +47,14 @@ where
         .progress_chars("=> "),
     );
     let start = rules.initial_state();
+    // Luck in the units of the game's own evaluation, the one its default `mcts` searches with
+    // (the fitted weights on the Tâb family).
+    let weights = <R::State as Playable>::mcts_defaults().eval;
     let analysis = analyse(
         &start,
         &replayed.actions,
         agent.as_mut(),
-        &|s: &R::State, p| s.evaluate(p),
+        &|s: &R::State, p| s.evaluate_with(p, weights),
         strongest,
         &|| bar.inc(1),
     );
