@@ -252,7 +252,7 @@ where
     )
 }
 
-fn max_length<R: Ruleset>(rules: &R) -> Option<u64>
+fn max_length<R: Ruleset>(rules: &R) -> u64
 where
     R::State: Game,
 {
@@ -290,10 +290,10 @@ impl PyGame {
         with_ruleset!(&self.rules, r => sizes(r).1)
     }
 
-    /// A bound on the players' decisions in one game (chance outcomes not counted), from the
-    /// ruleset's limits: Ludii's move cap, or Tihbat's count of positions. `None` for Lane's,
-    /// Hyde's and the modern Tâb, whose turns may throw again without limit.
-    fn max_game_length(&self) -> Option<u64> {
+    /// A bound on the players' decisions in one game (chance outcomes not counted), proved
+    /// from the ruleset's limits: the turn and throw caps of Lane's, Hyde's and the modern
+    /// Tâb (L-18), Ludii's move cap, or Tihbat's count of positions.
+    fn max_game_length(&self) -> u64 {
         with_ruleset!(&self.rules, r => max_length(r))
     }
 
@@ -415,6 +415,12 @@ impl PyGame {
 
     fn __eq__(&self, other: &PyGame) -> bool {
         self.rules == other.rules
+    }
+
+    /// Pickling: the game is loaded again from its ruleset string.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = py.import("qasab._qasab")?.getattr("load_game")?;
+        Ok((load, (self.rules.to_string(),)))
     }
 }
 
@@ -562,6 +568,12 @@ impl PyState {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
         self.clone()
+    }
+
+    /// Pickling: the state is rebuilt by `qasab.deserialize_state` from its game record.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let rebuild = py.import("qasab._qasab")?.getattr("deserialize_state")?;
+        Ok((rebuild, (self.inner.serialize(),)))
     }
 
     /// The action ids applied since the initial state, chance outcomes included.
