@@ -10,7 +10,7 @@ use std::any::Any;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyByteArray, PyTuple};
 
 use qasab_ai::agent::{Agent, Playable, PreparedAgent};
 use qasab_ai::simulate::GameSummary;
@@ -257,6 +257,25 @@ where
     R::State: Game,
 {
     R::State::max_game_length(rules)
+}
+
+/// A numpy array of `dtype` and `shape` holding `values`, written as their native-endian
+/// bytes into a bytearray that the array then owns (one copy; no Python object per value).
+fn numpy_array<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    values: &[T],
+    to_bytes: impl Fn(T) -> [u8; N],
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut bytes = Vec::with_capacity(values.len() * N);
+    for &v in values {
+        bytes.extend_from_slice(&to_bytes(v));
+    }
+    let buffer = PyByteArray::new(py, &bytes);
+    let np = py.import("numpy")?;
+    np.call_method1("frombuffer", (buffer, dtype))?
+        .call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
 fn illegal(e: impl ToString) -> PyErr {
@@ -527,10 +546,13 @@ impl PyState {
         player: Option<i32>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = player;
-        let np = py.import("numpy")?;
-        let flat = np.call_method1("asarray", (self.inner.observation(), "float32"))?;
-        let shape = PyTuple::new(py, self.inner.observation_shape())?;
-        flat.call_method1("reshape", (shape,))
+        numpy_array(
+            py,
+            &self.inner.observation(),
+            f32::to_ne_bytes,
+            "float32",
+            &self.inner.observation_shape(),
+        )
     }
 
     /// The picture of the position (the state is public, so `player` changes nothing).
@@ -821,54 +843,54 @@ fn simulate<'py>(
     let summaries = py
         .detach(|| with_ruleset!(&rules, r => simulate_typed(r, specs, games, seed, threads)))
         .map_err(AgentError::new_err)?;
-    let np = py.import("numpy")?;
-    let column = |values: Vec<i64>, dtype: &str| np.call_method1("asarray", (values, dtype));
+    let n = summaries.len();
     let out = pyo3::types::PyDict::new(py);
+    let winner: Vec<i8> = summaries
+        .iter()
+        .map(|g| g.winner.map_or(-1, |p| p.index() as i8))
+        .collect();
     out.set_item(
         "winner",
-        column(
-            summaries
-                .iter()
-                .map(|g| g.winner.map_or(-1, |p| p.index() as i64))
-                .collect(),
-            "int8",
-        )?,
+        numpy_array(py, &winner, i8::to_ne_bytes, "int8", &[n])?,
     )?;
-    let scores: Vec<[i64; 2]> = summaries.iter().map(|g| g.scores.map(i64::from)).collect();
-    out.set_item("scores", np.call_method1("asarray", (scores, "int64"))?)?;
+    let scores: Vec<i64> = summaries
+        .iter()
+        .flat_map(|g| g.scores.map(i64::from))
+        .collect();
+    out.set_item(
+        "scores",
+        numpy_array(py, &scores, i64::to_ne_bytes, "int64", &[n, 2])?,
+    )?;
+    let turns: Vec<i64> = summaries.iter().map(|g| i64::from(g.turns)).collect();
     out.set_item(
         "turns",
-        column(
-            summaries.iter().map(|g| i64::from(g.turns)).collect(),
-            "int64",
-        )?,
+        numpy_array(py, &turns, i64::to_ne_bytes, "int64", &[n])?,
     )?;
+    let actions: Vec<i64> = summaries.iter().map(|g| i64::from(g.actions)).collect();
     out.set_item(
         "actions",
-        column(
-            summaries.iter().map(|g| i64::from(g.actions)).collect(),
-            "int64",
-        )?,
+        numpy_array(py, &actions, i64::to_ne_bytes, "int64", &[n])?,
     )?;
-    let truncated: Vec<bool> = summaries.iter().map(|g| g.reason.is_truncation()).collect();
+    let truncated: Vec<u8> = summaries
+        .iter()
+        .map(|g| u8::from(g.reason.is_truncation()))
+        .collect();
     out.set_item(
         "truncated",
-        np.call_method1("asarray", (truncated, "bool"))?,
+        numpy_array(py, &truncated, u8::to_ne_bytes, "bool", &[n])?,
     )?;
+    let reason: Vec<i8> = summaries
+        .iter()
+        .map(|g| {
+            qasab_core::EndReason::ALL
+                .iter()
+                .position(|r| *r == g.reason)
+                .map_or(-1, |i| i as i8)
+        })
+        .collect();
     out.set_item(
         "reason",
-        column(
-            summaries
-                .iter()
-                .map(|g| {
-                    qasab_core::EndReason::ALL
-                        .iter()
-                        .position(|r| *r == g.reason)
-                        .map_or(-1, |i| i as i64)
-                })
-                .collect(),
-            "int8",
-        )?,
+        numpy_array(py, &reason, i8::to_ne_bytes, "int8", &[n])?,
     )?;
     Ok(out)
 }
