@@ -82,20 +82,28 @@ def _register(pyspiel, preset: str, name: str) -> None:
     state_class = _state_class(pyspiel)
     base = qasab.load_game(preset)
     kind = base.get_type()
-    chance = (
-        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-        if base.max_chance_outcomes() > 0
-        else pyspiel.GameType.ChanceMode.DETERMINISTIC
-    )
-    assert kind["utility"] == "zero_sum" and kind["reward_model"] == "terminal"
+    chance_modes = {
+        "explicit_stochastic": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    }
+    utilities = {
+        "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+        "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+        "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+    }
+    rewards = {
+        "terminal": pyspiel.GameType.RewardModel.TERMINAL,
+        "rewards": pyspiel.GameType.RewardModel.REWARDS,
+    }
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"Qasab {base.title()}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=chance,
+        chance_mode=chance_modes[kind["chance_mode"]],
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        # The core's game type: zero-sum (+1, -1, or 0 each) with rewards at the end only.
+        utility=utilities[kind["utility"]],
+        reward_model=rewards[kind["reward_model"]],
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
