@@ -150,6 +150,23 @@ pub trait ActionIds: GameState {
             })
     }
 
+    /// The legal moves with their ids, ascending by id; empty unless at a player's turn. One
+    /// generation of the moves serves both, for callers that map ids back to moves.
+    ///
+    /// # Errors
+    /// [`ActionIdError::TooManyVariants`] if the state is outside the encoding's bound.
+    fn legal_moves_by_id(&self) -> Result<Vec<(u32, Self::Move)>, ActionIdError> {
+        if !matches!(self.turn(), Turn::Player(_)) {
+            return Ok(Vec::new());
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let ids = ids_of::<Self>(self.ruleset(), &moves, |_| true)?;
+        let mut pairs: Vec<(u32, Self::Move)> = ids.into_iter().zip(moves).collect();
+        pairs.sort_unstable_by_key(|&(id, _)| id);
+        Ok(pairs)
+    }
+
     /// The legal action ids, ascending: move ids at a player's turn, chance outcome ids at a
     /// chance turn (OpenSpiel's convention), none when the game is over.
     ///

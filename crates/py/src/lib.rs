@@ -6,6 +6,7 @@
 //! behind [`DynState`] and converts values and errors to Python.
 
 use std::any::Any;
+use std::sync::OnceLock;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -87,7 +88,13 @@ struct Typed<S: GameState> {
     state: S,
     actions: Vec<ActionOf<S>>,
     ids: Vec<u32>,
+    /// The legal moves by id at a player's turn, once asked for: a loop that reads the legal
+    /// ids and then applies one generates the moves once.
+    legal: OnceLock<Result<LegalById<S>, ActionIdError>>,
 }
+
+/// A state's legal moves with their ids, ascending by id.
+type LegalById<S> = Vec<(u32, <S as GameState>::Move)>;
 
 impl<S: Game> Typed<S> {
     fn new(state: S) -> Typed<S> {
@@ -95,6 +102,7 @@ impl<S: Game> Typed<S> {
             state,
             actions: Vec::new(),
             ids: Vec::new(),
+            legal: OnceLock::new(),
         }
     }
 
@@ -111,6 +119,16 @@ impl<S: Game> Typed<S> {
             t.ids.push(id);
         }
         Ok(t)
+    }
+}
+
+impl<S: Game> Typed<S> {
+    /// The legal moves by id, generated once per state.
+    fn legal_by_id(&self) -> Result<&[(u32, S::Move)], ActionIdError> {
+        self.legal
+            .get_or_init(|| self.state.legal_moves_by_id())
+            .as_deref()
+            .map_err(Clone::clone)
     }
 }
 
@@ -132,14 +150,28 @@ impl<S: Game> DynState for Typed<S> {
     }
 
     fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError> {
-        self.state.legal_ids()
+        match self.state.turn() {
+            Turn::Player(_) => Ok(self.legal_by_id()?.iter().map(|&(id, _)| id).collect()),
+            _ => self.state.legal_ids(),
+        }
     }
 
     fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError> {
         let action = match self.state.turn() {
             Turn::Chance => Action::Chance(self.state.chance_from_id(id)?),
-            _ => Action::Move(self.state.move_from_id(id)?),
+            _ => {
+                let legal = self.legal_by_id()?;
+                match u32::try_from(id)
+                    .ok()
+                    .and_then(|id| legal.binary_search_by_key(&id, |&(x, _)| x).ok())
+                {
+                    Some(i) => Action::Move(legal[i].1),
+                    // Out of range or not legal: the core says which.
+                    None => Action::Move(self.state.move_from_id(id)?),
+                }
+            }
         };
+        self.legal = OnceLock::new();
         match action {
             Action::Chance(c) => self.state.apply_chance_unchecked(c),
             // The move came from the legal list.
