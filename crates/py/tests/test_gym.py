@@ -98,3 +98,10 @@ def test_bad_arguments_are_refused():
         qgym.make("tab(columns=8)")
     with pytest.raises(ValueError):
         qgym.make("tihbat", seat=2)
+
+
+def test_the_module_example_runs():
+    import doctest
+
+    result = doctest.testmod(qgym)
+    assert result.attempted > 0 and result.failed == 0

@@ -181,3 +181,10 @@ def test_states_follow_the_core():
     with pytest.raises(qasab.IllegalActionError):
         state.apply_action(illegal)
     assert (state.qasab_state.position_id(), state.history()) == before
+
+
+def test_the_module_example_runs():
+    import doctest
+
+    result = doctest.testmod(qo)
+    assert result.attempted > 0 and result.failed == 0

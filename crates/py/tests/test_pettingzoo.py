@@ -123,3 +123,10 @@ def test_render_ansi_is_the_cores_picture():
     assert env.render() == env.state.to_string()
     with pytest.raises(ValueError):
         qpz.raw_env("tihbat", render_mode="rgb_array")
+
+
+def test_the_module_example_runs():
+    import doctest
+
+    result = doctest.testmod(qpz)
+    assert result.attempted > 0 and result.failed == 0

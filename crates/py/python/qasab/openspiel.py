@@ -1,8 +1,10 @@
 """Every Qasab ruleset as an OpenSpiel game.
 
     >>> import pyspiel, qasab.openspiel
-    >>> qasab.openspiel.register()
+    >>> names = qasab.openspiel.register()
     >>> game = pyspiel.load_game("qasab_tab(columns=7)")
+    >>> game.num_distinct_actions()
+    4207
 
 ``register()`` registers one pyspiel game per preset, named ``qasab_`` and the preset name
 with ``-`` as ``_`` (``qasab_tab``, ``qasab_tab_hyde``, ``qasab_tihbat``, ...). Its game
