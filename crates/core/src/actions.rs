@@ -76,8 +76,8 @@ pub trait ActionIds: GameState {
     fn chance_id(c: Self::Chance) -> u32;
 
     /// A bound on the players' decisions in one game (chance outcomes not counted, as
-    /// OpenSpiel's `MaxGameLength`), from the ruleset's limits; `None` if there is none.
-    fn max_game_length(rules: &Self::Ruleset) -> Option<u64>;
+    /// OpenSpiel's `MaxGameLength`), proved from the ruleset's limits.
+    fn max_game_length(rules: &Self::Ruleset) -> u64;
 
     /// The size of the move id space; depends only on the ruleset.
     fn num_distinct_actions(rules: &Self::Ruleset) -> u32 {
@@ -148,6 +148,23 @@ pub trait ActionIds: GameState {
                 id,
                 turn: describe_turn(self.turn()),
             })
+    }
+
+    /// The legal moves with their ids, ascending by id; empty unless at a player's turn. One
+    /// generation of the moves serves both, for callers that map ids back to moves.
+    ///
+    /// # Errors
+    /// [`ActionIdError::TooManyVariants`] if the state is outside the encoding's bound.
+    fn legal_moves_by_id(&self) -> Result<Vec<(u32, Self::Move)>, ActionIdError> {
+        if !matches!(self.turn(), Turn::Player(_)) {
+            return Ok(Vec::new());
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let ids = ids_of::<Self>(self.ruleset(), &moves, |_| true)?;
+        let mut pairs: Vec<(u32, Self::Move)> = ids.into_iter().zip(moves).collect();
+        pairs.sort_unstable_by_key(|&(id, _)| id);
+        Ok(pairs)
     }
 
     /// The legal action ids, ascending: move ids at a player's turn, chance outcome ids at a
@@ -245,16 +262,43 @@ impl ActionIds for tab::State {
             tab::Move::End => Err(1 + THROWS),
         }
     }
-    /// None: the turn cap (L-18) bounds the turns, but a turn throws again after 1, 4 and 6
-    /// (L-5) without limit, and each throw is a decision to play.
-    fn max_game_length(_: &tab::Ruleset) -> Option<u64> {
-        None
+    /// A bound from the safety limits (L-18): see `tab_max_decisions`.
+    fn max_game_length(rules: &tab::Ruleset) -> u64 {
+        tab_max_decisions(rules)
     }
     fn max_chance_outcomes(_: &tab::Ruleset) -> u32 {
         THROWS
     }
     fn chance_id(c: Throw) -> u32 {
         c.index() as u32
+    }
+}
+
+/// The most decisions a game of Lane's, Hyde's or the modern Tâb can take, from the safety
+/// limits of L-18: `turn_cap × (2 × throw_cap + 1)` with accumulated throws,
+/// `3 × turn_cap × (throw_cap + 1)` with interleaved ones (402,000 for every preset).
+///
+/// Let `W` be the throws after the opening (the opening's tâb counted, L-4) and `M` the move
+/// phases. The opening's other throws are chance turns without a decision. A decision
+/// (L-7, L-8) is a play, which takes one pending throw or one banked tâb; a bank or a decline,
+/// which takes one pending throw; or the end of a move phase. Each throw is pending once, and
+/// each banked tâb was a pending tâb before (banked by a decision or at the end of a move
+/// phase) and is played at most once, so the decisions are at most `W + W + M`.
+///
+/// * Accumulated throws (L-5): a turn has one move phase, so `M ≤ turn_cap` (the game stops
+///   when a turn ends with `turn_cap` turns played); every throw of a turn is pending until
+///   its move phase, and a turn that has thrown `throw_cap` times and would throw again stops
+///   the game, so `W ≤ turn_cap × throw_cap`.
+/// * Interleaved throws (L-6): a move phase follows each throw, so `M ≤ W`; a throw other than
+///   its turn's first is thrown only while the game has had fewer than `turn_cap × throw_cap`
+///   throws, and there are at most `turn_cap` first throws, so
+///   `W ≤ turn_cap × throw_cap + turn_cap`.
+fn tab_max_decisions(rules: &tab::Ruleset) -> u64 {
+    let turns = u64::from(rules.turn_cap);
+    let per_turn = u64::from(rules.throw_cap);
+    match rules.timing {
+        tab::Timing::Accumulate => turns * (2 * per_turn + 1),
+        tab::Timing::Interleaved => 3 * turns * (per_turn + 1),
     }
 }
 
@@ -305,8 +349,8 @@ impl ActionIds for tab_ludii::State {
         }
     }
     /// Ludii's move cap: decisions per game (LT-10, LH-9).
-    fn max_game_length(rules: &tab_ludii::Ruleset) -> Option<u64> {
-        Some(u64::from(rules.move_cap()))
+    fn max_game_length(rules: &tab_ludii::Ruleset) -> u64 {
+        u64::from(rules.move_cap())
     }
     fn max_chance_outcomes(_: &tab_ludii::Ruleset) -> u32 {
         THROWS
@@ -338,10 +382,10 @@ impl ActionIds for tihbat::State {
     /// `repetition`-th time (T-7); the pits hold at most `4 × seeds` counters, so there are at
     /// most `2 × C(4 × seeds + 4, 4)` positions, each met at most `repetition − 1` times
     /// before the last.
-    fn max_game_length(rules: &tihbat::Ruleset) -> Option<u64> {
+    fn max_game_length(rules: &tihbat::Ruleset) -> u64 {
         let n = 4 * u64::from(rules.seeds) + 4;
         let positions = 2 * (n * (n - 1) * (n - 2) * (n - 3) / 24);
-        Some(positions * u64::from(rules.repetition.saturating_sub(1)) + 1)
+        positions * u64::from(rules.repetition.saturating_sub(1)) + 1
     }
     fn max_chance_outcomes(_: &tihbat::Ruleset) -> u32 {
         0

@@ -34,9 +34,14 @@ where
             match s.turn() {
                 Turn::Player(_) => {
                     decisions += 1;
-                    assert!(cap.is_none_or(|c| decisions <= c), "{rules}: past {cap:?}");
+                    assert!(decisions <= cap, "{rules}: past {cap}");
                     s.legal_moves(&mut moves);
                     assert_eq!(ids.len(), moves.len());
+                    let pairs = s.legal_moves_by_id().unwrap();
+                    assert_eq!(pairs.iter().map(|p| p.0).collect::<Vec<_>>(), ids);
+                    for &(id, m) in &pairs {
+                        assert_eq!(s.move_from_id(i64::from(id)).unwrap(), m, "{rules}");
+                    }
                     for &m in &moves {
                         let id = s.move_id(m).unwrap();
                         assert!(id < n, "{rules}: {m} has id {id} of {n}");

@@ -506,6 +506,68 @@ fn l18_safety_limits_end_the_game_as_truncated() {
     );
 }
 
+#[test]
+fn l18_a_turn_that_has_thrown_throw_cap_times_stops_the_game() {
+    let white = "x,x,x,x,x,x,x,K.c12,L.c12";
+    // A 1 and a 6 pending: with throw_cap=3 the third throw is the last the turn may take.
+    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, START_B);
+    throw(&mut s, "2");
+    assert_eq!(
+        s.turn(),
+        Turn::Player(Player::One),
+        "a throw that gives no other ends the throwing as usual"
+    );
+    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, START_B);
+    throw(&mut s, "4");
+    let o = s
+        .turn()
+        .outcome()
+        .expect("a third throw that would give a fourth stops the game");
+    assert_eq!((o.reason, o.winner), (EndReason::TurnCap, None));
+    assert!(o.is_truncated());
+    let mut s = st("tab(throw_cap=4)", "throw:w", "16", white, START_B);
+    throw(&mut s, "4");
+    assert_eq!(s.turn(), Turn::Chance, "throw_cap=4 allows a fourth throw");
+    throw(&mut s, "6");
+    assert!(s.turn().outcome().is_some());
+    // The default allows 100 throws.
+    let mut s = st("tab", "throw:w", &"6".repeat(98), white, START_B);
+    throw(&mut s, "6");
+    assert_eq!(s.turn(), Turn::Chance);
+    throw(&mut s, "6");
+    assert_eq!(
+        s.turn().outcome().map(|o| o.reason),
+        Some(EndReason::TurnCap)
+    );
+}
+
+#[test]
+fn l18_with_interleaved_throws_the_cap_counts_the_games_throws() {
+    // turn_cap=2, throw_cap=2: a throw that gives another stops the game from the game's
+    // fourth throw on.
+    let r: tab::Ruleset = "tab(throw_timing=interleaved,turn_cap=2,throw_cap=2,reduction=off)"
+        .parse()
+        .unwrap();
+    assert_eq!(r.interleaved_throw_limit(), 4);
+    for (throws, stops) in [(3, false), (4, true)] {
+        let id = format!(
+            "move:w+/6/x,x,x,x,x,x,x,x,K.c12/{START_B}/0.0/0.8/0.0/1.0.0.0/{throws}.0.0.0.0.0.0/-"
+        );
+        let mut s = r.state_from_id(&id).unwrap();
+        let first = moves(&s)[0].clone();
+        play(&mut s, &first);
+        if stops {
+            let o = s
+                .turn()
+                .outcome()
+                .expect("the game's fourth throw was its last");
+            assert_eq!((o.reason, o.winner), (EndReason::TurnCap, None));
+        } else {
+            assert_eq!(s.turn(), Turn::Chance, "the 6 gives another throw");
+        }
+    }
+}
+
 // ----- H: at-Tâb wa-d-Dukk after Hyde -----
 
 const H13_W: &str = "a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1,m1";

@@ -6,11 +6,12 @@
 //! behind [`DynState`] and converts values and errors to Python.
 
 use std::any::Any;
+use std::sync::OnceLock;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyByteArray, PyTuple};
 
 use qasab_ai::agent::{Agent, Playable, PreparedAgent};
 use qasab_ai::simulate::GameSummary;
@@ -87,7 +88,13 @@ struct Typed<S: GameState> {
     state: S,
     actions: Vec<ActionOf<S>>,
     ids: Vec<u32>,
+    /// The legal moves by id at a player's turn, once asked for: a loop that reads the legal
+    /// ids and then applies one generates the moves once.
+    legal: OnceLock<Result<LegalById<S>, ActionIdError>>,
 }
+
+/// A state's legal moves with their ids, ascending by id.
+type LegalById<S> = Vec<(u32, <S as GameState>::Move)>;
 
 impl<S: Game> Typed<S> {
     fn new(state: S) -> Typed<S> {
@@ -95,6 +102,7 @@ impl<S: Game> Typed<S> {
             state,
             actions: Vec::new(),
             ids: Vec::new(),
+            legal: OnceLock::new(),
         }
     }
 
@@ -111,6 +119,16 @@ impl<S: Game> Typed<S> {
             t.ids.push(id);
         }
         Ok(t)
+    }
+}
+
+impl<S: Game> Typed<S> {
+    /// The legal moves by id, generated once per state.
+    fn legal_by_id(&self) -> Result<&[(u32, S::Move)], ActionIdError> {
+        self.legal
+            .get_or_init(|| self.state.legal_moves_by_id())
+            .as_deref()
+            .map_err(Clone::clone)
     }
 }
 
@@ -132,14 +150,28 @@ impl<S: Game> DynState for Typed<S> {
     }
 
     fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError> {
-        self.state.legal_ids()
+        match self.state.turn() {
+            Turn::Player(_) => Ok(self.legal_by_id()?.iter().map(|&(id, _)| id).collect()),
+            _ => self.state.legal_ids(),
+        }
     }
 
     fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError> {
         let action = match self.state.turn() {
             Turn::Chance => Action::Chance(self.state.chance_from_id(id)?),
-            _ => Action::Move(self.state.move_from_id(id)?),
+            _ => {
+                let legal = self.legal_by_id()?;
+                match u32::try_from(id)
+                    .ok()
+                    .and_then(|id| legal.binary_search_by_key(&id, |&(x, _)| x).ok())
+                {
+                    Some(i) => Action::Move(legal[i].1),
+                    // Out of range or not legal: the core says which.
+                    None => Action::Move(self.state.move_from_id(id)?),
+                }
+            }
         };
+        self.legal = OnceLock::new();
         match action {
             Action::Chance(c) => self.state.apply_chance_unchecked(c),
             // The move came from the legal list.
@@ -252,11 +284,30 @@ where
     )
 }
 
-fn max_length<R: Ruleset>(rules: &R) -> Option<u64>
+fn max_length<R: Ruleset>(rules: &R) -> u64
 where
     R::State: Game,
 {
     R::State::max_game_length(rules)
+}
+
+/// A numpy array of `dtype` and `shape` holding `values`, written as their native-endian
+/// bytes into a bytearray that the array then owns (one copy; no Python object per value).
+fn numpy_array<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    values: &[T],
+    to_bytes: impl Fn(T) -> [u8; N],
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut bytes = Vec::with_capacity(values.len() * N);
+    for &v in values {
+        bytes.extend_from_slice(&to_bytes(v));
+    }
+    let buffer = PyByteArray::new(py, &bytes);
+    let np = py.import("numpy")?;
+    np.call_method1("frombuffer", (buffer, dtype))?
+        .call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
 fn illegal(e: impl ToString) -> PyErr {
@@ -290,10 +341,10 @@ impl PyGame {
         with_ruleset!(&self.rules, r => sizes(r).1)
     }
 
-    /// A bound on the players' decisions in one game (chance outcomes not counted), from the
-    /// ruleset's limits: Ludii's move cap, or Tihbat's count of positions. `None` for Lane's,
-    /// Hyde's and the modern Tâb, whose turns may throw again without limit.
-    fn max_game_length(&self) -> Option<u64> {
+    /// A bound on the players' decisions in one game (chance outcomes not counted), proved
+    /// from the ruleset's limits: the turn and throw caps of Lane's, Hyde's and the modern
+    /// Tâb (L-18), Ludii's move cap, or Tihbat's count of positions.
+    fn max_game_length(&self) -> u64 {
         with_ruleset!(&self.rules, r => max_length(r))
     }
 
@@ -416,6 +467,12 @@ impl PyGame {
     fn __eq__(&self, other: &PyGame) -> bool {
         self.rules == other.rules
     }
+
+    /// Pickling: the game is loaded again from its ruleset string.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = py.import("qasab._qasab")?.getattr("load_game")?;
+        Ok((load, (self.rules.to_string(),)))
+    }
 }
 
 /// A state of a game, with OpenSpiel's meanings.
@@ -521,10 +578,13 @@ impl PyState {
         player: Option<i32>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = player;
-        let np = py.import("numpy")?;
-        let flat = np.call_method1("asarray", (self.inner.observation(), "float32"))?;
-        let shape = PyTuple::new(py, self.inner.observation_shape())?;
-        flat.call_method1("reshape", (shape,))
+        numpy_array(
+            py,
+            &self.inner.observation(),
+            f32::to_ne_bytes,
+            "float32",
+            &self.inner.observation_shape(),
+        )
     }
 
     /// The picture of the position (the state is public, so `player` changes nothing).
@@ -562,6 +622,12 @@ impl PyState {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
         self.clone()
+    }
+
+    /// Pickling: the state is rebuilt by `qasab.deserialize_state` from its game record.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let rebuild = py.import("qasab._qasab")?.getattr("deserialize_state")?;
+        Ok((rebuild, (self.inner.serialize(),)))
     }
 
     /// The action ids applied since the initial state, chance outcomes included.
@@ -809,54 +875,54 @@ fn simulate<'py>(
     let summaries = py
         .detach(|| with_ruleset!(&rules, r => simulate_typed(r, specs, games, seed, threads)))
         .map_err(AgentError::new_err)?;
-    let np = py.import("numpy")?;
-    let column = |values: Vec<i64>, dtype: &str| np.call_method1("asarray", (values, dtype));
+    let n = summaries.len();
     let out = pyo3::types::PyDict::new(py);
+    let winner: Vec<i8> = summaries
+        .iter()
+        .map(|g| g.winner.map_or(-1, |p| p.index() as i8))
+        .collect();
     out.set_item(
         "winner",
-        column(
-            summaries
-                .iter()
-                .map(|g| g.winner.map_or(-1, |p| p.index() as i64))
-                .collect(),
-            "int8",
-        )?,
+        numpy_array(py, &winner, i8::to_ne_bytes, "int8", &[n])?,
     )?;
-    let scores: Vec<[i64; 2]> = summaries.iter().map(|g| g.scores.map(i64::from)).collect();
-    out.set_item("scores", np.call_method1("asarray", (scores, "int64"))?)?;
+    let scores: Vec<i64> = summaries
+        .iter()
+        .flat_map(|g| g.scores.map(i64::from))
+        .collect();
+    out.set_item(
+        "scores",
+        numpy_array(py, &scores, i64::to_ne_bytes, "int64", &[n, 2])?,
+    )?;
+    let turns: Vec<i64> = summaries.iter().map(|g| i64::from(g.turns)).collect();
     out.set_item(
         "turns",
-        column(
-            summaries.iter().map(|g| i64::from(g.turns)).collect(),
-            "int64",
-        )?,
+        numpy_array(py, &turns, i64::to_ne_bytes, "int64", &[n])?,
     )?;
+    let actions: Vec<i64> = summaries.iter().map(|g| i64::from(g.actions)).collect();
     out.set_item(
         "actions",
-        column(
-            summaries.iter().map(|g| i64::from(g.actions)).collect(),
-            "int64",
-        )?,
+        numpy_array(py, &actions, i64::to_ne_bytes, "int64", &[n])?,
     )?;
-    let truncated: Vec<bool> = summaries.iter().map(|g| g.reason.is_truncation()).collect();
+    let truncated: Vec<u8> = summaries
+        .iter()
+        .map(|g| u8::from(g.reason.is_truncation()))
+        .collect();
     out.set_item(
         "truncated",
-        np.call_method1("asarray", (truncated, "bool"))?,
+        numpy_array(py, &truncated, u8::to_ne_bytes, "bool", &[n])?,
     )?;
+    let reason: Vec<i8> = summaries
+        .iter()
+        .map(|g| {
+            qasab_core::EndReason::ALL
+                .iter()
+                .position(|r| *r == g.reason)
+                .map_or(-1, |i| i as i8)
+        })
+        .collect();
     out.set_item(
         "reason",
-        column(
-            summaries
-                .iter()
-                .map(|g| {
-                    qasab_core::EndReason::ALL
-                        .iter()
-                        .position(|r| *r == g.reason)
-                        .map_or(-1, |i| i as i64)
-                })
-                .collect(),
-            "int8",
-        )?,
+        numpy_array(py, &reason, i8::to_ne_bytes, "int8", &[n])?,
     )?;
     Ok(out)
 }

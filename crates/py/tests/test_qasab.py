@@ -29,11 +29,7 @@ def test_game_info(name):
     assert str(game) == game.ruleset()
     assert qasab.load_game(game.ruleset()) == game
     assert game.num_players() == 2
-    length = game.max_game_length()
-    if name in ("tab", "tab-hyde", "tab-modern"):
-        assert length is None
-    else:
-        assert length > 0
+    assert game.max_game_length() > 0
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.num_distinct_actions() > 0
     assert game.max_chance_outcomes() == (0 if name == "tihbat" else 5)
@@ -115,7 +111,13 @@ def test_random_playouts(name):
 
 
 def test_max_game_length():
-    assert qasab.load_game("tab").max_game_length() is None
+    # turn_cap x (2 x throw_cap + 1), L-18; interleaved throws: 3 x turn_cap x (throw_cap + 1).
+    assert qasab.load_game("tab").max_game_length() == 2000 * 201
+    assert qasab.load_game("tab-hyde(turn_cap=50,throw_cap=4)").max_game_length() == 50 * 9
+    assert (
+        qasab.load_game("tab(throw_timing=interleaved,turn_cap=10,throw_cap=2)").max_game_length()
+        == 3 * 10 * 3
+    )
     assert qasab.load_game("tab-ludii(move_cap=500)").max_game_length() == 500
     # 2 * C(16, 4) positions, each met once before a repetition ends the game (T-7).
     assert qasab.load_game("tihbat(seeds=3)").max_game_length() == 2 * 1820 + 1

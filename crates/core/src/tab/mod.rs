@@ -33,7 +33,8 @@ mod track;
 pub use game::PieceView;
 pub use moves::{Move, ParseMoveError, Play, Spot};
 pub use rules::{
-    Bank, Conversion, End, EnemyEntry, EnemyRow, LimitResult, Opening, Passing, Preset, Reduction,
-    Ruleset, Split, Stacking, Survivor, ThrowUse, Timing, Track,
+    Bank, Conversion, DEFAULT_THROW_CAP, End, EnemyEntry, EnemyRow, LimitResult, MAX_THROW_CAP,
+    Opening, Passing, Preset, Reduction, Ruleset, Split, Stacking, Survivor, ThrowUse, Timing,
+    Track,
 };
 pub use state::{State, Stats};

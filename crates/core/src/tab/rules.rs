@@ -13,6 +13,18 @@ use crate::sticks::StickOdds;
 
 use super::State;
 
+/// The default of `throw_cap` (L-18): the throws one turn may take.
+///
+/// With fair sticks a throw gives another (1, 4 or 6) with probability 6/16, so a turn reaches
+/// 100 throws and would go on with probability (3/8)^100, about 2·10^-43: never in practice.
+/// With biased sticks the chance can approach 1 (`p_white=254/255` gives another throw 98% of
+/// the time), and there the cap does stop games.
+pub const DEFAULT_THROW_CAP: u8 = 100;
+
+/// The largest `throw_cap` accepted. Pending throws are counted in a byte per throw value, and
+/// with accumulated throws (L-5) every throw of a turn is pending when its move phase begins.
+pub const MAX_THROW_CAP: u8 = 200;
+
 /// The named presets of the Tâb family.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -62,6 +74,7 @@ impl Preset {
             end: End::Elimination,
             no_progress: 100,
             turn_cap: 2000,
+            throw_cap: DEFAULT_THROW_CAP,
             limit_result: LimitResult::Draw,
         };
         match self {
@@ -437,6 +450,12 @@ const OPTIONS: &[OptionDoc] = &[
         rules: "L-18",
     },
     OptionDoc {
+        key: "throw_cap",
+        values: "1..=200",
+        help: "throws in one turn after which a throw that gives another stops the game (truncated)",
+        rules: "L-18",
+    },
+    OptionDoc {
         key: "limit_result",
         values: "draw | material | captures",
         help: "who wins a game stopped by a limit: nobody, more pieces, or more captures",
@@ -494,6 +513,11 @@ pub struct Ruleset {
     pub no_progress: u16,
     /// L-18: the turn cap.
     pub turn_cap: u16,
+    /// L-18: the throws one turn may take: a turn that has thrown `throw_cap` times and would
+    /// throw again stops the game. With `throw_timing=interleaved`, where a position keeps no
+    /// count of its turn's throws, it caps the game's throws after the opening instead, at
+    /// `turn_cap × throw_cap`. At most [`MAX_THROW_CAP`].
+    pub throw_cap: u8,
     /// L-18.
     pub limit_result: LimitResult,
 }
@@ -535,6 +559,13 @@ impl Ruleset {
         add(&mut out, "end", END);
         add(&mut out, "limit_result", LIMIT_RESULT);
         out
+    }
+
+    /// With `throw_timing=interleaved`: the throws after the opening (the first tâb counted)
+    /// from which a throw that gives another stops the game instead (L-18), `turn_cap ×
+    /// throw_cap`.
+    pub fn interleaved_throw_limit(&self) -> u32 {
+        u32::from(self.turn_cap) * u32::from(self.throw_cap)
     }
 
     /// Pieces per side.
@@ -653,6 +684,10 @@ impl Ruleset {
                 self.no_progress = parse_int_in(name, "no_progress", value, 0, 10_000)? as u16
             }
             "turn_cap" => self.turn_cap = parse_int_in(name, "turn_cap", value, 1, 65_535)? as u16,
+            "throw_cap" => {
+                self.throw_cap =
+                    parse_int_in(name, "throw_cap", value, 1, u32::from(MAX_THROW_CAP))? as u8
+            }
             "limit_result" => {
                 self.limit_result = parse_choice(name, "limit_result", value, LIMIT_RESULT)?
             }
@@ -705,6 +740,7 @@ impl RulesetTrait for Ruleset {
             "end" => choice_name(self.end, END).into(),
             "no_progress" => self.no_progress.to_string(),
             "turn_cap" => self.turn_cap.to_string(),
+            "throw_cap" => self.throw_cap.to_string(),
             "limit_result" => choice_name(self.limit_result, LIMIT_RESULT).into(),
             _ => return None,
         })

@@ -115,6 +115,12 @@ impl Pending {
         self.0 -= 1 << (8 * i);
     }
 
+    /// How many throws are pending.
+    #[inline(always)]
+    pub(crate) fn total(self) -> u32 {
+        self.counts().iter().map(|&n| u32::from(n)).sum()
+    }
+
     /// Whether no throw is pending.
     #[inline(always)]
     pub(crate) fn is_empty(self) -> bool {
@@ -1697,8 +1703,15 @@ impl Position {
 
     fn after_throw(&mut self, p: Player, t: Throw, next: &mut Next) {
         match self.rules.timing {
-            // L-5: throw again after 1, 4, 6; then play.
-            Timing::Accumulate if t.throws_again() => self.phase = Phase::Throwing { player: p },
+            // L-5: throw again after 1, 4, 6; then play. L-18: every throw of the turn is
+            // pending, and a turn that has thrown `throw_cap` times stops the game.
+            Timing::Accumulate if t.throws_again() => {
+                if self.pending.total() >= u32::from(self.rules.throw_cap) {
+                    self.finish_by_limit(EndReason::TurnCap);
+                } else {
+                    self.phase = Phase::Throwing { player: p };
+                }
+            }
             Timing::Accumulate => self.enter_moving(p, next),
             Timing::Interleaved => {
                 self.extra = t.throws_again();
@@ -1765,6 +1778,11 @@ impl Position {
         }
         if self.rules.timing == Timing::Interleaved && self.extra {
             self.extra = false;
+            // L-18: with interleaved throws the cap counts the game's throws (see
+            // `Ruleset::throw_cap`).
+            if self.stats.throws >= self.rules.interleaved_throw_limit() {
+                return self.finish_by_limit(EndReason::TurnCap);
+            }
             self.phase = Phase::Throwing { player: p };
             return;
         }

@@ -175,13 +175,24 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
     rule(
         "L-18",
         format!(
-            "Safety limits: the game stops after {} turns without a capture, conversion or reduction, after {} turns, or after 1000 opening throws. A stopped game is truncated: {}.",
+            "Safety limits: the game stops after {} turns without a capture, conversion or reduction, after {} turns, after 1000 opening throws, or {}. A stopped game is truncated: {}.",
             if r.no_progress == 0 {
                 "any number of".to_string()
             } else {
                 r.no_progress.to_string()
             },
             r.turn_cap,
+            match r.timing {
+                Timing::Accumulate => format!(
+                    "when a turn that has thrown {} times would throw again (throw_cap={})",
+                    r.throw_cap, r.throw_cap
+                ),
+                Timing::Interleaved => format!(
+                    "when a throw would give another after {} throws in the game (turn_cap x throw_cap, throw_cap={})",
+                    r.interleaved_throw_limit(),
+                    r.throw_cap
+                ),
+            },
             match r.limit_result {
                 LimitResult::Draw => "nobody wins (limit_result=draw)",
                 LimitResult::Material =>

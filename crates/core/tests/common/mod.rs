@@ -18,6 +18,7 @@ const NUMERIC_VALUES: &[&str] = &[
     "no_progress=0",
     "no_progress=5",
     "turn_cap=30",
+    "throw_cap=2",
 ];
 
 /// Combinations that stress stacks, splitting and the enemy row together.
