@@ -39,7 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 import qasab
-from qasab._chance import draw_chance
+from qasab._env import draw_chance, render
 
 
 # Games that reset() may start before one reaches the learner's first move.
@@ -141,10 +141,4 @@ class QasabEnv(gymnasium.Env):
             state.apply_action(self.opponent.step(state))
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None or self.state is None:
-            return None
-        text = self.state.to_string()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.state, self.render_mode)

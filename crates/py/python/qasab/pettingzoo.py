@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import qasab
-from qasab._chance import draw_chance
+from qasab._env import draw_chance, render
 
 AGENTS = ("player_0", "player_1")
 
@@ -135,13 +135,7 @@ class raw_env(AECEnv):
             self.agent_selection = AGENTS[self.state.current_player()]
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            return None
-        text = self.state.to_string()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         pass
