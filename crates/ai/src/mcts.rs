@@ -1413,8 +1413,8 @@ mod tests {
     use std::str::FromStr;
 
     use qasab_core::{
-        ByPlayer, ChanceError, EndReason, GameState, MoveError, OptionDoc, Outcome, Player,
-        PositionIdError, Ruleset, RulesetError, Turn, Weighted,
+        ByPlayer, ChanceError, EndReason, GameState, InvalidState, MoveError, OptionDoc, Outcome,
+        Player, PositionIdError, Ruleset, RulesetError, Turn, Weighted,
     };
 
     use super::*;
@@ -1585,6 +1585,16 @@ mod tests {
         }
         fn position_id(&self) -> String {
             self.at.to_string()
+        }
+        fn validate(&self) -> Result<(), InvalidState> {
+            if self.at < self.rules.0.len() {
+                Ok(())
+            } else {
+                Err(InvalidState::new(format!(
+                    "the tree has no node {}",
+                    self.at
+                )))
+            }
         }
         fn describe_move(&self, m: char) -> String {
             m.to_string()

@@ -162,7 +162,7 @@ fn check_tab_with(rules: &str, id: &str, targets: &[&str], max_throws: u32) {
 
 /// White's piece on O and Black's on L, three squares behind it on Black's track: Black hits
 /// with a 3, 1+2 or 1+1+1.
-const DISTANCE_3: &str = "throw:b/-/O.c12v2000,x,x,x,x,x,x,x,x/L.c234v10000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+const DISTANCE_3: &str = "throw:b/-/O.c12v3e1ff,x,x,x,x,x,x,x,x/L.c234vfffff0000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
 
 #[test]
 fn hit_probability_matches_brute_force_at_three_squares() {
@@ -176,7 +176,7 @@ fn hit_probability_matches_brute_force_at_three_squares() {
 #[test]
 fn hit_probability_matches_brute_force_with_two_attackers_and_two_targets() {
     // White on O and N; Black on L (3 and 2 behind N... ) and on K (4 behind O).
-    let id = "throw:b/-/O.c12v2000,N.c12v4000,x,x,x,x,x,x,x/L.c234v10000,K.c234v20000,x,x,x,x,x,x,x/0.0/7.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/O.c12v3e1ff,N.c12v3c1fe,x,x,x,x,x,x,x/L.c234vfffff0000,K.c234v7fffe0000,x,x,x,x,x,x,x/0.0/7.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     check_tab("tab", id, &["O", "N"]);
 }
 
@@ -184,30 +184,30 @@ fn hit_probability_matches_brute_force_with_two_attackers_and_two_targets() {
 fn hit_probability_matches_brute_force_into_the_enemy_row() {
     // White's unconverted pieces at home on A and B; Black's converted piece on Q goes
     // Q, R, S, then once into White's home row: A is 3 steps on, B 4.
-    let id = "throw:b/-/A,B,x,x,x,x,x,x,x/Q.c234v800,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/A,B,x,x,x,x,x,x,x/Q.c234vffffff800,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     check_tab("tab", id, &["A", "B"]);
 }
 
 #[test]
 fn hit_probability_matches_brute_force_with_known_throws() {
     // Black has thrown a 1 and throws again.
-    let id = "throw:b/1/O.c12v2000,x,x,x,x,x,x,x,x/K.c234v20000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/1.0.0.0.0.1.0/-";
+    let id = "throw:b/1/O.c12v3e1ff,x,x,x,x,x,x,x,x/K.c234vffffe0000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/1.0.0.0.0.1.0/-";
     check_tab("tab", id, &["O"]);
     // Black holds a banked tâb (L-8) and is about to throw.
-    let id = "throw:b/-/O.c12v2000,x,x,x,x,x,x,x,x/M.c234v8000,x,x,x,x,x,x,x,x/0.1/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/O.c12v3e1ff,x,x,x,x,x,x,x,x/M.c234vfffff8000,x,x,x,x,x,x,x,x/0.1/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     check_tab("tab", id, &["O"]);
 }
 
 #[test]
 fn hit_probability_of_a_single_tab_is_two_sevenths() {
     // One square behind: only a tâb hits, and a turn holds one with probability 4/14.
-    let id = "throw:b/-/O.c12v2000,x,x,x,x,x,x,x,x/N.c234v4000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/O.c12v3e1ff,x,x,x,x,x,x,x,x/N.c234vfffffc000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     let rules: tab::Ruleset = "tab".parse().unwrap();
     let state = rules.state_from_id(id).unwrap();
     let p = tab_eval::hit_probability(&state, state.grid().parse("O").unwrap());
     assert!((p - 2.0 / 7.0).abs() < 1e-12, "{p}");
     // Out of reach: nothing behind White's piece within three throws of Black's.
-    let far = "throw:b/-/S.c12v200,x,x,x,x,x,x,x,x/k.c34v40000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let far = "throw:b/-/S.c12v3ffff,x,x,x,x,x,x,x,x/k.c34vff8040000,x,x,x,x,x,x,x,x/0.0/8.8/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     let state = rules.state_from_id(far).unwrap();
     let p = tab_eval::hit_probability(&state, state.grid().parse("S").unwrap());
     assert_eq!(p, 0.0);
@@ -481,7 +481,7 @@ fn evaluation_is_bounded_antisymmetric_and_exact_at_the_end_on_every_preset() {
 fn tab_inputs_and_weights_match_the_features() {
     let rules: tab::Ruleset = "tab".parse().unwrap();
     // White has two pieces to Black's one, none within reach of the other.
-    let id = "throw:b/-/S.c12v200,R.c12v400,x,x,x,x,x,x,x/k.c34v40000,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/S.c12v3ffff,R.c12v3fdfe,x,x,x,x,x,x,x/k.c34vff8040000,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     let s = rules.state_from_id(id).unwrap();
     let x = tab_eval::inputs(&s);
     assert_eq!(x.len(), tab_eval::INPUT_NAMES.len());
@@ -536,7 +536,7 @@ fn tab_inputs_and_weights_match_the_features() {
 fn material_decides_the_sign_in_a_plain_position() {
     // White has two pieces to Black's one, none within reach of the other: White is ahead.
     let rules: tab::Ruleset = "tab".parse().unwrap();
-    let id = "throw:b/-/S.c12v200,R.c12v400,x,x,x,x,x,x,x/k.c34v40000,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
+    let id = "throw:b/-/S.c12v3ffff,R.c12v3fdfe,x,x,x,x,x,x,x/k.c34vff8040000,x,x,x,x,x,x,x,x/0.0/8.7/0.0/30.0.0.100/0.0.0.0.0.0.0/-";
     let s = rules.state_from_id(id).unwrap();
     assert!(s.evaluate(Player::One) > 0.2, "{}", s.evaluate(Player::One));
     let f = tab_eval::features(&s);

@@ -419,9 +419,9 @@ fn a_seed_gives_the_same_game() {
 fn greedy_and_expectimax_take_the_winning_capture() {
     let rules: tab::Ruleset = "tab".parse().unwrap();
     // Black to play a 3: L-O takes White's last piece; k-n does nothing.
-    let win = "move:b/3/O.c12v2000,x,x,x,x,x,x,x,x/L.c234v10000,k.c34v40000,x,x,x,x,x,x,x/0.0/7.8/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
+    let win = "move:b/3/O.c12v3e1ff,x,x,x,x,x,x,x,x/L.c234vfffff0000,k.c34v7f8040000,x,x,x,x,x,x,x/0.0/7.8/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
     // The same with a second White piece on S: L-O is a capture, not yet a win.
-    let capture = "move:b/3/O.c12v2000,S.c12v200,x,x,x,x,x,x,x/L.c234v10000,k.c34v40000,x,x,x,x,x,x,x/0.0/7.7/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
+    let capture = "move:b/3/O.c12v3e1ff,S.c12v3fffe,x,x,x,x,x,x,x/L.c234vfffff0000,k.c34v7f8040000,x,x,x,x,x,x,x/0.0/7.7/0.0/30.0.0.100/1.0.0.0.0.0.0/-";
     for id in [win, capture] {
         let s = rules.state_from_id(id).unwrap();
         let want = s.parse_move("3:L-O").unwrap();

@@ -431,6 +431,14 @@ pub trait GameState:
     /// [`Ruleset::state_from_id`] reads back to an equal state.
     fn position_id(&self) -> String;
 
+    /// Checks every fact that a state reachable under its ruleset satisfies (the game lists
+    /// them). Every state read by [`Ruleset::state_from_id`] has passed it, so front ends may
+    /// play from any state they are given; every state reached by playing from one passes it.
+    ///
+    /// # Errors
+    /// [`InvalidState`] naming the first fact that does not hold.
+    fn validate(&self) -> Result<(), InvalidState>;
+
     /// Describes what `m` does in this state, without naming the mover
     /// ("sows 7 from A, last counter in C").
     fn describe_move(&self, m: Self::Move) -> String;
@@ -532,6 +540,22 @@ pub enum NoChance {}
 impl fmt::Display for NoChance {
     fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {}
+    }
+}
+
+/// A state that no game under its ruleset can reach: a fact that every reachable state
+/// satisfies does not hold ([`GameState::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{why}")]
+pub struct InvalidState {
+    /// Which fact fails, and how.
+    pub why: String,
+}
+
+impl InvalidState {
+    /// The error for the fact described by `why`.
+    pub fn new(why: impl Into<String>) -> InvalidState {
+        InvalidState { why: why.into() }
     }
 }
 

@@ -44,8 +44,8 @@ pub mod tihbat;
 pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyRuleset, RULESET_NAMES};
 pub use game::{
-    Action, ActionError, ActionOf, ChanceError, EndReason, GameState, MoveError, NoChance, Outcome,
-    PositionIdError, StickStats, Turn, Weighted,
+    Action, ActionError, ActionOf, ChanceError, EndReason, GameState, InvalidState, MoveError,
+    NoChance, Outcome, PositionIdError, StickStats, Turn, Weighted,
 };
 pub use observe::Observe;
 pub use player::{ByPlayer, Player};

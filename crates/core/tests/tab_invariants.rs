@@ -21,7 +21,7 @@ fn row_of(s: &tab::State, sq: qasab_core::grid::Square) -> u8 {
 /// The invariants at one state.
 fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
     let rules = *s.ruleset();
-    s.validity_check()
+    s.validate()
         .unwrap_or_else(|e| panic!("{e} at {}", s.position_id()));
     let n = u32::from(rules.piece_count());
     let on_board = s.pieces_on_board();
@@ -84,8 +84,9 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
                 assert_eq!(denominator, 16, "chance weights sum to 16");
             }
         }
-        Turn::Player(_) => {
+        Turn::Player(p) => {
             assert!(!moves.is_empty(), "a player's turn has a decision");
+            check_compulsion(s, p, &moves);
             assert!(
                 moves.windows(2).all(|w| w[0] < w[1]),
                 "sorted without duplicates"
@@ -112,6 +113,47 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
             rules.state_from_id(&id).as_ref(),
             Ok(s),
             "the position id {id} round-trips"
+        );
+    }
+}
+
+/// L-7: declining before the move phase ends is a decision only under `optional` and
+/// `compulsory-with-early-decline`, and `end` is offered only when no pending throw both must
+/// and can be played: under the exemptions, every pending throw with plays is a tâb that may be
+/// banked or has only plays that reduce a stack.
+fn check_compulsion(s: &tab::State, p: Player, moves: &[tab::Move]) {
+    let rules = s.ruleset();
+    if matches!(
+        rules.throw_use,
+        tab::ThrowUse::Compulsory | tab::ThrowUse::CompulsoryWithExemptions
+    ) {
+        assert!(
+            !moves.iter().any(|m| matches!(m, tab::Move::Decline(_))),
+            "{:?}: no early decline at {}",
+            rules.throw_use,
+            s.position_id()
+        );
+    }
+    if rules.throw_use == tab::ThrowUse::Optional || !moves.contains(&tab::Move::End) {
+        return;
+    }
+    let mut plays = Vec::new();
+    let mut pending = s.pending();
+    pending.dedup();
+    for t in pending {
+        s.throw_plays(p, t, &mut plays);
+        if plays.is_empty() {
+            continue;
+        }
+        let bankable =
+            t.is_tab() && rules.bank == tab::Bank::AfterAllConverted && s.unconverted(p) == 0;
+        let exempt = bankable
+            || (rules.throw_use != tab::ThrowUse::Compulsory
+                && plays.iter().all(|&m| s.play_reduces(m)));
+        assert!(
+            exempt,
+            "`end` offered while the {t} must be played at {}",
+            s.position_id()
         );
     }
 }

@@ -1,39 +1,82 @@
 //! One named test for each rule of research §2–5 (S-1, L-1 … L-18, H-1 … H-13, M-1 … M-12),
 //! each built from a literal position id.
 
-use qasab_core::grid::Grid;
+use qasab_core::grid::{Grid, Square};
 use qasab_core::tab::{self, Preset};
 use qasab_core::{EndReason, GameState, Player, Ruleset, Turn};
 
+/// The squares of `p`'s track in order: home row, second row, third row, then the enemy home
+/// row (through the branch on the loop track).
+fn track(r: &tab::Ruleset, p: Player) -> Vec<Square> {
+    let s = r.initial_state();
+    let len = Grid::new(r.columns).len();
+    let n = usize::from(r.columns);
+    let first = if p == Player::One { 0 } else { len - 1 };
+    let mut order = vec![Square(first as u8)];
+    while order.len() < len {
+        let [main, alt] = s.track_destinations(p, *order.last().unwrap(), 1);
+        let next = if order.len() == 3 * n {
+            alt.or(main)
+        } else {
+            main
+        };
+        order.push(next.unwrap());
+    }
+    order
+}
+
 /// A state from the parts of a position id; counters start at turn 1 and captures are implied
 /// by the pieces marked `x`. Under a square-tracking reduction a piece with marks but no `v`
-/// gets its start and current squares as its history.
+/// gets the visited squares of the shortest walk along its track that its marks allow: its
+/// first lap, round the loop (when the rows it has seen say so), or through the enemy row
+/// (marked `e`); under `square-landed`, its start and its square.
 fn st(rules: &str, phase: &str, pending: &str, white: &str, black: &str) -> tab::State {
     let r: tab::Ruleset = rules.parse().unwrap();
     let grid = Grid::new(r.columns);
+    let n = usize::from(r.columns);
     let fill = |tokens: &str, p: Player| -> String {
+        let order = track(&r, p);
+        let span = |a: usize, b: usize| order[a..=b].iter().fold(0u128, |m, sq| m | 1 << sq.0);
         tokens
             .split(',')
             .enumerate()
             .map(|(i, t)| {
                 let t = t.trim();
-                let tracks = matches!(
-                    r.reduction,
-                    tab::Reduction::SquareVisited | tab::Reduction::SquareLanded
-                );
-                match t.split_once('.') {
-                    Some((sq, marks)) if tracks && !marks.contains('v') => {
-                        let start = if p == Player::One {
-                            i
-                        } else {
-                            grid.len() - 1 - i
-                        };
-                        let cur = grid.parse(sq).unwrap().0 as usize;
-                        let v = (1u128 << start) | (1u128 << cur);
-                        format!("{t}v{v:x}")
-                    }
-                    _ => t.to_string(),
+                let Some((sq, marks)) = t.split_once('.') else {
+                    return t.to_string();
+                };
+                if marks.contains('v') {
+                    return t.to_string();
                 }
+                let cur = grid.parse(sq).unwrap();
+                let at = order.iter().position(|&q| q == cur).unwrap();
+                let v = match r.reduction {
+                    tab::Reduction::SquareLanded => (1u128 << order[i].0) | (1u128 << cur.0),
+                    tab::Reduction::SquareVisited => {
+                        let rows = |m: u128| {
+                            (0..4u8)
+                                .filter(|&row| {
+                                    (0..n).any(|c| m & (1u128 << (usize::from(row) * n + c)) != 0)
+                                })
+                                .map(|row| char::from(b'1' + row))
+                                .collect::<String>()
+                        };
+                        let first = span(i, at);
+                        if marks.contains('e') {
+                            if at >= 3 * n {
+                                first
+                            } else {
+                                span(i, 4 * n - 1)
+                            }
+                        } else if marks.trim_start_matches('c') == rows(first) {
+                            first
+                        } else {
+                            span(i, 3 * n - 1)
+                        }
+                    }
+                    _ => return t.to_string(),
+                };
+                format!("{t}v{v:x}")
             })
             .collect::<Vec<_>>()
             .join(",")
@@ -76,6 +119,8 @@ fn at(s: &tab::State, p: Player) -> Vec<String> {
 
 const START_W: &str = "A,B,C,D,E,F,G,H,I";
 const START_B: &str = "a,b,c,d,e,f,g,h,i";
+/// Black's start with piece 9 converted onto k: a side that has captured has moved a piece.
+const B_MOVED: &str = "a,b,c,d,e,f,g,h,k.c34";
 
 // ----- S: the sticks -----
 
@@ -134,10 +179,16 @@ fn l1_board_is_four_rows_of_an_odd_number_of_columns() {
 #[test]
 fn l2_track_turns_at_s_to_the_loop_or_the_enemy_row() {
     // A converted White piece on r with a 2: back to K (the loop) or into a (the enemy row).
-    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.c123", START_B);
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.c123", B_MOVED);
     assert_eq!(moves(&s), ["2:r-K", "2:r-a"]);
     // Black's mirror image: from R with 2, to k or to A.
-    let s = st("tab", "move:b", "2", START_W, "x,x,x,x,x,x,x,x,R.c234");
+    let s = st(
+        "tab",
+        "move:b",
+        "2",
+        "A,B,C,D,E,F,G,H,K.c12",
+        "x,x,x,x,x,x,x,x,R.c234",
+    );
     assert_eq!(moves(&s), ["2:R-A", "2:R-k"]);
 }
 
@@ -184,7 +235,7 @@ fn l4_opening_alternates_single_throws_until_a_tab() {
 
 #[test]
 fn l5_a_turn_throws_until_a_two_or_three_then_moves() {
-    let mut s = st("tab", "throw:w", "-", "x,x,x,x,x,x,x,K.c12,L.c12", START_B);
+    let mut s = st("tab", "throw:w", "-", "x,x,x,x,x,x,x,K.c12,L.c12", B_MOVED);
     throw(&mut s, "6");
     throw(&mut s, "4");
     assert_eq!(s.turn(), Turn::Chance);
@@ -197,18 +248,18 @@ fn l6_throws_are_played_one_at_a_time_in_any_order() {
     let mut s = st(
         "tab(reduction=off)",
         "move:w",
-        "23",
+        "42",
         "x,x,x,x,x,x,x,x,K.c12",
-        START_B,
+        B_MOVED,
     );
-    assert_eq!(moves(&s), ["2:K-M", "3:K-N"]);
-    play(&mut s, "3:K-N");
+    assert_eq!(moves(&s), ["2:K-M", "4:K-O"]);
+    play(&mut s, "4:K-O");
     assert_eq!(
         moves(&s),
-        ["2:N-P"],
+        ["2:O-Q"],
         "the same unit may take the other throw too"
     );
-    play(&mut s, "2:N-P");
+    play(&mut s, "2:O-Q");
     assert_eq!(
         s.turn(),
         Turn::Chance,
@@ -219,31 +270,84 @@ fn l6_throws_are_played_one_at_a_time_in_any_order() {
 #[test]
 fn l7_usable_throws_must_be_played_unless_they_only_reduce() {
     // A single converted piece: the 2 must be played, so there is no `end`.
-    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,K.c12", B_MOVED);
     assert_eq!(moves(&s), ["2:K-M"]);
     // A stack whose only move reduces it may decline: `end`.
-    let s = st(
-        "tab",
-        "move:w",
-        "2",
-        "x,x,x,x,x,x,x,L.c12vfe00,L.c12vfe00",
-        START_B,
-    );
-    assert_eq!(moves(&s), ["2:L-N=8", "end"]);
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,L.c123,L.c123", B_MOVED);
+    assert_eq!(moves(&s), ["2:L-N=8", "2:L-N=9", "end"]);
     // Under throw_use=optional, any throw may be left.
     let s = st(
         "tab-modern(columns=9)",
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,K.c12",
-        START_B,
+        B_MOVED,
     );
     assert_eq!(moves(&s), ["2:K-M", "end"]);
 }
 
+/// White has thrown a 4 and then a 2. Piece 1 has gone round the loop and piece 2 is on its
+/// first lap; they stand together on N. Each throw's only plays move the stack onto a square
+/// piece 1 has visited (P with the 2, R with the 4), so each reduces the stack (L-15).
+const EXEMPT: &str = "move:w/24/N.c123v7ffffff,N.c12v3c1fe,x,x,x,x,x,x,x/a,b,c,x,x,x,x,x,x/0.0/6.7/0.0/1.0.1.10/10.0.0.0.0.0.0/-";
+
+#[test]
+fn l7_an_exempt_throw_is_judged_when_the_move_phase_ends() {
+    let r: tab::Ruleset = "tab".parse().unwrap();
+    let mut s = r.state_from_id(EXEMPT).unwrap();
+    // Both throws only reduce the stack, so neither must be played; but neither can be
+    // declined before the move phase ends.
+    assert_eq!(
+        moves(&s),
+        ["2:N-P=1", "2:N-P=2", "4:N-R=1", "4:N-R=2", "end"]
+    );
+    let e = s.parse_move("decline:2").unwrap_err().to_string();
+    assert!(
+        e.contains("no throw is declined before the move phase ends (L-7)"),
+        "{e}"
+    );
+    // Reduced to piece 2, alone on R: the 2 now has an ordinary move, which must be played.
+    play(&mut s, "4:N-R=2");
+    assert_eq!(moves(&s), ["2:R-k"], "the 2 is compulsory: no `end`");
+    play(&mut s, "2:R-k");
+    assert_eq!(s.turn(), Turn::Chance);
+    // Ending at once leaves both throws unplayed.
+    let mut s = r.state_from_id(EXEMPT).unwrap();
+    play(&mut s, "end");
+    assert_eq!(s.turn(), Turn::Chance);
+    assert_eq!(at(&s, Player::One)[..2], ["N", "N"]);
+}
+
+#[test]
+fn l7_option_compulsory_with_early_decline_gives_up_an_exempt_throw_at_once() {
+    let r: tab::Ruleset = "tab(throw_use=compulsory-with-early-decline)"
+        .parse()
+        .unwrap();
+    let mut s = r.state_from_id(EXEMPT).unwrap();
+    assert_eq!(
+        moves(&s),
+        [
+            "2:N-P=1",
+            "2:N-P=2",
+            "4:N-R=1",
+            "4:N-R=2",
+            "decline:2",
+            "decline:4",
+            "end"
+        ]
+    );
+    // Declined while it could only reduce, the 2 is gone, even though after the 4 it would
+    // have had an ordinary move.
+    play(&mut s, "decline:2");
+    assert_eq!(moves(&s), ["4:N-R=1", "4:N-R=2", "end"]);
+    play(&mut s, "4:N-R=2");
+    assert_eq!(s.turn(), Turn::Chance, "the turn ends with the 2 unplayed");
+    assert_eq!(at(&s, Player::One)[..2], ["x", "R"]);
+}
+
 #[test]
 fn l8_tabs_are_banked_once_every_piece_is_converted() {
-    let mut s = st("tab", "move:w", "12", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    let mut s = st("tab", "move:w", "12", "x,x,x,x,x,x,x,x,K.c12", B_MOVED);
     assert_eq!(moves(&s), ["1:K-L", "2:K-M", "bank"]);
     play(&mut s, "bank");
     // A banked tab can be played in any move phase.
@@ -252,12 +356,12 @@ fn l8_tabs_are_banked_once_every_piece_is_converted() {
     assert_eq!(s.banked()[Player::One], 1);
     assert_eq!(moves(&s), ["1:M-N", "end"]);
     // An unplayed tab is banked at the end of the move phase.
-    let mut s = st("tab", "move:w", "1", "x,x,x,x,x,x,x,x,K.c12", START_B);
+    let mut s = st("tab", "move:w", "1", "x,x,x,x,x,x,x,x,K.c12", B_MOVED);
     assert_eq!(moves(&s), ["1:K-L", "end"]);
     play(&mut s, "end");
     assert_eq!(s.banked()[Player::One], 1);
     // Not while a piece is unconverted.
-    let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,K.c12", START_B);
+    let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,K.c12", B_MOVED);
     assert!(!moves(&s).contains(&"bank".to_string()));
     assert!(!moves(&s).contains(&"end".to_string()));
 }
@@ -274,14 +378,14 @@ fn l9c_a_tab_converts_one_piece_one_step_and_may_not_land_on_unconverted_pieces(
     // Only I can convert: H would land on I's unconverted piece; the 2 moves nothing yet.
     assert_eq!(moves(&s), ["1:I-K"]);
     // While a piece is unconverted, a tab must convert if it can (tabs_reserved).
-    let s = st("tab", "move:w", "1", "A,B,C,D,E,F,G,H,K.c12", START_B);
+    let s = st("tab", "move:w", "1", "A,B,C,D,E,F,G,H,K.c12", B_MOVED);
     assert_eq!(moves(&s), ["1:H-I"]);
     let s = st(
         "tab(tabs_reserved=false)",
         "move:w",
         "1",
         "A,B,C,D,E,F,G,H,K.c12",
-        START_B,
+        B_MOVED,
     );
     assert_eq!(moves(&s), ["1:H-I", "1:K-L"]);
     // In place: the tab converts without moving.
@@ -291,7 +395,7 @@ fn l9c_a_tab_converts_one_piece_one_step_and_may_not_land_on_unconverted_pieces(
 
 #[test]
 fn l10_each_piece_enters_the_enemy_row_once() {
-    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.ce1234", START_B);
+    let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,r.ce1234", B_MOVED);
     assert_eq!(
         moves(&s),
         ["2:r-K"],
@@ -313,7 +417,7 @@ fn l10_each_piece_enters_the_enemy_row_once() {
 
 #[test]
 fn l11_a_piece_in_the_enemy_row_is_frozen_while_its_home_row_is_occupied() {
-    let black = "a,b,x,d,e,f,g,h,i";
+    let black = "a,b,x,d,e,f,g,h,k.c34";
     let sq = |name: &str| Grid::new(9).parse(name).unwrap();
     let s = st("tab", "move:w", "12", "A,x,x,x,x,x,x,x,c.ce1234", black);
     assert_eq!(moves(&s), ["1:A-B"], "the piece on c is frozen");
@@ -327,17 +431,17 @@ fn l11_a_piece_in_the_enemy_row_is_frozen_while_its_home_row_is_occupied() {
     let s = st("tab", "move:w", "2", "x,x,x,x,x,x,x,x,c.ce1234", black);
     assert_eq!(moves(&s), ["2:c-e"]);
     assert_eq!(s.enemy_row_hold(sq("c")), None);
-    let black = "a,b,c,d,e,f,g,x,i";
+    let black = "a,b,c,d,e,f,g,x,k.c34";
     let s = st(
         "tab(enemy_row=freeze-exit)",
         "move:w",
         "12",
-        "A.c1,x,x,x,x,x,x,x,h.ce1234",
+        "B.c1,x,x,x,x,x,x,x,h.ce1234",
         black,
     );
     assert_eq!(
         moves(&s),
-        ["1:A-B", "1:h-i", "2:A-C", "bank"],
+        ["1:B-C", "1:h-i", "2:B-D", "bank"],
         "the piece on h may move along the row but not leave it"
     );
     assert_eq!(s.enemy_row_hold(sq("h")), Some(false));
@@ -372,7 +476,7 @@ fn l13_a_piece_landing_on_its_own_pieces_stacks_with_them() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,K.c12,M.c12",
-        START_B,
+        B_MOVED,
     );
     play(&mut s, "2:K-M");
     assert_eq!(at(&s, Player::One)[7..], ["M", "M"]);
@@ -386,7 +490,7 @@ fn l14_a_tab_peels_one_piece_off_a_stack() {
         "move:w",
         "1",
         "x,x,x,x,x,x,x,M.c12,M.c12",
-        START_B,
+        B_MOVED,
     );
     // The whole stack or one piece; the two pieces have the same history, so one peel move.
     assert_eq!(moves(&s), ["1:M-N", "1:M-N^8", "end"]);
@@ -395,7 +499,7 @@ fn l14_a_tab_peels_one_piece_off_a_stack() {
         "move:w",
         "1",
         "x,x,x,x,x,x,x,M.c12,M.ce1234",
-        START_B,
+        B_MOVED,
     );
     assert_eq!(moves(&s), ["1:M-N", "1:M-N^8", "1:M-N^9", "end"]);
     let mut s = st(
@@ -403,7 +507,7 @@ fn l14_a_tab_peels_one_piece_off_a_stack() {
         "move:w",
         "1",
         "x,x,x,x,x,x,x,M.c12,M.c12",
-        START_B,
+        B_MOVED,
     );
     let m = Grid::new(9).parse("M").unwrap();
     assert!(!s.is_dissolved(m));
@@ -427,7 +531,7 @@ fn l15_a_stack_moving_to_a_square_one_of_its_pieces_visited_is_reduced() {
     ]);
     let v8 = vis(&["H", "I", "K", "L"]);
     let white = format!("x,x,x,x,x,x,x,L.c12v{v8:x},L.c123v{v9:x}");
-    let mut s = st("tab", "move:w", "2", &white, START_B);
+    let mut s = st("tab", "move:w", "2", &white, B_MOVED);
     // N was visited by piece 9: the stack is reduced, and the mover picks the survivor.
     assert_eq!(moves(&s), ["2:L-N=8", "2:L-N=9", "end"]);
     play(&mut s, "2:L-N=9");
@@ -439,7 +543,7 @@ fn l15_a_stack_moving_to_a_square_one_of_its_pieces_visited_is_reduced() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,L.c12,L.c123",
-        START_B,
+        B_MOVED,
     );
     assert_eq!(moves(&s), ["2:L-N"]);
 }
@@ -465,7 +569,7 @@ fn l17_taking_every_enemy_piece_wins_at_once() {
     let mut s = st(
         "tab",
         "move:w",
-        "32",
+        "34",
         "x,x,x,x,x,x,x,x,K.c12",
         "x,x,x,x,x,x,x,x,N.c234",
     );
@@ -484,7 +588,7 @@ fn l17_taking_every_enemy_piece_wins_at_once() {
 fn l18_safety_limits_end_the_game_as_truncated() {
     let r: tab::Ruleset = "tab(no_progress=3,reduction=off)".parse().unwrap();
     let id =
-        format!("move:w/2/x,x,x,x,x,x,x,x,K.c12/{START_B}/0.0/0.8/0.0/9.2.0.0/0.0.0.0.0.0.0/-");
+        format!("move:w/2/x,x,x,x,x,x,x,x,K.c12/{B_MOVED}/0.0/0.8/0.0/9.2.0.0/0.0.0.0.0.0.0/-");
     let mut s = r.state_from_id(&id).unwrap();
     play(&mut s, "2:K-M");
     let o = s
@@ -510,14 +614,14 @@ fn l18_safety_limits_end_the_game_as_truncated() {
 fn l18_a_turn_that_has_thrown_throw_cap_times_stops_the_game() {
     let white = "x,x,x,x,x,x,x,K.c12,L.c12";
     // A 1 and a 6 pending: with throw_cap=3 the third throw is the last the turn may take.
-    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, START_B);
+    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, B_MOVED);
     throw(&mut s, "2");
     assert_eq!(
         s.turn(),
         Turn::Player(Player::One),
         "a throw that gives no other ends the throwing as usual"
     );
-    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, START_B);
+    let mut s = st("tab(throw_cap=3)", "throw:w", "16", white, B_MOVED);
     throw(&mut s, "4");
     let o = s
         .turn()
@@ -525,13 +629,13 @@ fn l18_a_turn_that_has_thrown_throw_cap_times_stops_the_game() {
         .expect("a third throw that would give a fourth stops the game");
     assert_eq!((o.reason, o.winner), (EndReason::TurnCap, None));
     assert!(o.is_truncated());
-    let mut s = st("tab(throw_cap=4)", "throw:w", "16", white, START_B);
+    let mut s = st("tab(throw_cap=4)", "throw:w", "16", white, B_MOVED);
     throw(&mut s, "4");
     assert_eq!(s.turn(), Turn::Chance, "throw_cap=4 allows a fourth throw");
     throw(&mut s, "6");
     assert!(s.turn().outcome().is_some());
     // The default allows 100 throws.
-    let mut s = st("tab", "throw:w", &"6".repeat(98), white, START_B);
+    let mut s = st("tab", "throw:w", &"6".repeat(98), white, B_MOVED);
     throw(&mut s, "6");
     assert_eq!(s.turn(), Turn::Chance);
     throw(&mut s, "6");
@@ -551,7 +655,7 @@ fn l18_with_interleaved_throws_the_cap_counts_the_games_throws() {
     assert_eq!(r.interleaved_throw_limit(), 4);
     for (throws, stops) in [(3, false), (4, true)] {
         let id = format!(
-            "move:w+/6/x,x,x,x,x,x,x,x,K.c12/{START_B}/0.0/0.8/0.0/1.0.0.0/{throws}.0.0.0.0.0.0/-"
+            "move:w+/6/x,x,x,x,x,x,x,x,K.c12/{B_MOVED}/0.0/0.8/0.0/1.0.0.0/{throws}.0.0.0.0.0.0/-"
         );
         let mut s = r.state_from_id(&id).unwrap();
         let first = moves(&s)[0].clone();
@@ -572,6 +676,8 @@ fn l18_with_interleaved_throws_the_cap_counts_the_games_throws() {
 
 const H13_W: &str = "a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1,m1";
 const H13_B: &str = "m4,l4,k4,j4,i4,h4,g4,f4,e4,d4,c4,b4,a4";
+/// Black's start with piece 13 unlocked onto a3.
+const H13_B_MOVED: &str = "m4,l4,k4,j4,i4,h4,g4,f4,e4,d4,c4,b4,a3.c34";
 
 #[test]
 fn h1_boards_of_13_19_21_or_29_columns() {
@@ -637,12 +743,13 @@ fn h6_a_one_unlocks_a_piece_and_moves_it_one_step() {
 
 #[test]
 fn h7_pieces_may_not_pass_one_another_in_the_home_row() {
-    // l1 is unlocked but m1 (locked) stands in front: l1 cannot pass it inside the home row.
-    let w = "a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1.c1,m1";
-    let s = st("tab-hyde", "move:w", "12", w, H13_B);
-    assert_eq!(moves(&s), ["1:m1-m2"]);
-    let s = st("tab-hyde(passing=free)", "move:w", "12", w, H13_B);
-    assert_eq!(moves(&s), ["1:m1-m2", "2:l1-m2"]);
+    // Piece 11 was captured on k1, and piece 10 unlocked into its place: l1 and m1 (locked)
+    // stand in front of it, and it cannot pass them inside the home row.
+    let w = "a1,b1,c1,d1,e1,f1,g1,h1,i1,k1.c1,x,l1,m1";
+    let s = st("tab-hyde", "move:w", "13", w, H13_B_MOVED);
+    assert_eq!(moves(&s), ["1:i1-j1", "1:m1-m2"]);
+    let s = st("tab-hyde(passing=free)", "move:w", "13", w, H13_B_MOVED);
+    assert_eq!(moves(&s), ["1:i1-j1", "1:m1-m2", "3:k1-m2"]);
 }
 
 #[test]
@@ -665,7 +772,7 @@ fn h9_kings_form_only_in_the_middle_rows() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,x,x,x,k2.c12,m2.c12",
-        H13_B,
+        H13_B_MOVED,
     );
     play(&mut s, "2:m2-k2");
     assert!(s.render().contains("W2"), "a king of two on k2");
@@ -691,7 +798,7 @@ fn h10_a_throw_smaller_than_a_king_detaches_that_many_pieces() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,x,x,k2.c12,k2.c12,k2.c12",
-        H13_B,
+        H13_B_MOVED,
     );
     // The whole king, or two of its (identical) pieces.
     assert_eq!(moves(&s), ["2:k2-i2", "2:k2-i2^11,12"]);
@@ -717,7 +824,7 @@ fn h12_a_piece_in_the_opponents_row_moves_only_if_no_other_piece_can() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,x,x,x,k2.c12,g4.ce1234",
-        H13_B.replace("g4", "x").as_str(),
+        H13_B_MOVED.replace("g4", "x").as_str(),
     );
     assert_eq!(
         moves(&s),
@@ -729,7 +836,7 @@ fn h12_a_piece_in_the_opponents_row_moves_only_if_no_other_piece_can() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,x,x,x,x,g4.ce1234",
-        H13_B.replace("g4", "x").as_str(),
+        H13_B_MOVED.replace("g4", "x").as_str(),
     );
     assert_eq!(moves(&s), ["2:g4-e4"]);
 }
@@ -740,12 +847,10 @@ fn h13_the_game_ends_when_no_capture_is_possible_and_most_captures_wins() {
         "tab-hyde",
         "move:w",
         "1",
-        "x,x,x,x,x,x,x,x,x,x,x,x,b4.ce1234",
+        "x,x,x,x,x,x,x,x,x,x,x,x,m3.c123",
         "x,x,x,x,x,x,x,x,x,x,x,x,l1.ce1234",
     );
-    let r = *s.ruleset();
-    let _ = r;
-    play(&mut s, "1:b4-a4");
+    play(&mut s, "1:m3-m4");
     let o = s
         .turn()
         .outcome()
@@ -755,6 +860,9 @@ fn h13_the_game_ends_when_no_capture_is_possible_and_most_captures_wins() {
 }
 
 // ----- M: the modern 4x10 page -----
+
+/// Black's start on the modern board with piece 10 converted onto a3.
+const M10_B_MOVED: &str = "j4,i4,h4,g4,f4,e4,d4,c4,b4,a3.c34";
 
 #[test]
 fn m1_a_four_by_ten_board_with_ten_pieces_each() {
@@ -785,7 +893,7 @@ fn m4_a_tab_must_activate_a_bead_while_any_is_inactive() {
         "move:w",
         "1",
         "a1,b1,c1,d1,e1,f1,g1,h1,i1,j2.c12",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["1:i1-j1", "end"]);
 }
@@ -797,7 +905,7 @@ fn m5_a_player_may_choose_not_to_move() {
         "move:w",
         "3",
         "x,x,x,x,x,x,x,x,x,j2.c12",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["3:j2-g2", "end"]);
 }
@@ -809,7 +917,7 @@ fn m6_beads_circle_the_middle_rows_or_enter_the_opponents_row() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,x,i3.c123",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["2:i3-j2", "2:i3-j4", "end"]);
 }
@@ -822,7 +930,7 @@ fn m7_a_bead_leaves_the_opponents_row_only_when_its_own_row_is_empty() {
         "tab-modern",
         "move:w",
         "1",
-        "x,x,x,x,x,x,x,x,b4.ce1234,j1.c1",
+        "x,x,x,x,x,x,x,x,j1.c1,b4.ce1234",
         black,
     );
     assert_eq!(moves(&s), ["1:j1-j2", "1:b4-a4", "end"]);
@@ -830,7 +938,7 @@ fn m7_a_bead_leaves_the_opponents_row_only_when_its_own_row_is_empty() {
         "tab-modern",
         "move:w",
         "2",
-        "x,x,x,x,x,x,x,x,b4.ce1234,j1.c1",
+        "x,x,x,x,x,x,x,x,j1.c1,b4.ce1234",
         black,
     );
     assert_eq!(moves(&s), ["2:j1-i2", "end"]);
@@ -851,7 +959,7 @@ fn m8_beads_stack_and_split_only_with_a_tab() {
         "move:w",
         "1",
         "x,x,x,x,x,x,x,x,g2.c12,g2.c12",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["1:g2-f2", "1:g2-f2^9", "end"]);
     let s = st(
@@ -859,7 +967,7 @@ fn m8_beads_stack_and_split_only_with_a_tab() {
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,g2.c12,g2.c12",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["2:g2-e2", "end"]);
 }
@@ -871,7 +979,7 @@ fn m9_a_stack_going_back_to_the_second_row_or_leaving_the_opponents_row_is_reduc
         "move:w",
         "2",
         "x,x,x,x,x,x,x,x,i3.c123,i3.c123",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["2:i3-j2=9", "2:i3-j4", "end"]);
     let s = st(
@@ -904,7 +1012,7 @@ fn m11_beads_never_return_to_their_row() {
         "move:w",
         "6",
         "x,x,x,x,x,x,x,x,x,b2.c12",
-        "j4,i4,h4,g4,f4,e4,d4,c4,b4,a4",
+        M10_B_MOVED,
     );
     assert_eq!(moves(&s), ["6:b2-e3", "end"]);
 }

@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::game::{ChanceError, GameState, MoveError, Turn, Weighted, describe_turn};
+use crate::game::{ChanceError, GameState, InvalidState, MoveError, Turn, Weighted, describe_turn};
 use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
 
 use super::moves::{FORM, Move, NO_PIECE, Play};
-use super::rules::{EnemyRow, Ruleset};
+use super::rules::{EnemyRow, Ruleset, ThrowUse};
 use super::state::{MAXP, MoveList, OFF, Phase, State};
 use super::track::{NONE, dests};
 
@@ -368,7 +368,11 @@ impl GameState for State {
             } else {
                 Err(illegal(match m {
                     Move::Bank => "no tab can be banked now (L-8: only once every piece is converted, and `end` banks the last one)".into(),
-                    Move::Decline(t) => format!("the {t} cannot be declined now (L-7)"),
+                    Move::Decline(t) => match self.rules.throw_use {
+                        ThrowUse::CompulsoryWithExemptions => format!("under throw_use=compulsory-with-exemptions no throw is declined before the move phase ends (L-7): play the other throws, then `end` leaves the {t} if it need not be played"),
+                        ThrowUse::Compulsory => format!("under throw_use=compulsory the {t} cannot be declined (L-7)"),
+                        _ => format!("the {t} cannot be declined now (L-7)"),
+                    },
                     _ => "the move phase cannot end while a throw must still be played (L-7)".into(),
                 }))
             };
@@ -552,6 +556,10 @@ impl GameState for State {
 
     fn position_id(&self) -> String {
         super::id::write(self)
+    }
+
+    fn validate(&self) -> Result<(), InvalidState> {
+        State::validate(self)
     }
 
     fn describe_move(&self, m: Move) -> String {

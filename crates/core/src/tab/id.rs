@@ -211,6 +211,13 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
                 .to_digit(10)
                 .and_then(|d| Throw::from_value(d as u8))
                 .ok_or_else(|| err(format!("pending throw '{c}' is not 1, 2, 3, 4 or 6")))?;
+            // A turn holds at most `throw_cap` throws (checked below); a count must fit a byte.
+            if s.pending.total() >= u32::from(super::rules::MAX_THROW_CAP) {
+                return Err(err(format!(
+                    "more than {} pending throws",
+                    super::rules::MAX_THROW_CAP
+                )));
+            }
             s.pending.add(t.index());
         }
     }
@@ -226,7 +233,6 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             )));
         }
         let mut alive = 0;
-        let mut unconverted = 0;
         for (k, token) in tokens.iter().enumerate() {
             let piece = &mut s.pieces[p.index()][k];
             if *token == "x" {
@@ -293,13 +299,9 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             }
             *piece = new;
             alive += 1;
-            if !new.converted() {
-                unconverted += 1;
-            }
             s.board[sq.0 as usize] |= (1 << k) | if p == Player::Two { 1 << 31 } else { 0 };
         }
         s.alive[p.index()] = alive;
-        let _ = unconverted;
     }
     let pair = |i: usize, what: &str| {
         numbers::<2, u16>(f[i])
@@ -308,18 +310,6 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
     s.bank = pair(4, "banked tabs")?;
     s.captured = pair(5, "captures")?;
     s.removed = pair(6, "reductions")?;
-    for p in Player::ALL {
-        let lost = u32::from(s.captured[(!p).index()]) + u32::from(s.removed[p.index()]);
-        if u32::from(s.alive[p.index()]) + lost != n as u32 {
-            return Err(err(format!(
-                "{} has {} pieces on the board, {} captured by the opponent and {} lost to reductions: not the {n} it started with",
-                rules_seat(p),
-                s.alive[p.index()],
-                s.captured[(!p).index()],
-                s.removed[p.index()]
-            )));
-        }
-    }
     let [turns, np, opening, actions] = numbers::<4, u32>(f[7])
         .ok_or_else(|| err(format!("counters '{}' are not four numbers", f[7])))?;
     s.turns = turns;
@@ -358,27 +348,14 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             s.board[sq.0 as usize] |= 1 << 30;
         }
     }
-    if let Some((reason, winner)) = outcome {
-        s.over = Some(Outcome {
-            winner,
-            scores: ByPlayer::new(u32::from(s.captured[0]), u32::from(s.captured[1])),
-            reason,
-        });
-    } else {
-        s.over = None;
-        if s.alive.contains(&0) {
-            return Err(err("a side has no piece left, so the game is over: write the phase as over:elimination:WINNER".into()));
-        }
-    }
+    s.over = outcome.map(|(reason, winner)| Outcome {
+        winner,
+        scores: ByPlayer::new(u32::from(s.captured[0]), u32::from(s.captured[1])),
+        reason,
+    });
     s.derive_caches();
-    if let Phase::Moving { player } = s.phase
-        && !s.has_decisions(player)
-    {
-        return Err(err(
-            "no decision is possible in this move phase (the turn would already have passed)"
-                .into(),
-        ));
-    }
+    // Everything read; now the state as a whole must be one the rules can reach.
+    state.validate().map_err(|e| err(e.why))?;
     Ok(state)
 }
 

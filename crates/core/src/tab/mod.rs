@@ -29,6 +29,7 @@ mod rules;
 mod state;
 mod text;
 mod track;
+mod valid;
 
 pub use game::PieceView;
 pub use moves::{Move, ParseMoveError, Play, Spot};

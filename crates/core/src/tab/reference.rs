@@ -435,7 +435,7 @@ impl State {
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => {
+                ThrowUse::CompulsoryWithExemptions | ThrowUse::CompulsoryWithEarlyDecline => {
                     (t.is_tab() && self.may_bank(p)) || only_reducing[t.index()]
                 }
             };
@@ -460,13 +460,20 @@ impl State {
             if self.pending.get(tab) > 0 && self.may_bank(p) {
                 out.push(Move::Bank);
             }
-            if self.rules.throw_use != ThrowUse::Compulsory {
+            // L-7: declining early is a decision only under `optional` and
+            // `compulsory-with-early-decline`; as written, L-7 judges the exemption at `end`.
+            let early = match self.rules.throw_use {
+                ThrowUse::Compulsory | ThrowUse::CompulsoryWithExemptions => None,
+                ThrowUse::Optional => Some(false),
+                ThrowUse::CompulsoryWithEarlyDecline => Some(true),
+            };
+            if let Some(only_if_reducing) = early {
                 for t in Throw::ALL {
                     let i = t.index();
                     if !playable_pending[i] || (t.is_tab() && self.may_bank(p)) {
                         continue;
                     }
-                    if self.rules.throw_use == ThrowUse::Optional || only_reducing[i] {
+                    if !only_if_reducing || only_reducing[i] {
                         out.push(Move::Decline(t));
                     }
                 }

@@ -160,8 +160,14 @@ choice_enum!(
 choice_enum!(
     /// Whether a usable throw must be played (L-7, H-4, M-5).
     ThrowUse, THROW_USE {
-        /// Compulsory, except a tâb that may be banked and a throw whose only moves reduce a stack.
+        /// Compulsory, except a tâb that may be banked and a throw whose only moves reduce a
+        /// stack; the exemptions are judged when the move phase ends, on the throws still
+        /// pending then (L-7 as written): such a throw is never declined early.
         CompulsoryWithExemptions = "compulsory-with-exemptions",
+        /// The same exemptions, but a throw whose only moves reduce a stack may be declined as
+        /// soon as that is so, before the other throws are played (L-7, a reading of "the
+        /// player is not required to utilize a throw leading to such move").
+        CompulsoryWithEarlyDecline = "compulsory-with-early-decline",
         /// Every throw may be left unplayed (modern page).
         Optional = "optional",
         /// Every usable throw must be played (Hyde).
@@ -355,7 +361,7 @@ const OPTIONS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "throw_use",
-        values: "compulsory-with-exemptions | optional | compulsory",
+        values: "compulsory-with-exemptions | compulsory-with-early-decline | optional | compulsory",
         help: "whether a usable throw must be played",
         rules: "L-7, A3, H-4, M-5",
     },

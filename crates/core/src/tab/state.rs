@@ -3,7 +3,7 @@
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
 
-use crate::game::{EndReason, Outcome, PositionIdError};
+use crate::game::{EndReason, InvalidState, Outcome, PositionIdError};
 use crate::grid::{Grid, MAX_SQUARES, Square};
 use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
@@ -44,6 +44,16 @@ pub(crate) struct Piece {
 }
 
 impl Piece {
+    /// A piece no longer on the board: no square, no history.
+    pub(crate) const fn off() -> Piece {
+        Piece {
+            lo: 0,
+            hi: 0,
+            sq: OFF,
+            flags: 0,
+        }
+    }
+
     #[inline]
     pub(crate) fn visited(&self) -> u128 {
         (u128::from(self.hi) << 64) | u128::from(self.lo)
@@ -497,10 +507,15 @@ impl State {
         }
     }
 
-    /// Checks that the board, the pieces and every derived field agree; used by tests.
-    #[doc(hidden)]
-    pub fn validity_check(&self) -> Result<(), String> {
-        self.pos.validity_check()
+    /// Checks every fact that a state reachable under its ruleset satisfies: the pieces and
+    /// their histories, what stands together, the counts, the phase and pending throws, the
+    /// counters the rules read, and the outcome (the list is in `valid.rs`). Every state read
+    /// from a position id has passed it.
+    ///
+    /// # Errors
+    /// [`InvalidState`] naming the first fact that does not hold.
+    pub fn validate(&self) -> Result<(), InvalidState> {
+        self.pos.validate().map_err(InvalidState::new)
     }
 
     /// The board geometry.
@@ -562,7 +577,7 @@ impl State {
 
 impl Position {
     /// The start of a game under `rules` (L-3, H-2, M-1).
-    fn new(rules: Ruleset) -> Position {
+    pub(super) fn new(rules: Ruleset) -> Position {
         let n = rules.piece_count();
         let mut s = Position {
             rules,
@@ -614,7 +629,7 @@ impl Position {
                 s.unconv_sq[p.index()] |= bit(sq);
             }
         }
-        debug_assert!(s.validity_check().is_ok());
+        debug_assert!(s.check_derived().is_ok());
         s
     }
 
@@ -661,66 +676,6 @@ impl Position {
         self.occ[me] = (self.occ[me] & !b) | if m != 0 { b } else { 0 };
         self.conv_sq[me] = (self.conv_sq[me] & !b) | if m & !unconv != 0 { b } else { 0 };
         self.unconv_sq[me] = (self.unconv_sq[me] & !b) | if m & unconv != 0 { b } else { 0 };
-    }
-
-    /// Checks that the board, the pieces and every derived field agree.
-    fn validity_check(&self) -> Result<(), String> {
-        let mut copy = *self;
-        copy.derive_caches();
-        if copy.unconv != self.unconv
-            || copy.entered != self.entered
-            || copy.occ != self.occ
-            || copy.conv_sq != self.conv_sq
-            || copy.unconv_sq != self.unconv_sq
-        {
-            return Err(format!(
-                "derived fields differ: {:?} {:?} {:?} {:?} {:?} vs {:?} {:?} {:?} {:?} {:?}",
-                self.unconv,
-                self.entered,
-                self.occ,
-                self.conv_sq,
-                self.unconv_sq,
-                copy.unconv,
-                copy.entered,
-                copy.occ,
-                copy.conv_sq,
-                copy.unconv_sq
-            ));
-        }
-        for p in Player::ALL {
-            let mut alive = 0;
-            for (i, piece) in self.pieces[p.index()].iter().enumerate() {
-                if piece.sq == OFF {
-                    continue;
-                }
-                alive += 1;
-                if self.owner(piece.sq) != Some(p) || self.mask(piece.sq) & (1 << i) == 0 {
-                    return Err(format!("piece {} of {p} is not on its square", i + 1));
-                }
-            }
-            if alive != self.alive[p.index()] {
-                return Err(format!(
-                    "{p} has {alive} pieces, counted {}",
-                    self.alive[p.index()]
-                ));
-            }
-        }
-        for sq in 0..self.grid().len() as u8 {
-            if let Some(p) = self.owner(sq) {
-                let mut m = self.mask(sq);
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if self.pieces[p.index()][i].sq != sq {
-                        return Err(format!(
-                            "square {sq} lists piece {} of {p}, which is elsewhere",
-                            i + 1
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The board geometry.
@@ -1630,10 +1585,14 @@ impl Position {
             playable_count += n;
             let reducing = found.reducing == found.count;
             only_reducing |= u32::from(reducing) << i;
+            // L-7: a tâb that may be banked, and a throw whose only plays reduce a stack, need
+            // not be played.
             let optional = match self.rules.throw_use {
                 ThrowUse::Optional => true,
                 ThrowUse::Compulsory => false,
-                ThrowUse::CompulsoryWithExemptions => (t.is_tab() && may_bank) || reducing,
+                ThrowUse::CompulsoryWithExemptions | ThrowUse::CompulsoryWithEarlyDecline => {
+                    (t.is_tab() && may_bank) || reducing
+                }
             };
             if optional {
                 optional_pending += n;
@@ -1650,10 +1609,12 @@ impl Position {
             if self.pending.get(Throw::TAB.index()) > 0 && may_bank {
                 out.push(next::BANK);
             }
+            // L-7 as written judges the exemption when the move phase ends (by `end`), so an
+            // exempt throw is not declined early: a later play may give it an ordinary move.
             let declinable = match self.rules.throw_use {
-                ThrowUse::Compulsory => 0,
+                ThrowUse::Compulsory | ThrowUse::CompulsoryWithExemptions => 0,
                 ThrowUse::Optional => playable,
-                ThrowUse::CompulsoryWithExemptions => playable & only_reducing,
+                ThrowUse::CompulsoryWithEarlyDecline => playable & only_reducing,
             };
             // A tâb that may be banked is banked, not declined.
             let mut d = declinable & !u32::from(may_bank);
@@ -1816,7 +1777,7 @@ impl Position {
     }
 
     /// H-13 (c): no unit of either player can use any throw.
-    fn dead(&self) -> bool {
+    pub(super) fn dead(&self) -> bool {
         !Player::ALL.into_iter().any(|p| self.any_play(p, [true; 5]))
     }
 
@@ -1840,17 +1801,7 @@ impl Position {
         self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
-        let winner = match self.rules.limit_result {
-            LimitResult::Draw => None,
-            LimitResult::Material => {
-                Outcome::by_score(
-                    ByPlayer::new(u32::from(self.alive[0]), u32::from(self.alive[1])),
-                    reason,
-                )
-                .winner
-            }
-            LimitResult::Captures => Outcome::by_score(scores, reason).winner,
-        };
+        let winner = self.limit_winner();
         self.over = Some(Outcome {
             winner,
             scores,
@@ -2056,13 +2007,33 @@ impl Position {
         if self.alive[(!p).index()] == 0 || self.alive[p.index()] == 0 {
             return self.finish(EndReason::Elimination);
         }
-        if self.rules.end == End::MostCaptures {
-            let all_across = Player::ALL
-                .into_iter()
-                .all(|q| self.occ[q.index()] & !self.row_mask(self.enemy_row(q)) == 0);
-            if all_across {
-                self.finish(EndReason::NoMoreCaptures);
-            }
+        if self.rules.end == End::MostCaptures && self.all_across() {
+            self.finish(EndReason::NoMoreCaptures);
+        }
+    }
+
+    /// H-13 (b): every unit of both sides stands in its enemy's home row.
+    pub(super) fn all_across(&self) -> bool {
+        Player::ALL
+            .into_iter()
+            .all(|q| self.occ[q.index()] & !self.row_mask(self.enemy_row(q)) == 0)
+    }
+
+    /// The side with the higher count, or `None` on a tie.
+    pub(super) fn winner_by(counts: [u32; 2]) -> Option<Player> {
+        match counts[0].cmp(&counts[1]) {
+            std::cmp::Ordering::Greater => Some(Player::One),
+            std::cmp::Ordering::Less => Some(Player::Two),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The winner of a game stopped by a safety limit, by `limit_result` (L-18).
+    pub(super) fn limit_winner(&self) -> Option<Player> {
+        match self.rules.limit_result {
+            LimitResult::Draw => None,
+            LimitResult::Material => Self::winner_by(self.alive.map(u32::from)),
+            LimitResult::Captures => Self::winner_by(self.captured.map(u32::from)),
         }
     }
 

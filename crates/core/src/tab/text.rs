@@ -60,7 +60,8 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
         Timing::Interleaved => "A turn: throw and play that throw at once; after a 1, 4 or 6 throw again. (throw_timing=interleaved)".into(),
     }, "Lane; Bell; modern page; DLP (Hyde). The interleaved timing is Ludii's model");
     rule("L-7", match r.throw_use {
-        ThrowUse::CompulsoryWithExemptions => "A throw that can be played must be played, except a tab that may be banked and a throw whose only moves reduce a stack. (throw_use=compulsory-with-exemptions)".into(),
+        ThrowUse::CompulsoryWithExemptions => "A throw that can be played must be played, except a tab that may be banked and a throw whose only moves reduce a stack. The exemptions are judged when the move phase ends: the player may end it (end) only when no throw still pending both must and can be played. (throw_use=compulsory-with-exemptions)".into(),
+        ThrowUse::CompulsoryWithEarlyDecline => "A throw that can be played must be played, except a tab that may be banked and a throw whose only moves reduce a stack, which may be declined at once (decline:N), before the other throws are played. (throw_use=compulsory-with-early-decline)".into(),
         ThrowUse::Optional => "Any throw may be left unplayed. (throw_use=optional)".into(),
         ThrowUse::Compulsory => "A throw that can be played must be played. (throw_use=compulsory)".into(),
     }, "Wikipedia (exemption for reducing moves); modern page: optional; Hyde/Ludii: compulsory");

@@ -195,7 +195,9 @@ pub(super) fn read(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
             f += 2;
         }
     }
-    check(&mut s, over_reason).map_err(err)?;
+    set_outcome(&mut s, over_reason).map_err(&err)?;
+    validate(&s).map_err(err)?;
+    debug_assert_eq!(s.actions(), 2 * s.decisions + u32::from(s.throw.is_some()));
     Ok(s)
 }
 
@@ -295,11 +297,82 @@ fn read_row(s: &mut State, row: u8, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks that the state can occur under its rules, and sets its outcome.
-fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
+/// Sets the outcome of a state read as over by `over`, or says why it cannot have ended so.
+fn set_outcome(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
+    let Some(reason) = over else {
+        s.over = None;
+        return Ok(());
+    };
+    s.to_move = Player::One;
+    s.over = Some(outcome(s, reason)?);
+    Ok(())
+}
+
+/// The outcome of a game over by `reason` in this position, if it can have ended so.
+fn outcome(s: &State, reason: EndReason) -> Result<Outcome, String> {
+    let rules = s.rules;
+    let tab = rules.game() == Preset::Tab;
+    let pieces = [s.pieces(Player::One), s.pieces(Player::Two)];
+    let scores = ByPlayer::new(u32::from(s.scores[0]), u32::from(s.scores[1]));
+    let capped =
+        u64::from(s.turn) >= 2 * u64::from(rules.turn_cap()) || s.decisions >= rules.move_cap();
+    Ok(match (reason, tab) {
+        (EndReason::Elimination, true) => {
+            let winner = match pieces {
+                [0, b] if b > 0 => Player::Two,
+                [a, 0] if a > 0 => Player::One,
+                _ => {
+                    return Err(
+                        "a Tab game ends by elimination when exactly one side has no pieces".into(),
+                    );
+                }
+            };
+            Outcome {
+                winner: Some(winner),
+                scores,
+                reason,
+            }
+        }
+        (EndReason::Elimination, false) if pieces.contains(&0) => Outcome::by_score(scores, reason),
+        (EndReason::NoMoreCaptures, false)
+            if s.hyde_end_reason(Player::One) == Some(EndReason::NoMoreCaptures) =>
+        {
+            Outcome::by_score(scores, reason)
+        }
+        (EndReason::TurnCap, _) if capped => Outcome {
+            winner: None,
+            scores,
+            reason,
+        },
+        _ => {
+            return Err(format!(
+                "the game cannot have ended by {} here",
+                reason.describe()
+            ));
+        }
+    })
+}
+
+/// Checks that the state can occur under its rules: the pieces and scores add up, locked
+/// pieces stand on their home rows, nothing has moved in Tab's opening, the counters are within
+/// Ludii's limits, and the outcome (or its absence) is the one this position gives.
+pub(super) fn validate(s: &State) -> Result<(), String> {
     let rules = s.rules;
     let n = rules.columns();
     let tab = rules.game() == Preset::Tab;
+    let grid_len = 4 * usize::from(n);
+    if (s.occ[0] | s.occ[1]) >> grid_len != 0 || s.occ[0] & s.occ[1] != 0 {
+        return Err("the squares of the two sides overlap or leave the board".into());
+    }
+    for sq in 0..grid_len as u8 {
+        let occupied = (s.occ[0] | s.occ[1]) & (1u128 << sq) != 0;
+        if occupied != (s.count[usize::from(sq)] > 0) {
+            return Err("the piece counts do not agree with the squares held".into());
+        }
+    }
+    if s.locked & !(s.occ[0] | s.occ[1]) != 0 {
+        return Err("a locked square holds no piece".into());
+    }
     let pieces = [s.pieces(Player::One), s.pieces(Player::Two)];
     for p in Player::ALL {
         let on_board = pieces[p.index()];
@@ -330,10 +403,16 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
         }
     }
     for sq in super::state::squares_of(s.locked) {
+        if s.count[usize::from(sq)] != 1 {
+            return Err("a locked square holds a single piece".into());
+        }
         let home = if s.occ[0] & (1u128 << sq) != 0 { 0 } else { 3 };
         if row_mask(n, home) & (1u128 << sq) == 0 {
             return Err("a locked piece stands only on its own home row".into());
         }
+    }
+    if tab && s.locked != 0 {
+        return Err("only At-Tab locks pieces".into());
     }
     if tab && !s.main_phase {
         let start = State::new(rules);
@@ -341,11 +420,14 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
             return Err("in the opening no piece has moved yet".into());
         }
     }
-    let scores = ByPlayer::new(u32::from(s.scores[0]), u32::from(s.scores[1]));
-    let capped =
-        u64::from(s.turn) >= 2 * u64::from(rules.turn_cap()) || s.decisions >= rules.move_cap();
-    match over {
+    if !tab && !s.main_phase {
+        return Err("At-Tab has no opening phase".into());
+    }
+    match s.over {
         None => {
+            if s.turn == 0 {
+                return Err("Ludii's turn numbers start at 1".into());
+            }
             if s.decisions >= rules.move_cap()
                 || u64::from(s.turn) > 2 * u64::from(rules.turn_cap())
             {
@@ -361,49 +443,17 @@ fn check(s: &mut State, over: Option<EndReason>) -> Result<(), String> {
                 return Err("the game is over in this position; write over:REASON".into());
             }
         }
-        Some(reason) => {
-            s.to_move = Player::One;
-            let outcome = match (reason, tab) {
-                (EndReason::Elimination, true) => {
-                    let winner = match pieces {
-                        [0, b] if b > 0 => Player::Two,
-                        [a, 0] if a > 0 => Player::One,
-                        _ => {
-                            return Err(
-                                "a Tab game ends by elimination when exactly one side has no pieces"
-                                    .into(),
-                            );
-                        }
-                    };
-                    Outcome {
-                        winner: Some(winner),
-                        scores,
-                        reason,
-                    }
-                }
-                (EndReason::Elimination, false) if pieces.contains(&0) => {
-                    Outcome::by_score(scores, reason)
-                }
-                (EndReason::NoMoreCaptures, false)
-                    if s.hyde_end_reason(Player::One) == Some(EndReason::NoMoreCaptures) =>
-                {
-                    Outcome::by_score(scores, reason)
-                }
-                (EndReason::TurnCap, _) if capped => Outcome {
-                    winner: None,
-                    scores,
-                    reason,
-                },
-                _ => {
-                    return Err(format!(
-                        "the game cannot have ended by {} here",
-                        reason.describe()
-                    ));
-                }
-            };
-            s.over = Some(outcome);
+        Some(o) => {
+            if s.throw.is_some() || s.to_move != Player::One {
+                return Err("a finished game has no throw to play and nobody to move".into());
+            }
+            if outcome(s, o.reason)? != o {
+                return Err(format!(
+                    "the outcome does not fit a game over by {} here",
+                    o.reason.describe()
+                ));
+            }
         }
     }
-    debug_assert_eq!(s.actions(), 2 * s.decisions + u32::from(s.throw.is_some()));
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! each names the section of ludii-rules.md it comes from.
 
 use crate::game::{
-    ChanceError, EndReason, GameState, MoveError, Outcome, PositionIdError, Turn, Weighted,
-    describe_turn,
+    ChanceError, EndReason, GameState, InvalidState, MoveError, Outcome, PositionIdError, Turn,
+    Weighted, describe_turn,
 };
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
@@ -921,6 +921,10 @@ impl GameState for State {
 
     fn position_id(&self) -> String {
         super::id::write(self)
+    }
+
+    fn validate(&self) -> Result<(), InvalidState> {
+        super::id::validate(self).map_err(InvalidState::new)
     }
 
     fn describe_move(&self, m: Move) -> String {

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::game::{
-    ChanceError, EndReason, GameState, MoveError, NoChance, Outcome, PositionIdError, Turn,
-    Weighted, describe_turn,
+    ChanceError, EndReason, GameState, InvalidState, MoveError, NoChance, Outcome, PositionIdError,
+    Turn, Weighted, describe_turn,
 };
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
@@ -181,7 +181,94 @@ impl State {
                 .count();
             state.over = state.ending_now(seen_before);
         }
+        state.validate().map_err(|e| err(e.why))?;
         Ok(state)
+    }
+
+    /// Checks that the state can occur under its rules: the counters add up to `4 × seeds`
+    /// with even capture totals (T-4), the history of positions since the last capture ends at
+    /// the current one and each of its positions follows the one before by a legal move that
+    /// captures nothing, before which the game had not ended (T-6, T-7), the move count covers
+    /// that history, and the outcome is the one the position and its history give.
+    ///
+    /// # Errors
+    /// [`InvalidState`] naming the first fact that does not hold.
+    pub fn validate(&self) -> Result<(), InvalidState> {
+        let err = |why: String| Err(InvalidState::new(why));
+        let total = self.pos.on_board()
+            + u32::from(self.pos.captured.one)
+            + u32::from(self.pos.captured.two);
+        if total != self.rules.total() {
+            return err(format!(
+                "it holds {total} counters in all, the ruleset {}",
+                self.rules.total()
+            ));
+        }
+        if self.pos.captured.one % 2 == 1 || self.pos.captured.two % 2 == 1 {
+            return err("captures are always even (T-4)".into());
+        }
+        let Some((&first, rest)) = self.history.split_first() else {
+            return err("the history holds at least the current position".into());
+        };
+        if self.history.last() != Some(&self.pos.key()) {
+            return err("the history does not end at the current position".into());
+        }
+        let plies = self.history.len() as u64 - 1;
+        if u64::from(self.plies) < plies {
+            return err(format!(
+                "{} moves played cannot make a history of {} positions",
+                self.plies,
+                self.history.len()
+            ));
+        }
+        // Replay the history from its first position: each next position must be reached by
+        // a legal move without a capture (a capture starts a new history).
+        let (pits, to_move) = Position::unpack_key(first);
+        let start = Position {
+            pits,
+            captured: self.pos.captured,
+            to_move,
+        };
+        let mut replay = match State::from_position(self.rules, start) {
+            Ok(s) => s,
+            Err(e) => return err(e.to_string()),
+        };
+        let mut moves = Vec::new();
+        for (i, &key) in rest.iter().enumerate() {
+            if replay.over.is_some() {
+                return err(format!(
+                    "the game ended at seen position {} of the history, which has more",
+                    i + 1
+                ));
+            }
+            replay.legal_moves(&mut moves);
+            let next = moves.iter().find_map(|&m| {
+                let mut s = replay.clone();
+                s.play_unchecked(m);
+                (s.pos.key() == key && s.pos.captured == replay.pos.captured).then_some(s)
+            });
+            let Some(mut next) = next else {
+                let (p, side) = Position::unpack_key(key);
+                let side = if side == Player::One { 's' } else { 'n' };
+                return err(format!(
+                    "seen position {} ({}.{}.{}.{}{side}) does not follow the one before by a move without a capture",
+                    i + 2,
+                    p[0],
+                    p[1],
+                    p[2],
+                    p[3]
+                ));
+            };
+            next.plies = replay.plies + 1;
+            replay = next;
+        }
+        if replay.over != self.over {
+            return err(match self.over {
+                Some(o) => format!("the game is not over by {} here", o.reason.describe()),
+                None => "the game is over in this position and its history".into(),
+            });
+        }
+        Ok(())
     }
 
     /// The current position.
@@ -404,6 +491,10 @@ impl GameState for State {
             let _ = writeln!(s, "{}", describe_outcome(&self.rules, &o));
         }
         s
+    }
+
+    fn validate(&self) -> Result<(), InvalidState> {
+        State::validate(self)
     }
 
     fn position_id(&self) -> String {
