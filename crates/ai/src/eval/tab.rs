@@ -162,8 +162,8 @@ fn turn_law(state: &State, attacker: Player) -> std::rc::Rc<TurnLaw> {
 
 /// The probability that `attacker` hits each square of `targets` in his turn, by the model of
 /// [`super::hits`]. Under `throw_timing=interleaved` the throws of a chain are still taken in
-/// any order: the player may bank a tâb or decline a throw and play it later, so the order
-/// thrown binds him less than in the Ludii presets.
+/// any order, an approximation: there each throw is played as it is thrown, and only a banked
+/// tâb waits for later.
 fn hit_chances(state: &State, board: &Board, attacker: Player, targets: u128) -> [f64; SQUARES] {
     let reach = Reach::new(board, attacker);
     hit_probabilities(&reach, &turn_law(state, attacker), targets)

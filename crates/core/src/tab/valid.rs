@@ -359,17 +359,20 @@ impl Position {
             if walks.iter().any(fits) {
                 continue;
             }
-            let expected: Vec<String> = walks
+            // The marks each walk gives, walks with the same marks named together.
+            let mut expected: Vec<(String, Vec<&str>)> = Vec::new();
+            for w in &walks {
+                let squares = span(w.from, w.to);
+                let visited = (visited_kept && !landed).then_some(squares);
+                let marks = self.marks(self.rows_of(squares), squares & enemy != 0, visited);
+                match expected.iter_mut().find(|(m, _)| *m == marks) {
+                    Some((_, whats)) => whats.push(w.what),
+                    None => expected.push((marks, vec![w.what])),
+                }
+            }
+            let expected: Vec<String> = expected
                 .iter()
-                .map(|w| {
-                    let squares = span(w.from, w.to);
-                    let visited = (visited_kept && !landed).then_some(squares);
-                    format!(
-                        "{at}.{} ({})",
-                        self.marks(self.rows_of(squares), squares & enemy != 0, visited),
-                        w.what
-                    )
-                })
+                .map(|(marks, whats)| format!("{at}.{marks} ({})", whats.join(", or ")))
                 .collect();
             let written = self.marks(
                 piece.rows(),
@@ -443,6 +446,9 @@ impl Position {
         let twos_threes =
             u32::from(counts[Throw::ALL[1].index()]) + u32::from(counts[Throw::ALL[2].index()]);
         let interleaved = rules.timing == Timing::Interleaved;
+        if !matches!(self.phase, Phase::Over) && self.alive.contains(&0) {
+            return Err("a side has no piece left, so the game is over: write the phase as over:elimination:WINNER".into());
+        }
         if self.extra && !(interleaved && matches!(self.phase, Phase::Moving { .. })) {
             return Err(
                 "'+' (the throw being played gives another) belongs to a move phase with throw_timing=interleaved"
@@ -579,9 +585,6 @@ impl Position {
                 }
             }
         }
-        if !matches!(self.phase, Phase::Over) && self.alive.contains(&0) {
-            return Err("a side has no piece left, so the game is over: write the phase as over:elimination:WINNER".into());
-        }
         Ok(())
     }
 
@@ -604,6 +607,17 @@ impl Position {
         Ok(())
     }
 
+    /// Whether the game stopped at the opening's cap (L-4, L-18): nothing has moved, nothing is
+    /// banked, and the opening has had its every throw.
+    fn stopped_in_opening(&self) -> bool {
+        let start = Position::new(self.rules);
+        self.rules.opening == Opening::UntilTab
+            && self.opening_throws == OPENING_CAP
+            && self.pieces == start.pieces
+            && self.board == start.board
+            && self.bank == [0, 0]
+    }
+
     /// L-17, L-18, H-13: the outcome is one the ruleset gives in this position.
     fn check_outcome(&self) -> Result<(), String> {
         let Some(o) = self.over else {
@@ -615,6 +629,12 @@ impl Position {
             != [o.scores.one, o.scores.two]
         {
             return Err("the outcome's scores are not the captures".into());
+        }
+        if self.turns == 0 && o.reason != EndReason::TurnCap {
+            return Err(format!(
+                "a game over before its first turn was stopped by the opening cap, not by {} (L-18)",
+                o.reason.describe()
+            ));
         }
         let expected = match o.reason {
             EndReason::Elimination => match self.alive {
@@ -649,7 +669,15 @@ impl Position {
                 }
                 self.limit_winner()
             }
-            EndReason::TurnCap => self.limit_winner(),
+            EndReason::TurnCap => {
+                // L-18: a game stopped before its first turn was stopped by the opening cap.
+                if self.turns == 0 && !self.stopped_in_opening() {
+                    return Err(format!(
+                        "a game stopped before its first turn has had {OPENING_CAP} opening throws under opening=until-tab, and no piece has moved (L-18)"
+                    ));
+                }
+                self.limit_winner()
+            }
             other => {
                 return Err(format!(
                     "a Tab game does not end by {} (L-17, L-18, H-13)",
