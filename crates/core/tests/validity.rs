@@ -324,43 +324,69 @@ fn the_outcome_is_the_one_the_position_gives() {
         )
     };
     let gone = "x,x,x,x,x,x,x,x,x";
-    tab_accepts("tab", &over("over:elimination:w", gone, "9.8"));
-    tab_rejects(
-        "tab",
-        &over("over:elimination:b", gone, "9.8"),
-        "this position gives white, not black",
-    );
-    tab_rejects(
-        "tab",
-        &over("move:w", gone, "9.8"),
-        "a side has no piece left, so the game is over",
-    );
-    tab_rejects(
-        "tab",
-        &over("over:elimination:w", B_MOVED, "0.8"),
-        "the game ends by elimination only when a side has no piece left (L-17)",
-    );
-    tab_rejects(
-        "tab",
-        &over("over:board-empty:-", B_MOVED, "0.8"),
-        "a Tab game does not end by",
-    );
-    tab_rejects(
-        "tab",
-        &over("over:no-progress:-", B_MOVED, "0.8"),
-        "the game stops for want of progress when the count of turns without progress reaches no_progress=100 (L-18); it is 0",
-    );
-    tab_accepts("tab", &over("over:turn-cap:-", B_MOVED, "0.8"));
-    tab_rejects(
-        "tab(limit_result=material)",
-        &over("over:turn-cap:-", B_MOVED, "0.8"),
-        "this position gives black, not no winner",
-    );
-    tab_rejects(
-        "tab",
-        &over("over:no-more-captures:-", B_MOVED, "0.8"),
-        "only end=most-captures ends a game when no capture is possible (H-13)",
-    );
+    // (ruleset, phase, Black's pieces, captures, the error, if any)
+    let cases: &[(&str, &str, &str, &str, Option<&str>)] = &[
+        ("tab", "over:elimination:w", gone, "9.8", None),
+        (
+            "tab",
+            "over:elimination:b",
+            gone,
+            "9.8",
+            Some("this position gives white, not black"),
+        ),
+        (
+            "tab",
+            "move:w",
+            gone,
+            "9.8",
+            Some("a side has no piece left, so the game is over"),
+        ),
+        (
+            "tab",
+            "over:elimination:w",
+            B_MOVED,
+            "0.8",
+            Some("the game ends by elimination only when a side has no piece left (L-17)"),
+        ),
+        (
+            "tab",
+            "over:board-empty:-",
+            B_MOVED,
+            "0.8",
+            Some("a Tab game does not end by"),
+        ),
+        (
+            "tab",
+            "over:no-progress:-",
+            B_MOVED,
+            "0.8",
+            Some(
+                "the game stops for want of progress when the count of turns without progress reaches no_progress=100 (L-18); it is 0",
+            ),
+        ),
+        ("tab", "over:turn-cap:-", B_MOVED, "0.8", None),
+        (
+            "tab(limit_result=material)",
+            "over:turn-cap:-",
+            B_MOVED,
+            "0.8",
+            Some("this position gives black, not no winner"),
+        ),
+        (
+            "tab",
+            "over:no-more-captures:-",
+            B_MOVED,
+            "0.8",
+            Some("only end=most-captures ends a game when no capture is possible (H-13)"),
+        ),
+    ];
+    for &(rules, phase, black, captured, why) in cases {
+        let id = over(phase, black, captured);
+        match why {
+            None => tab_accepts(rules, &id),
+            Some(why) => tab_rejects(rules, &id, why),
+        }
+    }
 }
 
 #[test]
