@@ -53,8 +53,8 @@ use qasab_core::{Player, Weighted};
 /// The longest chain of throws by one unit that the model follows.
 pub const CHAIN: u8 = 3;
 
-/// The largest number of squares of a board of the Tâb family (4 × 29).
-pub const SQUARES: usize = 116;
+/// The largest number of squares of a board of the Tâb family.
+pub const SQUARES: usize = qasab_core::grid::MAX_SQUARES;
 
 /// What the hit model asks of a game.
 pub trait HitBoard {

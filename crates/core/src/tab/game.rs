@@ -11,9 +11,11 @@ use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
 
+use super::board::{MAXP, OFF, Phase};
+use super::movegen::MoveList;
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::{EnemyRow, Ruleset, ThrowUse};
-use super::state::{MAXP, MoveList, OFF, Phase, State};
+use super::state::State;
 use super::track::{NONE, dests};
 
 impl State {
@@ -27,7 +29,7 @@ impl State {
     }
 
     /// Stick statistics of the game so far.
-    pub fn stats(&self) -> super::state::Stats {
+    pub fn stats(&self) -> super::board::Stats {
         self.stats
     }
 

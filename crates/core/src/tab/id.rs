@@ -26,8 +26,9 @@ use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
+use super::board::{CONVERTED, ENTERED, OFF, Phase, Piece, Position, ROWS_SHIFT, Stats};
 use super::rules::{Reduction, Ruleset};
-use super::state::{CONVERTED, ENTERED, OFF, Phase, Piece, Position, ROWS_SHIFT, State, Stats};
+use super::state::State;
 
 fn side(p: Player) -> char {
     if p == Player::One { 'w' } else { 'b' }
@@ -204,7 +205,7 @@ pub(crate) fn parse(rules: Ruleset, id: &str) -> Result<State, PositionIdError> 
             )));
         }
     };
-    s.pending = super::state::Pending::NONE;
+    s.pending = super::board::Pending::NONE;
     if f[1] != "-" {
         for c in f[1].chars() {
             let t = c

@@ -20,10 +20,14 @@
 //! # Parameters
 //! See [`Ruleset`] and `qasab rules`; every option of the research's table is a key.
 
+mod board;
+mod flow;
 mod game;
 pub(crate) mod id;
+mod movegen;
 mod moves;
 mod next;
+#[cfg(any(test, feature = "reference"))]
 mod reference;
 mod rules;
 mod state;
@@ -31,6 +35,7 @@ mod text;
 mod track;
 mod valid;
 
+pub use board::Stats;
 pub use game::PieceView;
 pub use moves::{Move, ParseMoveError, Play, Spot};
 pub use rules::{
@@ -38,4 +43,4 @@ pub use rules::{
     Opening, Passing, Preset, Reduction, Ruleset, Split, Stacking, Survivor, ThrowUse, Timing,
     Track,
 };
-pub use state::{State, Stats};
+pub use state::State;

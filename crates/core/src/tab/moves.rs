@@ -27,7 +27,7 @@ use std::str::FromStr;
 use serde::{Serialize, Serializer};
 use thiserror::Error;
 
-use crate::grid::{Grid, Square};
+use crate::grid::{Grid, MAX_COLUMNS, Square};
 use crate::sticks::Throw;
 
 /// A square as (row, column), with the naming it is written in. Independent of the board
@@ -196,7 +196,7 @@ impl fmt::Display for Move {
 #[error("'{text}' is not a tab move: {why}")]
 pub struct ParseMoveError {
     text: String,
-    why: &'static str,
+    why: String,
 }
 
 /// The expected form, for messages.
@@ -206,9 +206,9 @@ impl FromStr for Move {
     type Err = ParseMoveError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |why| ParseMoveError {
+        let err = |why: &str| ParseMoveError {
             text: s.to_string(),
-            why,
+            why: why.to_string(),
         };
         let t = s.trim();
         match t {
@@ -231,8 +231,10 @@ impl FromStr for Move {
                 let n: u8 = s
                     .parse()
                     .ok()
-                    .filter(|n| (1..=29).contains(n))
-                    .ok_or_else(|| err("=SURVIVOR takes a piece number 1-29"))?;
+                    .filter(|n| (1..=MAX_COLUMNS).contains(n))
+                    .ok_or_else(|| {
+                        err(&format!("=SURVIVOR takes a piece number 1-{MAX_COLUMNS}"))
+                    })?;
                 (r, n - 1)
             }
             None => (rest, NO_PIECE),
@@ -248,8 +250,12 @@ impl FromStr for Move {
                     let n: u8 = n
                         .parse()
                         .ok()
-                        .filter(|n| (1..=29).contains(n))
-                        .ok_or_else(|| err("^PIECES takes piece numbers 1-29, comma-separated"))?;
+                        .filter(|n| (1..=MAX_COLUMNS).contains(n))
+                        .ok_or_else(|| {
+                            err(&format!(
+                                "^PIECES takes piece numbers 1-{MAX_COLUMNS}, comma-separated"
+                            ))
+                        })?;
                     mask |= 1 << (n - 1);
                 }
                 (r, mask)

@@ -33,6 +33,8 @@ const THROW_SHIFT: u32 = 52;
 const FROM_SHIFT: u32 = 45;
 const TO_SHIFT: u32 = 38;
 const PIECES_SHIFT: u32 = 9;
+/// The pieces field: a bit per piece of the widest board.
+const PIECES_MASK: u32 = (1 << crate::grid::MAX_COLUMNS) - 1;
 const DISSOLVE: u64 = 1 << 8;
 
 /// The code of a bank decision.
@@ -140,7 +142,7 @@ pub(crate) fn decode(code: u64, spots: &Spots) -> Move {
             throw: THROWS[(code >> THROW_SHIFT) as usize & 7],
             from: spots.from[(code >> FROM_SHIFT) as usize & 0x7F],
             to: spots.to[(code >> TO_SHIFT) as usize & 0x7F],
-            pieces: (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1),
+            pieces: (code >> PIECES_SHIFT) as u32 & PIECES_MASK,
             dissolve: code & DISSOLVE != 0,
             survivor: code as u8,
         }),
@@ -216,7 +218,7 @@ pub(crate) const fn to(code: u64) -> Option<u8> {
 /// The pieces that move (0: the whole unit).
 #[inline(always)]
 pub(crate) const fn pieces(code: u64) -> u32 {
-    (code >> PIECES_SHIFT) as u32 & ((1 << 29) - 1)
+    (code >> PIECES_SHIFT) as u32 & PIECES_MASK
 }
 
 /// Whether the play dissolves the stack.

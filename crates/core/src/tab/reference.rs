@@ -1,5 +1,5 @@
 //! The reference move generator: the plain, option-by-option form of the rules' move
-//! generation, kept beside the faster generator in `state.rs` so that tests can check that both
+//! generation, kept beside the faster generator in `movegen.rs` so that tests can check that both
 //! give the same plays, in the same order, at every position (`generator_check`).
 //!
 //! Nothing here is used to play a game.
@@ -7,11 +7,13 @@
 use crate::player::Player;
 use crate::sticks::Throw;
 
-use super::moves::{Move, NO_PIECE, Play};
+use super::board::{Phase, Position};
+use super::movegen::{Found, MoveList, Probe};
+use super::moves::{Move, NO_PIECE, Play, Spot};
 use super::rules::{
     Conversion, EnemyEntry, EnemyRow, Passing, Split, Stacking, Survivor, ThrowUse,
 };
-use super::state::{Found, MoveList, Phase, Probe, State};
+use super::state::State;
 use super::track::{NONE, dests};
 
 /// Which units a generation pass looks at: those with (`Some(true)`) or without unconverted
@@ -32,6 +34,27 @@ struct Path {
 #[inline]
 fn bit(sq: u8) -> u128 {
     1u128 << sq
+}
+
+impl Position {
+    /// The spot of a square, without a division.
+    #[inline(always)]
+    pub(crate) fn spot(&self, sq: u8) -> Spot {
+        let n = self.rules.columns;
+        let row = self.row_of(sq);
+        Spot {
+            row,
+            col: sq - row * n,
+            lane: n == 9,
+        }
+    }
+
+    /// The throws `p` can play now: pending ones, and a banked tâb.
+    pub(crate) fn available(&self, p: Player) -> impl Iterator<Item = Throw> + '_ {
+        Throw::ALL
+            .into_iter()
+            .filter(move |&t| self.available_now(p, t))
+    }
 }
 
 impl State {

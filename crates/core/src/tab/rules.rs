@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::PositionIdError;
+use crate::grid::MAX_COLUMNS;
 use crate::player::Player;
 use crate::ruleset::{
     OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
@@ -110,17 +111,18 @@ impl Preset {
 
     fn columns_ok(self, n: u8) -> bool {
         match self {
-            Preset::Lane => (7..=29).contains(&n) && n % 2 == 1,
+            Preset::Lane => (7..=MAX_COLUMNS).contains(&n) && n % 2 == 1,
+            // Hyde's sizes (H-1); 29 is also the widest board.
             Preset::Hyde => matches!(n, 13 | 19 | 21 | 29),
-            Preset::Modern => (7..=29).contains(&n),
+            Preset::Modern => (7..=MAX_COLUMNS).contains(&n),
         }
     }
 
-    fn columns_expected(self) -> &'static str {
+    fn columns_expected(self) -> String {
         match self {
-            Preset::Lane => "an odd number from 7 to 29",
-            Preset::Hyde => "13, 19, 21 or 29",
-            Preset::Modern => "a number from 7 to 29",
+            Preset::Lane => format!("an odd number from 7 to {MAX_COLUMNS}"),
+            Preset::Hyde => "13, 19, 21 or 29".into(),
+            Preset::Modern => format!("a number from 7 to {MAX_COLUMNS}"),
         }
     }
 }
@@ -639,19 +641,22 @@ impl Ruleset {
     fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
         let name = self.preset.name();
         match key {
-            "columns" => self.columns = parse_int_in(name, "columns", value, 3, 29)? as u8,
+            "columns" => {
+                self.columns =
+                    parse_int_in(name, "columns", value, 3, u32::from(MAX_COLUMNS))? as u8
+            }
             "pieces" => {
                 self.pieces = if value == "all" {
                     0
                 } else {
-                    parse_int_in(name, "pieces", value, 1, 29).map_err(|_| {
-                        RulesetError::BadValue {
+                    parse_int_in(name, "pieces", value, 1, u32::from(MAX_COLUMNS)).map_err(
+                        |_| RulesetError::BadValue {
                             ruleset: name,
                             key: "pieces",
                             value: value.to_string(),
                             expected: "all or a number from 1 to the number of columns".into(),
-                        }
-                    })? as u8
+                        },
+                    )? as u8
                 }
             }
             "p_white" => {

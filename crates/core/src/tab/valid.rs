@@ -42,8 +42,8 @@ use crate::player::Player;
 use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
 
+use super::board::{CONVERTED, ENTERED, MAXP, OFF, OPENING_CAP, Phase, Piece, Position};
 use super::rules::{Bank, Conversion, End, Opening, Reduction, Split, Stacking, Timing, Track};
-use super::state::{MAXP, OFF, OPENING_CAP, Phase, Piece, Position};
 use super::track::NONE;
 
 /// One walk a converted piece may have taken: the track indices `from..=to` it has stood on or
@@ -345,7 +345,7 @@ impl Position {
                 let visited = piece.visited();
                 piece.rows() == rows
                     && piece.entered() == (squares & enemy != 0)
-                    && piece.flags & !(super::state::CONVERTED | super::state::ENTERED | 0xF0) == 0
+                    && piece.flags & !(CONVERTED | ENTERED | 0xF0) == 0
                     && if !visited_kept {
                         visited == 0
                     } else if landed {

@@ -33,10 +33,8 @@ pub(crate) const ONE_AT: usize = ENEMY_AT + ENEMY_LEN;
 /// A count that is always 0: no entry into the enemy row from here.
 pub(crate) const ZERO_AT: usize = ONE_AT + 1;
 
-/// The largest At-Tab board: 29 columns.
-pub(crate) const HYDE_MAX_COLUMNS: usize = 29;
-/// Squares of the largest board of either game.
-pub(crate) const MAX_SQUARES: usize = 4 * HYDE_MAX_COLUMNS;
+/// Squares of the largest board of either game (At-Tab's widest, 29 columns, is the family's).
+pub(crate) const MAX_SQUARES: usize = crate::grid::MAX_SQUARES;
 
 /// Tab's five tracks on one board (ludii-rules.md, "Tab.lud").
 ///
