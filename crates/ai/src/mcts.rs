@@ -1413,9 +1413,11 @@ mod tests {
     use std::str::FromStr;
 
     use qasab_core::{
-        ByPlayer, ChanceError, EndReason, GameState, InvalidState, MoveError, OptionDoc, Outcome,
-        Player, PositionIdError, Ruleset, RulesetError, Turn, Weighted,
+        ByPlayer, ChanceError, EndReason, GameState, InvalidState, MoveError, Outcome, Player,
+        PositionIdError, Ruleset, RulesetError, Turn, Weighted,
     };
+
+    use qasab_core::options::OptionDef;
 
     use super::*;
 
@@ -1464,14 +1466,11 @@ mod tests {
         fn title(&self) -> &'static str {
             "a game tree written out by hand"
         }
-        fn options() -> &'static [OptionDoc] {
+        fn option_defs() -> &'static [OptionDef<ToyRules>] {
             &[]
         }
-        fn option_value(&self, _: &str) -> Option<String> {
-            None
-        }
-        fn default_value(&self, _: &str) -> Option<String> {
-            None
+        fn defaults(&self) -> ToyRules {
+            *self
         }
         fn initial_state(&self) -> ToyState {
             ToyState {

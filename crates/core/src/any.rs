@@ -50,7 +50,7 @@ impl AnyRuleset {
     }
 
     /// The options of this ruleset's game.
-    pub fn options(&self) -> &'static [OptionDoc] {
+    pub fn options(&self) -> Vec<OptionDoc> {
         match self {
             AnyRuleset::Tab(_) => tab::Ruleset::options(),
             AnyRuleset::Tihbat(_) => tihbat::Ruleset::options(),

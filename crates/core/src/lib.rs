@@ -32,6 +32,7 @@ pub mod any;
 pub mod game;
 pub mod grid;
 pub mod observe;
+pub mod options;
 pub mod perft;
 pub mod player;
 pub mod record;

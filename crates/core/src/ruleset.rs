@@ -16,18 +16,8 @@ use thiserror::Error;
 use crate::game::{GameState, PositionIdError};
 use crate::player::Player;
 
-/// Documentation of one ruleset option, used by `qasab rules`, error messages and the docs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct OptionDoc {
-    /// The key in the ruleset string.
-    pub key: &'static str,
-    /// The accepted values, as shown to users (`none | own-side`, `1..=60`).
-    pub values: &'static str,
-    /// What the option changes.
-    pub help: &'static str,
-    /// The rule ids of the research document that the option belongs to.
-    pub rules: &'static str,
-}
+pub use crate::options::OptionDoc;
+use crate::options::{self, ApplyError, OptionDef, ValueError, Values};
 
 /// A ruleset: the immutable rules of one game with all its options (OpenSpiel's `Game`).
 ///
@@ -53,14 +43,58 @@ pub trait Ruleset:
     /// One line saying what the game is.
     fn title(&self) -> &'static str;
 
-    /// The options in documented (canonical) order.
-    fn options() -> &'static [OptionDoc];
+    /// The options in documented (canonical) order, each declared once: parsing, the
+    /// canonical string and the option documentation all come from these.
+    fn option_defs() -> &'static [OptionDef<Self>];
+
+    /// The ruleset of this preset with every option at its default.
+    fn defaults(&self) -> Self;
+
+    /// Checks the combination of options (each value already being one its option takes).
+    ///
+    /// # Errors
+    /// [`RulesetError::Invalid`] saying why.
+    fn check(&self) -> Result<(), RulesetError> {
+        Ok(())
+    }
+
+    /// A fuller refusal of a key that is not an option of this ruleset, where the game has one
+    /// (the Ludii presets explain the keys of the other Tâb presets).
+    fn unknown_option(&self, key: &str) -> Option<RulesetError> {
+        let _ = key;
+        None
+    }
+
+    /// The options' documentation, in documented order.
+    fn options() -> Vec<OptionDoc> {
+        Self::option_defs().iter().map(OptionDef::doc).collect()
+    }
 
     /// The current value of an option as text, `None` for an unknown key.
-    fn option_value(&self, key: &str) -> Option<String>;
+    fn option_value(&self, key: &str) -> Option<String> {
+        Self::option_defs()
+            .iter()
+            .find(|d| d.key == key)
+            .map(|d| (d.get)(self))
+    }
 
     /// The preset's default value of an option as text.
-    fn default_value(&self, key: &str) -> Option<String>;
+    fn default_value(&self, key: &str) -> Option<String> {
+        self.defaults().option_value(key)
+    }
+
+    /// Every value of every option that takes one of a fixed set of values, as `(key, value)`
+    /// in documented order (numeric options are not listed). Whether a value is allowed with a
+    /// preset's other options is for parsing to say.
+    fn choice_values() -> Vec<(&'static str, &'static str)> {
+        Self::option_defs()
+            .iter()
+            .flat_map(|d| match d.values {
+                Values::Choice(names) => names.iter().map(|&v| (d.key, v)).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
 
     /// The initial state of a game under these rules.
     fn initial_state(&self) -> Self::State;
@@ -89,21 +123,7 @@ pub trait Ruleset:
 /// Writes the canonical string of a ruleset: its name, then the options that differ from the
 /// preset's defaults in documented order.
 pub fn write_canonical<R: Ruleset>(r: &R, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(r.name())?;
-    let mut first = true;
-    for opt in R::options() {
-        let value = r.option_value(opt.key).unwrap_or_default();
-        if Some(&value) == r.default_value(opt.key).as_ref() {
-            continue;
-        }
-        f.write_str(if first { "(" } else { "," })?;
-        first = false;
-        write!(f, "{}={}", opt.key, value)?;
-    }
-    if !first {
-        f.write_str(")")?;
-    }
-    Ok(())
+    options::write_canonical(f, r.name(), R::option_defs(), r, &r.defaults())
 }
 
 /// Why a ruleset string was rejected.
@@ -250,70 +270,37 @@ impl<'a> RulesetString<'a> {
         })
     }
 
-    /// Applies the options to `base` with `set`, rejecting unknown and duplicate keys.
-    ///
-    /// `set` returns `Ok(false)` for an unknown key and an error for a bad value.
+    /// Applies the options to `base`, a preset's defaults, and checks the combination
+    /// ([`Ruleset::check`]).
     ///
     /// # Errors
-    /// The first [`RulesetError`] met.
-    pub fn apply<R: Ruleset>(
-        &self,
-        mut base: R,
-        mut set: impl FnMut(&mut R, &str, &str) -> Result<bool, RulesetError>,
-    ) -> Result<R, RulesetError> {
+    /// The first [`RulesetError`] met: an unknown or repeated key, a bad value, or a
+    /// combination the ruleset refuses.
+    pub fn apply<R: Ruleset>(&self, mut base: R) -> Result<R, RulesetError> {
         let ruleset = base.name();
-        for (i, &(k, v)) in self.options.iter().enumerate() {
-            if self.options[..i].iter().any(|&(k2, _)| k2 == k) {
-                return Err(RulesetError::DuplicateKey {
-                    ruleset,
-                    key: k.to_string(),
-                });
+        options::apply(&mut base, R::option_defs(), &self.options).map_err(|e| match e {
+            ApplyError::DuplicateKey(key) => RulesetError::DuplicateKey { ruleset, key },
+            ApplyError::UnknownKey(key) => {
+                base.unknown_option(&key)
+                    .unwrap_or_else(|| RulesetError::UnknownKey {
+                        ruleset,
+                        key,
+                        valid: R::option_defs().iter().map(|d| d.key).collect(),
+                    })
             }
-            if !set(&mut base, k, v)? {
-                return Err(RulesetError::UnknownKey {
+            ApplyError::Value { key, value, error } => match error {
+                ValueError::Expected(expected) => RulesetError::BadValue {
                     ruleset,
-                    key: k.to_string(),
-                    valid: R::options().iter().map(|o| o.key).collect(),
-                });
-            }
-        }
+                    key,
+                    value,
+                    expected,
+                },
+                ValueError::Refused(reason) => RulesetError::Invalid { ruleset, reason },
+            },
+        })?;
+        base.check()?;
         Ok(base)
     }
-}
-
-/// Reads one of a fixed set of kebab-case values.
-///
-/// # Errors
-/// [`RulesetError::BadValue`] listing the choices.
-pub fn parse_choice<T: Copy>(
-    ruleset: &'static str,
-    key: &'static str,
-    value: &str,
-    choices: &[(&'static str, T)],
-) -> Result<T, RulesetError> {
-    choices
-        .iter()
-        .find(|(name, _)| *name == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| RulesetError::BadValue {
-            ruleset,
-            key,
-            value: value.to_string(),
-            expected: choices
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(" | "),
-        })
-}
-
-/// The name of a value in a fixed set of kebab-case values.
-pub fn choice_name<T: Copy + PartialEq>(value: T, choices: &[(&'static str, T)]) -> &'static str {
-    choices
-        .iter()
-        .find(|(_, v)| *v == value)
-        .map(|(n, _)| *n)
-        .unwrap_or("?")
 }
 
 /// Reads an integer in `lo..=hi`.

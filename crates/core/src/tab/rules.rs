@@ -5,11 +5,11 @@ use std::str::FromStr;
 
 use crate::game::PositionIdError;
 use crate::grid::MAX_COLUMNS;
-use crate::player::Player;
-use crate::ruleset::{
-    OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
-    parse_int_in, write_canonical,
+use crate::options::{
+    OptionDef, ValueError, Values, choice_enum, choice_option, int_in, int_option,
 };
+use crate::player::Player;
+use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, RulesetString, write_canonical};
 use crate::sticks::StickOdds;
 
 use super::State;
@@ -127,20 +127,9 @@ impl Preset {
     }
 }
 
-macro_rules! choice_enum {
-    ($(#[$doc:meta])* $name:ident, $table:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
-        }
-        const $table: &[(&str, $name)] = &[$(($text, $name::$variant)),+];
-    };
-}
-
 choice_enum!(
     /// How the game starts (L-4, H-5).
-    Opening, OPENING {
+    pub Opening {
         /// Players throw one stick throw each, alternately, until one throws a tâb; that tâb
         /// starts his first turn (Lane).
         UntilTab = "until-tab",
@@ -151,7 +140,7 @@ choice_enum!(
 
 choice_enum!(
     /// When throws are played (L-5, L-6).
-    Timing, TIMING {
+    pub Timing {
         /// Throw until a 2 or 3, then play the recorded throws in any order (Lane, Hyde, modern).
         Accumulate = "accumulate",
         /// Play each throw at once, then throw again after a 1, 4 or 6 (Ludii's model).
@@ -161,7 +150,7 @@ choice_enum!(
 
 choice_enum!(
     /// Whether a usable throw must be played (L-7, H-4, M-5).
-    ThrowUse, THROW_USE {
+    pub ThrowUse {
         /// Compulsory, except a tâb that may be banked and a throw whose only moves reduce a
         /// stack; the exemptions are judged when the move phase ends, on the throws still
         /// pending then (L-7 as written): such a throw is never declined early.
@@ -179,7 +168,7 @@ choice_enum!(
 
 choice_enum!(
     /// Saving tâbs for later turns (L-8).
-    Bank, BANK {
+    pub Bank {
         /// Once all of a player's pieces are converted, his unplayed tâbs are banked.
         AfterAllConverted = "after-all-converted",
         /// No banking.
@@ -189,7 +178,7 @@ choice_enum!(
 
 choice_enum!(
     /// What a conversion (unlocking) tâb does (L-9c, H-6).
-    Conversion, CONVERSION {
+    pub Conversion {
         /// It moves the piece one step and converts it.
         OneStep = "one-step",
         /// It converts the piece where it stands.
@@ -199,7 +188,7 @@ choice_enum!(
 
 choice_enum!(
     /// Which pieces block a move in the home rows (A13, H-7).
-    Passing, PASSING {
+    pub Passing {
         /// Pieces may pass any piece.
         Free = "free",
         /// A move may not pass or land on one's own piece while inside one's own home row (Hyde).
@@ -213,7 +202,7 @@ choice_enum!(
 
 choice_enum!(
     /// The track (L-2, H-8).
-    Track, TRACK {
+    pub Track {
         /// Home row, then round the two middle rows for ever, with one detour through the
         /// enemy home row (Lane).
         Loop = "loop",
@@ -224,7 +213,7 @@ choice_enum!(
 
 choice_enum!(
     /// When a piece may enter the enemy home row (L-10, A8).
-    EnemyEntry, ENEMY_ENTRY {
+    pub EnemyEntry {
         /// Once per piece (no member of the unit may have been there).
         Once = "once",
         /// Once per piece, and only while the enemy still has a piece in his home row (Ludii).
@@ -234,7 +223,7 @@ choice_enum!(
 
 choice_enum!(
     /// Restrictions on pieces in the enemy home row (L-11, A7, H-12).
-    EnemyRow, ENEMY_ROW {
+    pub EnemyRow {
         /// A unit there cannot move at all while its owner has a piece in his own home row.
         Freeze = "freeze",
         /// It may move within the row but not leave it while its owner's home row is occupied.
@@ -254,7 +243,7 @@ choice_enum!(
 
 choice_enum!(
     /// Where own pieces may stack (L-13, H-9).
-    Stacking, STACKING {
+    pub Stacking {
         /// Anywhere.
         Anywhere = "anywhere",
         /// Only in the two middle rows; landing on an own unit elsewhere is illegal (Hyde).
@@ -264,7 +253,7 @@ choice_enum!(
 
 choice_enum!(
     /// Breaking up a stack (L-14, H-10).
-    Split, SPLIT {
+    pub Split {
         /// A tâb moves one piece of the stack one step (Lane).
         PeelOne = "peel-one",
         /// A tâb dissolves the stack: its pieces stay and move one by one afterwards.
@@ -282,7 +271,7 @@ choice_enum!(
 
 choice_enum!(
     /// When a moving stack is reduced to one piece (L-15, M-9, project decision 1).
-    Reduction, REDUCTION {
+    pub Reduction {
         /// It moves to a square where one of its pieces has stood or passed before.
         SquareVisited = "square-visited",
         /// It moves into another row that one of its pieces has been in before.
@@ -298,7 +287,7 @@ choice_enum!(
 
 choice_enum!(
     /// Who survives a reduction (L-15, A11).
-    Survivor, SURVIVOR {
+    pub Survivor {
         /// The mover chooses.
         Mover = "mover",
         /// The piece that has travelled furthest (most squares visited; lowest number on ties).
@@ -308,7 +297,7 @@ choice_enum!(
 
 choice_enum!(
     /// How the game is won (L-17, H-13).
-    End, END {
+    pub End {
         /// By taking every enemy piece.
         Elimination = "elimination",
         /// By having captured more pieces when no capture is possible any more (Hyde).
@@ -318,7 +307,7 @@ choice_enum!(
 
 choice_enum!(
     /// The result of a game stopped by a safety limit (L-18). It is reported as truncated.
-    LimitResult, LIMIT_RESULT {
+    pub LimitResult {
         /// No winner.
         Draw = "draw",
         /// The player with more pieces on the board wins.
@@ -328,147 +317,175 @@ choice_enum!(
     }
 );
 
-const BOOLS: &[(&str, bool)] = &[("true", true), ("false", false)];
-
-const OPTIONS: &[OptionDoc] = &[
-    OptionDoc {
+/// Every option of the Tâb family, in documented (canonical) order.
+const OPTION_DEFS: &[OptionDef<Ruleset>] = &[
+    OptionDef {
         key: "columns",
-        values: "tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29",
+        values: Values::Text("tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29"),
         help: "columns of the 4xN board (and pieces per side)",
         rules: "L-1, H-1, M-1",
+        get: |r| r.columns.to_string(),
+        // The range of any preset; `Ruleset::validate` checks the preset's own sizes.
+        set: |r, v| {
+            r.columns = int_in(v, 3, MAX_COLUMNS as u32)? as u8;
+            Ok(())
+        },
     },
-    OptionDoc {
+    OptionDef {
         key: "pieces",
-        values: "all | 1..=columns",
+        values: Values::Text("all | 1..=columns"),
         help: "pieces per side, on the first squares of each track (Lane: 'sometimes ... the first four')",
         rules: "L-3, A15",
+        get: |r| match r.pieces {
+            0 => "all".into(),
+            n => n.to_string(),
+        },
+        set: |r, v| {
+            r.pieces = if v == "all" {
+                0
+            } else {
+                int_in(v, 1, MAX_COLUMNS as u32).map_err(|_| {
+                    ValueError::Expected("all or a number from 1 to the number of columns".into())
+                })? as u8
+            };
+            Ok(())
+        },
     },
-    OptionDoc {
+    OptionDef {
         key: "p_white",
-        values: "a/b or decimal in (0,1)",
+        values: Values::Text("a/b or decimal in (0,1)"),
         help: "chance that a stick falls white side up; weights stay exact",
         rules: "S-1",
+        get: |r| r.odds.to_string(),
+        set: |r, v| {
+            r.odds = v
+                .parse()
+                .map_err(|e: crate::sticks::ParseOddsError| ValueError::Expected(e.to_string()))?;
+            Ok(())
+        },
     },
-    OptionDoc {
-        key: "opening",
-        values: "until-tab | normal",
-        help: "throw alternately until a tab, or ordinary turns from the start",
-        rules: "L-4, H-5, M-3",
-    },
-    OptionDoc {
-        key: "throw_timing",
-        values: "accumulate | interleaved",
-        help: "throw until a 2 or 3 then play in any order, or play each throw at once",
-        rules: "L-5, L-6, A5",
-    },
-    OptionDoc {
-        key: "throw_use",
-        values: "compulsory-with-exemptions | compulsory-with-early-decline | optional | compulsory",
-        help: "whether a usable throw must be played",
-        rules: "L-7, A3, H-4, M-5",
-    },
-    OptionDoc {
-        key: "tab_bank",
-        values: "after-all-converted | none",
-        help: "bank unplayed tabs once every piece is converted",
-        rules: "L-8, A4",
-    },
-    OptionDoc {
-        key: "conversion",
-        values: "one-step | in-place",
-        help: "a conversion tab moves the piece one step, or converts it where it stands",
-        rules: "L-9c, A1, H-6",
-    },
-    OptionDoc {
-        key: "tabs_reserved",
-        values: "true | false",
-        help: "while a piece is unconverted, every tab must convert one",
-        rules: "L-9c, A2, B9",
-    },
-    OptionDoc {
-        key: "land_on_unconverted",
-        values: "true | false",
-        help: "whether a move may end on one's own unconverted pieces",
-        rules: "L-9c, A1",
-    },
-    OptionDoc {
-        key: "passing",
-        values: "free | no-own-in-home-row | no-own-in-home-rows | none-in-home-row",
-        help: "which pieces block a move inside the home rows",
-        rules: "A13, H-7, B4",
-    },
-    OptionDoc {
-        key: "track",
-        values: "loop | one-way",
-        help: "circulate in the middle rows with one visit to the enemy row, or run once to the end",
-        rules: "L-2, L-12, H-8, B3",
-    },
-    OptionDoc {
-        key: "enemy_entry",
-        values: "once | once-while-occupied",
-        help: "each piece enters the enemy home row once; optionally only while the enemy has a piece there",
-        rules: "L-10, A8, A9",
-    },
-    OptionDoc {
-        key: "enemy_row",
-        values: "freeze | freeze-exit | freeze-exit-unless-one-stack | lowest-priority | opponent-home-empty | free",
-        help: "what a unit in the enemy home row may do while its own home row is occupied",
-        rules: "L-11, A7, H-12, B5, M-7",
-    },
-    OptionDoc {
-        key: "stacking",
-        values: "anywhere | middle-rows",
-        help: "where own pieces may land on each other",
-        rules: "L-13, H-9, B7",
-    },
-    OptionDoc {
-        key: "split",
-        values: "peel-one | dissolve | dissolve-move-one | detach | detach-remainder-one | never",
-        help: "how a stack is broken up",
-        rules: "L-14, A12, H-10, B1",
-    },
-    OptionDoc {
-        key: "reduction",
-        values: "square-visited | row-entered | square-landed | positional-rows | off",
-        help: "when a moving stack is reduced to one piece",
-        rules: "L-15, A10, M-9",
-    },
-    OptionDoc {
-        key: "survivor",
-        values: "mover | oldest",
-        help: "which piece survives a reduction",
-        rules: "L-15, A11",
-    },
-    OptionDoc {
-        key: "end",
-        values: "elimination | most-captures",
-        help: "win by taking every enemy piece, or by capturing more",
-        rules: "L-17, H-13, M-12",
-    },
-    OptionDoc {
-        key: "no_progress",
-        values: "0..=10000 (0 = off)",
-        help: "turns without a capture, conversion or reduction that stop the game (truncated)",
-        rules: "L-18",
-    },
-    OptionDoc {
-        key: "turn_cap",
-        values: "1..=65535",
-        help: "turns after which the game stops (truncated)",
-        rules: "L-18",
-    },
-    OptionDoc {
-        key: "throw_cap",
-        values: "1..=200",
-        help: "throws in one turn after which a throw that gives another stops the game (truncated)",
-        rules: "L-18",
-    },
-    OptionDoc {
-        key: "limit_result",
-        values: "draw | material | captures",
-        help: "who wins a game stopped by a limit: nobody, more pieces, or more captures",
-        rules: "L-18",
-    },
+    choice_option!(
+        Opening,
+        opening,
+        "opening",
+        "L-4, H-5, M-3",
+        "throw alternately until a tab, or ordinary turns from the start"
+    ),
+    choice_option!(
+        Timing,
+        timing,
+        "throw_timing",
+        "L-5, L-6, A5",
+        "throw until a 2 or 3 then play in any order, or play each throw at once"
+    ),
+    choice_option!(
+        ThrowUse,
+        throw_use,
+        "throw_use",
+        "L-7, A3, H-4, M-5",
+        "whether a usable throw must be played"
+    ),
+    choice_option!(
+        Bank,
+        bank,
+        "tab_bank",
+        "L-8, A4",
+        "bank unplayed tabs once every piece is converted"
+    ),
+    choice_option!(
+        Conversion,
+        conversion,
+        "conversion",
+        "L-9c, A1, H-6",
+        "a conversion tab moves the piece one step, or converts it where it stands"
+    ),
+    choice_option!(
+        bool,
+        tabs_reserved,
+        "tabs_reserved",
+        "L-9c, A2, B9",
+        "while a piece is unconverted, every tab must convert one"
+    ),
+    choice_option!(
+        bool,
+        land_on_unconverted,
+        "land_on_unconverted",
+        "L-9c, A1",
+        "whether a move may end on one's own unconverted pieces"
+    ),
+    choice_option!(
+        Passing,
+        passing,
+        "passing",
+        "A13, H-7, B4",
+        "which pieces block a move inside the home rows"
+    ),
+    choice_option!(
+        Track,
+        track,
+        "track",
+        "L-2, L-12, H-8, B3",
+        "circulate in the middle rows with one visit to the enemy row, or run once to the end"
+    ),
+    choice_option!(
+        EnemyEntry,
+        enemy_entry,
+        "enemy_entry",
+        "L-10, A8, A9",
+        "each piece enters the enemy home row once; optionally only while the enemy has a piece there"
+    ),
+    choice_option!(
+        EnemyRow,
+        enemy_row,
+        "enemy_row",
+        "L-11, A7, H-12, B5, M-7",
+        "what a unit in the enemy home row may do while its own home row is occupied"
+    ),
+    choice_option!(
+        Stacking,
+        stacking,
+        "stacking",
+        "L-13, H-9, B7",
+        "where own pieces may land on each other"
+    ),
+    choice_option!(
+        Split,
+        split,
+        "split",
+        "L-14, A12, H-10, B1",
+        "how a stack is broken up"
+    ),
+    choice_option!(
+        Reduction,
+        reduction,
+        "reduction",
+        "L-15, A10, M-9",
+        "when a moving stack is reduced to one piece"
+    ),
+    choice_option!(
+        Survivor,
+        survivor,
+        "survivor",
+        "L-15, A11",
+        "which piece survives a reduction"
+    ),
+    choice_option!(
+        End,
+        end,
+        "end",
+        "L-17, H-13, M-12",
+        "win by taking every enemy piece, or by capturing more"
+    ),
+    int_option!(no_progress: u16, "no_progress", 0..=10_000, " (0 = off)", "L-18", "turns without a capture, conversion or reduction that stop the game (truncated)"),
+    int_option!(turn_cap: u16, "turn_cap", 1..=65_535, "", "L-18", "turns after which the game stops (truncated)"),
+    int_option!(throw_cap: u8, "throw_cap", 1..=MAX_THROW_CAP, "", "L-18", "throws in one turn after which a throw that gives another stops the game (truncated)"),
+    choice_option!(
+        LimitResult,
+        limit_result,
+        "limit_result",
+        "L-18",
+        "who wins a game stopped by a limit: nobody, more pieces, or more captures"
+    ),
 ];
 
 /// A complete Tâb ruleset: a preset with every option.
@@ -537,38 +554,6 @@ impl Default for Ruleset {
 }
 
 impl Ruleset {
-    /// Every value of every option that takes one of a fixed set of values, as `(key, value)`
-    /// in documented order (the numeric options, such as `columns`, are not listed). Whether a
-    /// value is allowed with a preset's other options is for parsing to say.
-    pub fn choice_values() -> Vec<(&'static str, &'static str)> {
-        fn add<T>(
-            out: &mut Vec<(&'static str, &'static str)>,
-            key: &'static str,
-            table: &[(&'static str, T)],
-        ) {
-            out.extend(table.iter().map(|(v, _)| (key, *v)));
-        }
-        let mut out = Vec::new();
-        add(&mut out, "opening", OPENING);
-        add(&mut out, "throw_timing", TIMING);
-        add(&mut out, "throw_use", THROW_USE);
-        add(&mut out, "tab_bank", BANK);
-        add(&mut out, "conversion", CONVERSION);
-        add(&mut out, "tabs_reserved", BOOLS);
-        add(&mut out, "land_on_unconverted", BOOLS);
-        add(&mut out, "passing", PASSING);
-        add(&mut out, "track", TRACK);
-        add(&mut out, "enemy_entry", ENEMY_ENTRY);
-        add(&mut out, "enemy_row", ENEMY_ROW);
-        add(&mut out, "stacking", STACKING);
-        add(&mut out, "split", SPLIT);
-        add(&mut out, "reduction", REDUCTION);
-        add(&mut out, "survivor", SURVIVOR);
-        add(&mut out, "end", END);
-        add(&mut out, "limit_result", LIMIT_RESULT);
-        out
-    }
-
     /// With `throw_timing=interleaved`: the throws after the opening (the first tâb counted)
     /// from which a throw that gives another stops the game instead (L-18), `turn_cap ×
     /// throw_cap`.
@@ -637,75 +622,6 @@ impl Ruleset {
         }
         Ok(())
     }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
-        let name = self.preset.name();
-        match key {
-            "columns" => {
-                self.columns =
-                    parse_int_in(name, "columns", value, 3, u32::from(MAX_COLUMNS))? as u8
-            }
-            "pieces" => {
-                self.pieces = if value == "all" {
-                    0
-                } else {
-                    parse_int_in(name, "pieces", value, 1, u32::from(MAX_COLUMNS)).map_err(
-                        |_| RulesetError::BadValue {
-                            ruleset: name,
-                            key: "pieces",
-                            value: value.to_string(),
-                            expected: "all or a number from 1 to the number of columns".into(),
-                        },
-                    )? as u8
-                }
-            }
-            "p_white" => {
-                self.odds = value.parse().map_err(|e: crate::sticks::ParseOddsError| {
-                    RulesetError::BadValue {
-                        ruleset: name,
-                        key: "p_white",
-                        value: value.to_string(),
-                        expected: e.to_string(),
-                    }
-                })?
-            }
-            "opening" => self.opening = parse_choice(name, "opening", value, OPENING)?,
-            "throw_timing" => self.timing = parse_choice(name, "throw_timing", value, TIMING)?,
-            "throw_use" => self.throw_use = parse_choice(name, "throw_use", value, THROW_USE)?,
-            "tab_bank" => self.bank = parse_choice(name, "tab_bank", value, BANK)?,
-            "conversion" => self.conversion = parse_choice(name, "conversion", value, CONVERSION)?,
-            "tabs_reserved" => {
-                self.tabs_reserved = parse_choice(name, "tabs_reserved", value, BOOLS)?
-            }
-            "land_on_unconverted" => {
-                self.land_on_unconverted = parse_choice(name, "land_on_unconverted", value, BOOLS)?
-            }
-            "passing" => self.passing = parse_choice(name, "passing", value, PASSING)?,
-            "track" => self.track = parse_choice(name, "track", value, TRACK)?,
-            "enemy_entry" => {
-                self.enemy_entry = parse_choice(name, "enemy_entry", value, ENEMY_ENTRY)?
-            }
-            "enemy_row" => self.enemy_row = parse_choice(name, "enemy_row", value, ENEMY_ROW)?,
-            "stacking" => self.stacking = parse_choice(name, "stacking", value, STACKING)?,
-            "split" => self.split = parse_choice(name, "split", value, SPLIT)?,
-            "reduction" => self.reduction = parse_choice(name, "reduction", value, REDUCTION)?,
-            "survivor" => self.survivor = parse_choice(name, "survivor", value, SURVIVOR)?,
-            "end" => self.end = parse_choice(name, "end", value, END)?,
-            "no_progress" => {
-                self.no_progress = parse_int_in(name, "no_progress", value, 0, 10_000)? as u16
-            }
-            "turn_cap" => self.turn_cap = parse_int_in(name, "turn_cap", value, 1, 65_535)? as u16,
-            "throw_cap" => {
-                self.throw_cap =
-                    parse_int_in(name, "throw_cap", value, 1, u32::from(MAX_THROW_CAP))? as u8
-            }
-            "limit_result" => {
-                self.limit_result = parse_choice(name, "limit_result", value, LIMIT_RESULT)?
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
 }
 
 impl RulesetTrait for Ruleset {
@@ -723,42 +639,16 @@ impl RulesetTrait for Ruleset {
         }
     }
 
-    fn options() -> &'static [OptionDoc] {
-        OPTIONS
+    fn option_defs() -> &'static [OptionDef<Ruleset>] {
+        OPTION_DEFS
     }
 
-    fn option_value(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "columns" => self.columns.to_string(),
-            "pieces" if self.pieces == 0 => "all".into(),
-            "pieces" => self.pieces.to_string(),
-            "p_white" => self.odds.to_string(),
-            "opening" => choice_name(self.opening, OPENING).into(),
-            "throw_timing" => choice_name(self.timing, TIMING).into(),
-            "throw_use" => choice_name(self.throw_use, THROW_USE).into(),
-            "tab_bank" => choice_name(self.bank, BANK).into(),
-            "conversion" => choice_name(self.conversion, CONVERSION).into(),
-            "tabs_reserved" => self.tabs_reserved.to_string(),
-            "land_on_unconverted" => self.land_on_unconverted.to_string(),
-            "passing" => choice_name(self.passing, PASSING).into(),
-            "track" => choice_name(self.track, TRACK).into(),
-            "enemy_entry" => choice_name(self.enemy_entry, ENEMY_ENTRY).into(),
-            "enemy_row" => choice_name(self.enemy_row, ENEMY_ROW).into(),
-            "stacking" => choice_name(self.stacking, STACKING).into(),
-            "split" => choice_name(self.split, SPLIT).into(),
-            "reduction" => choice_name(self.reduction, REDUCTION).into(),
-            "survivor" => choice_name(self.survivor, SURVIVOR).into(),
-            "end" => choice_name(self.end, END).into(),
-            "no_progress" => self.no_progress.to_string(),
-            "turn_cap" => self.turn_cap.to_string(),
-            "throw_cap" => self.throw_cap.to_string(),
-            "limit_result" => choice_name(self.limit_result, LIMIT_RESULT).into(),
-            _ => return None,
-        })
+    fn defaults(&self) -> Ruleset {
+        self.preset.ruleset()
     }
 
-    fn default_value(&self, key: &str) -> Option<String> {
-        self.preset.ruleset().option_value(key)
+    fn check(&self) -> Result<(), RulesetError> {
+        self.validate()
     }
 
     fn initial_state(&self) -> State {
@@ -798,9 +688,7 @@ impl FromStr for Ruleset {
                 valid: Preset::ALL.iter().map(|p| p.name()).collect(),
             });
         };
-        let r = parsed.apply(preset.ruleset(), Ruleset::set)?;
-        r.validate()?;
-        Ok(r)
+        parsed.apply(preset.ruleset())
     }
 }
 
@@ -813,7 +701,7 @@ mod tests {
         let values = Ruleset::choice_values();
         assert!(values.len() > 40);
         for (k, v) in values {
-            assert!(OPTIONS.iter().any(|o| o.key == k), "{k} is documented");
+            assert!(OPTION_DEFS.iter().any(|o| o.key == k), "{k} is documented");
             assert!(
                 Preset::ALL
                     .iter()

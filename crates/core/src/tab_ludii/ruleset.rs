@@ -4,9 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{PositionIdError, Weighted};
+use crate::options::{OptionDef, ValueError, Values, int_option};
 use crate::player::Player;
 use crate::ruleset::{
-    OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, parse_int_in, write_canonical,
+    Ruleset as RulesetTrait, RulesetError, RulesetString, parse_int_in, write_canonical,
 };
 use crate::sticks::{StickOdds, Throw};
 
@@ -198,31 +199,52 @@ const FIXED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-const OPTIONS: &[OptionDoc] = &[
-    OptionDoc {
+/// The options of both presets, in documented (canonical) order.
+const OPTION_DEFS: &[OptionDef<Ruleset>] = &[
+    OptionDef {
         key: "columns",
-        values: "tab-ludii: 7|9|11|13|15; tab-hyde-ludii: 13|19|21|29",
+        values: Values::Text("tab-ludii: 7|9|11|13|15; tab-hyde-ludii: 13|19|21|29"),
         help: "the board size: Ludii's 'Board size' option",
         rules: "LT-1, LH-1",
+        get: |r| r.columns.to_string(),
+        set: |r, v| {
+            let n = v.parse::<u8>().map_err(|_| r.bad_columns(v))?;
+            *r = r.with_columns(n).map_err(|_| r.bad_columns(v))?;
+            Ok(())
+        },
     },
-    OptionDoc {
+    OptionDef {
         key: "p_white",
-        values: "a fraction a/b or a decimal",
+        values: Values::Text("a fraction a/b or a decimal"),
         help: "the chance that one stick falls white side up (Ludii's sticks are fair: 1/2)",
         rules: "S-1",
+        get: |r| r.p_white.to_string(),
+        set: |r, v| {
+            let odds: StickOdds = v.parse().map_err(|e| {
+                ValueError::Expected(format!(
+                    "a fraction a/b or a decimal strictly between 0 and 1 ({e})"
+                ))
+            })?;
+            *r = r.with_p_white(odds);
+            Ok(())
+        },
     },
-    OptionDoc {
-        key: "turn_cap",
-        values: "1..=1000000",
-        help: "Ludii's turn limit per player; a game that reaches it stops with no winner",
-        rules: "LT-10, LH-9",
-    },
-    OptionDoc {
-        key: "move_cap",
-        values: "1..=1000000",
-        help: "Ludii's move limit (decisions per game); a game that reaches it stops with no winner",
-        rules: "LT-10, LH-9",
-    },
+    int_option!(
+        turn_cap: u32,
+        "turn_cap",
+        1..=MAX_TURN_CAP,
+        "",
+        "LT-10, LH-9",
+        "Ludii's turn limit per player; a game that reaches it stops with no winner"
+    ),
+    int_option!(
+        move_cap: u32,
+        "move_cap",
+        1..=MAX_MOVE_CAP,
+        "",
+        "LT-10, LH-9",
+        "Ludii's move limit (decisions per game); a game that reaches it stops with no winner"
+    ),
 ];
 
 impl Ruleset {
@@ -255,7 +277,10 @@ impl Ruleset {
     /// [`RulesetError::Invalid`] listing the valid sizes.
     pub fn with_columns(mut self, columns: u8) -> Result<Ruleset, RulesetError> {
         if !self.preset.column_choices().contains(&columns) {
-            return Err(self.bad_columns(&columns.to_string()));
+            return Err(RulesetError::Invalid {
+                ruleset: self.preset.name(),
+                reason: self.columns_refusal(&columns.to_string()),
+            });
         }
         self.columns = columns;
         Ok(self)
@@ -368,59 +393,23 @@ impl Ruleset {
         }
     }
 
-    fn bad_columns(&self, value: &str) -> RulesetError {
+    /// Why `columns=value` is refused: the sizes Ludii offers for the game.
+    fn columns_refusal(&self, value: &str) -> String {
         let valid: Vec<String> = self
             .preset
             .column_choices()
             .iter()
             .map(u8::to_string)
             .collect();
-        RulesetError::Invalid {
-            ruleset: self.preset.name(),
-            reason: format!(
-                "columns={value} is not a board Ludii offers for {}; valid column counts: {}",
-                self.preset.lud_file(),
-                valid.join(", ")
-            ),
-        }
+        format!(
+            "columns={value} is not a board Ludii offers for {}; valid column counts: {}",
+            self.preset.lud_file(),
+            valid.join(", ")
+        )
     }
 
-    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
-        let name = self.preset.name();
-        match key {
-            "columns" => {
-                let n = value.parse::<u8>().map_err(|_| self.bad_columns(value))?;
-                *self = self.with_columns(n)?;
-            }
-            "p_white" => {
-                let odds: StickOdds = value.parse().map_err(|e| RulesetError::BadValue {
-                    ruleset: name,
-                    key: "p_white",
-                    value: value.to_string(),
-                    expected: format!("a fraction a/b or a decimal strictly between 0 and 1 ({e})"),
-                })?;
-                *self = self.with_p_white(odds);
-            }
-            "turn_cap" => self.turn_cap = parse_int_in(name, "turn_cap", value, 1, MAX_TURN_CAP)?,
-            "move_cap" => self.move_cap = parse_int_in(name, "move_cap", value, 1, MAX_MOVE_CAP)?,
-            _ => {
-                if let Some(&(_, tab, hyde)) = FIXED.iter().find(|(k, _, _)| *k == key) {
-                    let (what, other) = match self.preset {
-                        Preset::Tab => (tab, "tab"),
-                        Preset::Hyde => (hyde, "tab-hyde"),
-                    };
-                    return Err(RulesetError::Invalid {
-                        ruleset: name,
-                        reason: format!(
-                            "option '{key}' cannot be set: this preset reproduces Ludii's rules \
-                             exactly, and {what}; use {other} to change it"
-                        ),
-                    });
-                }
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    fn bad_columns(&self, value: &str) -> ValueError {
+        ValueError::Refused(self.columns_refusal(value))
     }
 }
 
@@ -447,22 +436,28 @@ impl RulesetTrait for Ruleset {
         }
     }
 
-    fn options() -> &'static [OptionDoc] {
-        OPTIONS
+    fn option_defs() -> &'static [OptionDef<Ruleset>] {
+        OPTION_DEFS
     }
 
-    fn option_value(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "columns" => self.columns.to_string(),
-            "p_white" => self.p_white.to_string(),
-            "turn_cap" => self.turn_cap.to_string(),
-            "move_cap" => self.move_cap.to_string(),
-            _ => return None,
+    fn defaults(&self) -> Ruleset {
+        Ruleset::preset(self.preset)
+    }
+
+    /// The keys of the other Tâb presets are refused with what Ludii does on each point.
+    fn unknown_option(&self, key: &str) -> Option<RulesetError> {
+        let &(_, tab, hyde) = FIXED.iter().find(|(k, _, _)| *k == key)?;
+        let (what, other) = match self.preset {
+            Preset::Tab => (tab, "tab"),
+            Preset::Hyde => (hyde, "tab-hyde"),
+        };
+        Some(RulesetError::Invalid {
+            ruleset: self.preset.name(),
+            reason: format!(
+                "option '{key}' cannot be set: this preset reproduces Ludii's rules \
+                 exactly, and {what}; use {other} to change it"
+            ),
         })
-    }
-
-    fn default_value(&self, key: &str) -> Option<String> {
-        Ruleset::preset(self.preset).option_value(key)
     }
 
     fn initial_state(&self) -> State {
@@ -506,7 +501,7 @@ impl FromStr for Ruleset {
                 });
             }
         };
-        parsed.apply(Ruleset::preset(preset), Ruleset::set)
+        parsed.apply(Ruleset::preset(preset))
     }
 }
 

@@ -4,11 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::PositionIdError;
+use crate::options::{OptionDef, ValueError, Values, choice_enum, choice_option, int_option};
 use crate::player::Player;
-use crate::ruleset::{
-    OptionDoc, Ruleset as RulesetTrait, RulesetError, RulesetString, choice_name, parse_choice,
-    parse_int_in, write_canonical,
-};
+use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, RulesetString, write_canonical};
 
 use super::State;
 
@@ -21,124 +19,148 @@ pub const MAX_SEEDS: u8 = 60;
 /// Largest occurrence count accepted by `repetition=N`.
 pub const MAX_REPETITION: u8 = 50;
 
-/// Whether a capture also takes the preceding own pit (T-4, ambiguity D1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Chain {
-    /// Only the pit of the last counter is captured (default; Mancala World).
-    None,
-    /// After a capture, the preceding pit is captured too if it is the mover's and holds
-    /// 2, 4, 6 or 8 (the seed's label "owareChainOwnSideOnly").
-    OwnSide,
-}
+choice_enum!(
+    /// Whether a capture also takes the preceding own pit (T-4, ambiguity D1).
+    pub Chain {
+        /// Only the pit of the last counter is captured (default; Mancala World).
+        None = "none",
+        /// After a capture, the preceding pit is captured too if it is the mover's and holds
+        /// 2, 4, 6 or 8 (the seed's label "owareChainOwnSideOnly").
+        OwnSide = "own-side",
+    }
+);
 
-/// What happens to the origin pit on the second and later laps (T-3, ambiguity D2).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Origin {
-    /// The origin is sown on every lap (default; Ludii's `includeSelf`).
-    Sow,
-    /// The origin receives only the first counter; later laps skip it.
-    Skip,
-}
+choice_enum!(
+    /// What happens to the origin pit on the second and later laps (T-3, ambiguity D2).
+    pub Origin {
+        /// The origin is sown on every lap (default; Ludii's `includeSelf`).
+        Sow = "sow",
+        /// The origin receives only the first counter; later laps skip it.
+        Skip = "skip",
+    }
+);
 
-/// What a pit holding a single counter may do (T-5, ambiguity D3).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Singleton {
-    /// The counter goes back into its own pit: a null move that passes the turn (default).
-    Null,
-    /// Sowing a single counter is illegal while the mover has a larger pit; with nothing larger
-    /// the mover passes.
-    Illegal,
-    /// The single counter is sown into the next pit.
-    Forward,
-}
+choice_enum!(
+    /// What a pit holding a single counter may do (T-5, ambiguity D3).
+    pub Singleton {
+        /// The counter goes back into its own pit: a null move that passes the turn (default).
+        Null = "null",
+        /// Sowing a single counter is illegal while the mover has a larger pit; with nothing larger
+        /// the mover passes.
+        Illegal = "illegal",
+        /// The single counter is sown into the next pit.
+        Forward = "forward",
+    }
+);
 
-/// What happens when the player to move has no counters (T-6, ambiguity D4).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EmptySide {
-    /// The player passes until counters reach his pits (default; seed text).
-    Pass,
-    /// The game ends and each player takes the counters on his own side.
-    End,
-}
+choice_enum!(
+    /// What happens when the player to move has no counters (T-6, ambiguity D4).
+    pub EmptySide {
+        /// The player passes until counters reach his pits (default; seed text).
+        Pass = "pass",
+        /// The game ends and each player takes the counters on his own side.
+        End = "end",
+    }
+);
 
-/// How the counters left on the board are divided when a position repeats (T-7, §7).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CycleSplit {
-    /// Equally: each player adds half of them (default; seed text, Allis/Romein–Bal awari).
-    Equal,
-    /// Each player takes the counters in his own pits (Abapa-style human rule).
-    OwnSide,
-}
+choice_enum!(
+    /// How the counters left on the board are divided when a position repeats (T-7, §7).
+    pub CycleSplit {
+        /// Equally: each player adds half of them (default; seed text, Allis/Romein–Bal awari).
+        Equal = "equal",
+        /// Each player takes the counters in his own pits (Abapa-style human rule).
+        OwnSide = "own-side",
+    }
+);
 
-const CHAIN: &[(&str, Chain)] = &[("none", Chain::None), ("own-side", Chain::OwnSide)];
-const ORIGIN: &[(&str, Origin)] = &[("sow", Origin::Sow), ("skip", Origin::Skip)];
-const SINGLETON: &[(&str, Singleton)] = &[
-    ("null", Singleton::Null),
-    ("illegal", Singleton::Illegal),
-    ("forward", Singleton::Forward),
-];
-const EMPTY: &[(&str, EmptySide)] = &[("pass", EmptySide::Pass), ("end", EmptySide::End)];
-const CYCLE: &[(&str, CycleSplit)] = &[
-    ("equal", CycleSplit::Equal),
-    ("own-side", CycleSplit::OwnSide),
-];
-const FIRST: &[(&str, Player)] = &[("south", Player::One), ("north", Player::Two)];
-
-const OPTIONS: &[OptionDoc] = &[
-    OptionDoc {
-        key: "seeds",
-        values: "1..=60",
-        help: "counters in each pit at the start",
-        rules: "T-2",
-    },
-    OptionDoc {
-        key: "chain",
-        values: "none | own-side",
-        help: "none: only the pit of the last counter is captured; own-side: the preceding pit \
-               is captured too when it is the mover's and holds 2, 4, 6 or 8",
-        rules: "T-4, D1",
-    },
-    OptionDoc {
-        key: "origin",
-        values: "sow | skip",
-        help: "whether the emptied pit is sown again on the second and later laps",
-        rules: "T-3, D2",
-    },
-    OptionDoc {
-        key: "singleton",
-        values: "null | illegal | forward",
-        help: "a pit with one counter: null puts it back (the turn passes); illegal forbids it \
-               while a larger pit exists; forward sows it into the next pit",
-        rules: "T-5, D3",
-    },
-    OptionDoc {
-        key: "empty",
-        values: "pass | end",
-        help: "a player with no counters passes, or the game ends with each side keeping its \
-               own counters",
-        rules: "T-6, D4",
-    },
-    OptionDoc {
+/// Every Tihbat option, in documented (canonical) order.
+const OPTION_DEFS: &[OptionDef<Ruleset>] = &[
+    int_option!(seeds: u8, "seeds", 1..=MAX_SEEDS, "", "T-2", "counters in each pit at the start"),
+    choice_option!(
+        Chain,
+        chain,
+        "chain",
+        "T-4, D1",
+        "none: only the pit of the last counter is captured; own-side: the preceding pit \
+         is captured too when it is the mover's and holds 2, 4, 6 or 8"
+    ),
+    choice_option!(
+        Origin,
+        origin,
+        "origin",
+        "T-3, D2",
+        "whether the emptied pit is sown again on the second and later laps"
+    ),
+    choice_option!(
+        Singleton,
+        singleton,
+        "singleton",
+        "T-5, D3",
+        "a pit with one counter: null puts it back (the turn passes); illegal forbids it \
+         while a larger pit exists; forward sows it into the next pit"
+    ),
+    choice_option!(
+        EmptySide,
+        empty,
+        "empty",
+        "T-6, D4",
+        "a player with no counters passes, or the game ends with each side keeping its \
+         own counters"
+    ),
+    OptionDef {
         key: "repetition",
-        values: "first | 2..=50",
+        values: Values::Text("first | 2..=50"),
         help: "the game ends when a position (pits and side to move) occurs for the second \
                time (first), or for the N-th time",
         rules: "T-7, D5",
+        get: |r| match r.repetition {
+            2 => "first".into(),
+            n => n.to_string(),
+        },
+        set: |r, v| {
+            r.repetition = if v == "first" {
+                2
+            } else {
+                v.parse::<u8>()
+                    .ok()
+                    .filter(|n| (2..=MAX_REPETITION).contains(n))
+                    .ok_or_else(|| {
+                        ValueError::Expected(format!(
+                            "'first' or an occurrence count from 2 to {MAX_REPETITION} \
+                             (2 is the same as first)"
+                        ))
+                    })?
+            };
+            Ok(())
+        },
     },
-    OptionDoc {
-        key: "cycle",
-        values: "equal | own-side",
-        help: "at a repetition the counters left are divided equally, or each player takes the \
-               counters on his side",
-        rules: "T-7, §7",
-    },
-    OptionDoc {
+    choice_option!(
+        CycleSplit,
+        cycle,
+        "cycle",
+        "T-7, §7",
+        "at a repetition the counters left are divided equally, or each player takes the \
+         counters on his side"
+    ),
+    OptionDef {
         key: "first",
-        values: "south | north",
+        values: Values::Choice(&["south", "north"]),
         help: "who moves first",
         rules: "T-2, D6",
+        get: |r| SEATS[r.first.index()].into(),
+        set: |r, v| {
+            r.first = match v {
+                "south" => Player::One,
+                "north" => Player::Two,
+                _ => return Err(ValueError::Expected("south | north".into())),
+            };
+            Ok(())
+        },
     },
 ];
+
+/// The seats' names, South first.
+const SEATS: [&str; 2] = ["south", "north"];
 
 /// A complete Tihbat ruleset. `Ruleset::default()` is the research default.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -196,41 +218,6 @@ impl Ruleset {
     pub fn total(&self) -> u32 {
         4 * u32::from(self.seeds)
     }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesetError> {
-        match key {
-            "seeds" => {
-                self.seeds = parse_int_in(NAME, "seeds", value, 1, u32::from(MAX_SEEDS))? as u8
-            }
-            "chain" => self.chain = parse_choice(NAME, "chain", value, CHAIN)?,
-            "origin" => self.origin = parse_choice(NAME, "origin", value, ORIGIN)?,
-            "singleton" => self.singleton = parse_choice(NAME, "singleton", value, SINGLETON)?,
-            "empty" => self.empty = parse_choice(NAME, "empty", value, EMPTY)?,
-            "repetition" => {
-                self.repetition = if value == "first" {
-                    2
-                } else {
-                    value
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|n| (2..=MAX_REPETITION).contains(n))
-                        .ok_or_else(|| RulesetError::BadValue {
-                            ruleset: NAME,
-                            key: "repetition",
-                            value: value.to_string(),
-                            expected: format!(
-                                "'first' or an occurrence count from 2 to {MAX_REPETITION} \
-                                 (2 is the same as first)"
-                            ),
-                        })?
-                }
-            }
-            "cycle" => self.cycle = parse_choice(NAME, "cycle", value, CYCLE)?,
-            "first" => self.first = parse_choice(NAME, "first", value, FIRST)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
 }
 
 impl RulesetTrait for Ruleset {
@@ -244,27 +231,12 @@ impl RulesetTrait for Ruleset {
         "Tihbat: a 2x2 mancala from Morocco; sowing starts in the emptied pit; even captures up to 8 on your own side"
     }
 
-    fn options() -> &'static [OptionDoc] {
-        OPTIONS
+    fn option_defs() -> &'static [OptionDef<Ruleset>] {
+        OPTION_DEFS
     }
 
-    fn option_value(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "seeds" => self.seeds.to_string(),
-            "chain" => choice_name(self.chain, CHAIN).into(),
-            "origin" => choice_name(self.origin, ORIGIN).into(),
-            "singleton" => choice_name(self.singleton, SINGLETON).into(),
-            "empty" => choice_name(self.empty, EMPTY).into(),
-            "repetition" if self.repetition == 2 => "first".into(),
-            "repetition" => self.repetition.to_string(),
-            "cycle" => choice_name(self.cycle, CYCLE).into(),
-            "first" => choice_name(self.first, FIRST).into(),
-            _ => return None,
-        })
-    }
-
-    fn default_value(&self, key: &str) -> Option<String> {
-        Ruleset::default().option_value(key)
+    fn defaults(&self) -> Ruleset {
+        Ruleset::default()
     }
 
     fn initial_state(&self) -> State {
@@ -276,10 +248,7 @@ impl RulesetTrait for Ruleset {
     }
 
     fn seat_name(&self, p: Player) -> &'static str {
-        match p {
-            Player::One => "south",
-            Player::Two => "north",
-        }
+        SEATS[p.index()]
     }
 
     fn rules_text(&self) -> String {
@@ -304,7 +273,7 @@ impl FromStr for Ruleset {
                 valid: vec![NAME],
             });
         }
-        parsed.apply(Ruleset::default(), Ruleset::set)
+        parsed.apply(Ruleset::default())
     }
 }
 

@@ -37,7 +37,7 @@ const COMBINATIONS: &[&str] = &[
 /// Every preset alone, every preset with each option value that it accepts (every value of
 /// every choice option, and the numeric values above), and the combinations; no duplicates.
 pub fn tab_variants() -> Vec<tab::Ruleset> {
-    let choices: Vec<String> = tab::Ruleset::choice_values()
+    let choices: Vec<String> = <tab::Ruleset as qasab_core::Ruleset>::choice_values()
         .into_iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
