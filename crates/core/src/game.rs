@@ -459,6 +459,36 @@ pub trait GameState:
         None
     }
 
+    /// Reads the text of an action for whoever is to act: a move ([`parse_move`](Self::parse_move),
+    /// with the shorthand a prompt allows) at a player's turn, an outcome
+    /// ([`parse_chance`](Self::parse_chance)) at a chance turn. The action returned is legal, so
+    /// it may be applied unchecked: the legal list is built once.
+    ///
+    /// # Errors
+    /// [`ParseActionError`] with the game's explanation, or at the end of the game.
+    fn parse_action(&self, text: &str) -> Result<ActionOf<Self>, ParseActionError> {
+        match self.turn() {
+            Turn::Chance => self
+                .parse_chance(text)
+                .map(Action::Chance)
+                .map_err(ParseActionError::Chance),
+            Turn::Player(_) => self
+                .parse_move(text)
+                .map(Action::Move)
+                .map_err(ParseActionError::Move),
+            Turn::Over(o) => Err(ParseActionError::Over(o)),
+        }
+    }
+
+    /// Applies an action read by [`parse_action`](Self::parse_action) (or otherwise known to be
+    /// legal) without checking it again.
+    fn apply_unchecked(&mut self, a: ActionOf<Self>) {
+        match a {
+            Action::Move(m) => self.play_unchecked(m),
+            Action::Chance(c) => self.apply_chance_unchecked(c),
+        }
+    }
+
     /// True if `m` is legal now.
     fn is_legal(&self, m: Self::Move) -> bool {
         let mut moves = Vec::new();
@@ -474,16 +504,16 @@ pub trait GameState:
         if self.turn().player().is_none() {
             return Err(MoveError::NotPlayersTurn(describe_turn(self.turn())));
         }
-        // Re-parsing the canonical text runs the game's own legality explanation.
-        let checked = self.parse_move(&m.to_string())?;
-        if checked != m {
-            return Err(MoveError::Illegal {
-                text: m.to_string(),
-                reason: format!("the position calls it {checked}"),
-            });
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            return Ok(());
         }
-        self.play_unchecked(m);
-        Ok(())
+        // Not legal: re-parsing the canonical text gives the game's own explanation.
+        let checked = self.parse_move(&m.to_string())?;
+        Err(MoveError::Illegal {
+            text: m.to_string(),
+            reason: format!("the position calls it {checked}"),
+        })
     }
 
     /// Applies an action if it is legal; otherwise leaves the state unchanged.
@@ -580,6 +610,31 @@ pub enum ActionError {
     /// The chance outcome was rejected.
     #[error(transparent)]
     Chance(ChanceError),
+    /// An action of another game than the state's (a front end's mistake).
+    #[error("{action} is an action of {game}, not of {state}")]
+    OtherGame {
+        /// The action.
+        action: String,
+        /// Its game.
+        game: &'static str,
+        /// The state's ruleset name.
+        state: &'static str,
+    },
+}
+
+/// Why the text of an action could not be read for whoever is to act
+/// ([`GameState::parse_action`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseActionError {
+    /// At a player's turn: the move was not read, or is not legal.
+    #[error(transparent)]
+    Move(MoveError),
+    /// At a chance turn: the outcome was not read.
+    #[error(transparent)]
+    Chance(ChanceError),
+    /// The game is over: no action is due.
+    #[error("the game is over ({})", .0.reason.describe())]
+    Over(Outcome),
 }
 
 /// A short phrase for a turn, used in error messages.

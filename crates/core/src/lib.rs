@@ -41,12 +41,13 @@ pub mod sticks;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
+pub mod view;
 
 pub use actions::{ActionIdError, ActionIds};
-pub use any::{AnyRuleset, RULESET_NAMES};
+pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, InvalidState, MoveError,
-    NoChance, Outcome, PositionIdError, StickStats, Turn, Weighted,
+    NoChance, Outcome, ParseActionError, PositionIdError, StickStats, Turn, Weighted,
 };
 pub use observe::Observe;
 pub use player::{ByPlayer, Player};

@@ -5,15 +5,14 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use qasab_core::perft::perft_weighted;
-use qasab_core::record::actor_name;
-use qasab_core::{GameState, Ruleset, Turn, with_ruleset};
+use qasab_core::{AnyRuleset, AnyState, GameState, ParseActionError, Turn, with_state};
 use serde_json::{Value, json};
 
 use super::parse_ruleset;
 use crate::cli::{ApplyArgs, MovesArgs, PerftArgs};
 
 /// The state at `--position`, or the start.
-fn state_at<R: Ruleset>(rules: &R, position: Option<&str>) -> Result<R::State> {
+fn state_at(rules: &AnyRuleset, position: Option<&str>) -> Result<AnyState> {
     match position {
         None => Ok(rules.initial_state()),
         Some(id) => Ok(rules.state_from_id(id)?),
@@ -21,27 +20,23 @@ fn state_at<R: Ruleset>(rules: &R, position: Option<&str>) -> Result<R::State> {
 }
 
 pub fn moves(args: &MovesArgs) -> Result<ExitCode> {
-    let any = parse_ruleset(&args.ruleset)?;
-    with_ruleset!(&any, r => moves_in(r, args))
-}
-
-fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
-    let state = state_at(rules, args.position.as_deref())?;
+    let rules = parse_ruleset(&args.ruleset)?;
+    let state = state_at(&rules, args.position.as_deref())?;
     let mut out = serde_json::Map::new();
     out.insert("ruleset".into(), json!(rules.to_string()));
     out.insert("position".into(), json!(state.position_id()));
+    let (denominator, legal) = state.legal_actions();
     match state.turn() {
         Turn::Chance => {
-            let mut outcomes = Vec::new();
-            let total = state.chance_outcomes(&mut outcomes);
+            let total = denominator.unwrap_or_default();
             out.insert("turn".into(), json!("chance"));
             out.insert("denominator".into(), json!(total));
             out.insert(
                 "outcomes".into(),
                 Value::Array(
-                    outcomes
+                    legal
                         .iter()
-                        .map(|w| json!({"value": serde_json::to_value(w.outcome).unwrap_or(Value::Null), "notation": w.outcome.to_string(), "weight": w.weight, "description": state.describe_chance(w.outcome)}))
+                        .map(|&(a, weight)| json!({"value": serde_json::to_value(a).unwrap_or(Value::Null), "notation": a.to_string(), "weight": weight, "description": state.describe(a)}))
                         .collect(),
                 ),
             );
@@ -49,33 +44,31 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
                 outln!(
                     "{}: chance; {} outcomes, weights of {total}:",
                     rules,
-                    outcomes.len()
+                    legal.len()
                 );
-                for w in &outcomes {
+                for &(a, weight) in &legal {
                     outln!(
                         "  {:<6} {:>6}/{total}  {}",
-                        w.outcome.to_string(),
-                        w.weight,
-                        state.describe_chance(w.outcome)
+                        a.to_string(),
+                        weight.unwrap_or_default(),
+                        state.describe(a)
                     );
                 }
             }
         }
         Turn::Player(p) => {
-            let mut moves = Vec::new();
-            state.legal_moves(&mut moves);
             out.insert("turn".into(), json!("player"));
             out.insert("player".into(), json!(rules.seat_name(p)));
             out.insert(
                 "moves".into(),
                 Value::Array(
-                    moves
+                    legal
                         .iter()
-                        .map(|m| {
+                        .map(|&(m, _)| {
                             let mut v = serde_json::to_value(m).unwrap_or(Value::Null);
                             if let Value::Object(o) = &mut v {
                                 o.insert("move".into(), json!(m.to_string()));
-                                o.insert("description".into(), json!(state.describe_move(*m)));
+                                o.insert("description".into(), json!(state.describe(m)));
                             }
                             v
                         })
@@ -87,10 +80,10 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
                     "{}: {} to move; {} legal decisions:",
                     rules,
                     rules.seat_name(p),
-                    moves.len()
+                    legal.len()
                 );
-                for m in &moves {
-                    outln!("  {:<14} {}", m.to_string(), state.describe_move(*m));
+                for &(m, _) in &legal {
+                    outln!("  {:<14} {}", m.to_string(), state.describe(m));
                 }
             }
         }
@@ -117,31 +110,19 @@ fn moves_in<R: Ruleset>(rules: &R, args: &MovesArgs) -> Result<ExitCode> {
 }
 
 pub fn apply(args: &ApplyArgs) -> Result<ExitCode> {
-    let any = parse_ruleset(&args.ruleset)?;
-    with_ruleset!(&any, r => apply_in(r, args))
-}
-
-fn apply_in<R: Ruleset>(rules: &R, args: &ApplyArgs) -> Result<ExitCode> {
-    let mut state = state_at(rules, args.position.as_deref())?;
+    let rules = parse_ruleset(&args.ruleset)?;
+    let mut state = state_at(&rules, args.position.as_deref())?;
     for (i, text) in args.actions.iter().enumerate() {
         let n = i + 1;
-        let fail = |e: &dyn std::fmt::Display| anyhow!("action {n} '{text}': {e}");
-        match state.turn() {
-            Turn::Over(o) => {
-                return Err(fail(&format!(
-                    "the game is already over ({})",
-                    o.reason.describe()
-                )));
-            }
-            Turn::Chance => {
-                let c = state.parse_chance(text).map_err(|e| fail(&e))?;
-                state.apply_chance_unchecked(c);
-            }
-            Turn::Player(_) => {
-                let m = state.parse_move(text).map_err(|e| fail(&e))?;
-                state.play_unchecked(m);
-            }
-        }
+        state.apply_text(text).map_err(|e| {
+            let why = match e {
+                ParseActionError::Over(o) => {
+                    format!("the game is already over ({})", o.reason.describe())
+                }
+                e => e.to_string(),
+            };
+            anyhow!("action {n} '{text}': {why}")
+        })?;
     }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&state)?);
@@ -150,7 +131,7 @@ fn apply_in<R: Ruleset>(rules: &R, args: &ApplyArgs) -> Result<ExitCode> {
         let next = match state.turn() {
             Turn::Over(o) => format!("the game is over ({})", o.reason.describe()),
             Turn::Chance => "a throw is due".into(),
-            Turn::Player(_) => format!("{} to move", actor_name(&state).unwrap_or("?")),
+            Turn::Player(_) => format!("{} to move", state.actor().unwrap_or("?")),
         };
         eprintln!("{next}");
     }
@@ -161,16 +142,16 @@ pub fn perft(args: &PerftArgs) -> Result<ExitCode> {
     if args.depth == 0 || args.depth > 64 {
         bail!("--depth must be from 1 to 64");
     }
-    let any = parse_ruleset(&args.ruleset)?;
-    with_ruleset!(&any, r => perft_in(r, args))
+    let rules = parse_ruleset(&args.ruleset)?;
+    let any = state_at(&rules, args.position.as_deref())?;
+    with_state!(&any, state => perft_in(&rules, state, args))
 }
 
-fn perft_in<R: Ruleset>(rules: &R, args: &PerftArgs) -> Result<ExitCode> {
-    let state = state_at(rules, args.position.as_deref())?;
+fn perft_in<S: GameState>(rules: &AnyRuleset, state: &S, args: &PerftArgs) -> Result<ExitCode> {
     let mut rows = Vec::new();
     for d in 1..=args.depth {
         let start = Instant::now();
-        let (nodes, weighted) = perft_weighted(&state, d);
+        let (nodes, weighted) = perft_weighted(state, d);
         let seconds = start.elapsed().as_secs_f64();
         if !args.json {
             outln!("perft {d} {nodes}   weighted {weighted}   ({seconds:.3} s)");
