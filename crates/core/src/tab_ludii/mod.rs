@@ -3,9 +3,10 @@
 //! Ludii 1.3.13 ships `Tab.lud` (after Lane 1836) and `At-Tab wa-d-Dukk.lud` (DLP ruleset 760,
 //! after Hyde 1694). Researchers compare against Ludii's published results, so these presets
 //! reproduce Ludii's rules move for move: the same legal moves at every decision, the same end
-//! and the same winner, as checked against recorded Ludii games (`qasab ludii-replay`). The
-//! rules, as observed in those games, are specified in the research note `ludii-rules.md`; the
-//! ids below (`S-1`, `LT-…`, `LH-…`) are used in the code and by `qasab rules`.
+//! and the same winner, as checked against recorded Ludii games ([`trace`], which `qasab
+//! ludii-replay` runs). The rules, as observed in those games, are specified in the research
+//! note `ludii-rules.md`; the ids below (`S-1`, `LT-…`, `LH-…`) are used in the code and by
+//! `qasab rules`.
 //!
 //! # The turn
 //! * S-1 Four two-sided sticks; the throw counts the white sides, none counts 6
@@ -111,6 +112,7 @@ mod moves;
 mod ruleset;
 mod state;
 mod text;
+pub mod trace;
 mod tracks;
 
 pub use moves::{Cell, Move, ParseMoveError, Step};
