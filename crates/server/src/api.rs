@@ -1,4 +1,9 @@
 //! The HTTP routes and their handlers.
+//!
+//! Every route is an entry of one list ([`routes`]): the router is built from it alone, and
+//! the tests check that the OpenAPI document ([`crate::openapi`]) describes each entry with
+//! its method. Each handler carries its own description (`#[utoipa::path]`): its path,
+//! parameters, body and every status it answers.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -8,42 +13,106 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{
     ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State,
 };
+use axum::handler::Handler;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
 use qasab_ai::agent::{AGENT_NAMES, Playable, PreparedAgent};
 use qasab_core::{AnyRuleset, Player, Ruleset, with_ruleset};
 use serde::de::{DeserializeOwned, Error as _};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
+use utoipa::openapi::schema::{Array, ArrayBuilder, ObjectBuilder, SchemaType, Type};
+use utoipa::{IntoParams, ToSchema};
 
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::game::{LegalView, Next, StateView};
 use crate::{AppState, CreatedGame, auth};
+
+/// One route of the server: a method on a path, and the handler that answers it.
+pub(crate) struct Route {
+    method: Method,
+    path: &'static str,
+    handler: MethodRouter<AppState>,
+}
+
+impl Route {
+    /// `GET path`, answered by `handler` (axum answers `HEAD` with it too).
+    pub(crate) fn get<H: Handler<T, AppState>, T: 'static>(
+        path: &'static str,
+        handler: H,
+    ) -> Route {
+        Route {
+            method: Method::GET,
+            path,
+            handler: get(handler),
+        }
+    }
+
+    /// `POST path`, answered by `handler`.
+    pub(crate) fn post<H: Handler<T, AppState>, T: 'static>(
+        path: &'static str,
+        handler: H,
+    ) -> Route {
+        Route {
+            method: Method::POST,
+            path,
+            handler: post(handler),
+        }
+    }
+}
+
+/// Every route of the server. The router serves these and nothing else (any other path gets
+/// 404, any other method 405), so that the tests can check the OpenAPI document against it.
+fn table() -> Vec<Route> {
+    let mut routes = vec![
+        Route::get("/api/rulesets", rulesets),
+        Route::get("/api/openapi.json", openapi),
+        Route::post("/api/games", create),
+        Route::post("/api/games/import", import),
+        Route::get("/api/games/{id}", get_game),
+        Route::get("/api/games/{id}/legal", legal),
+        Route::get("/api/games/{id}/ws", crate::ws::watch),
+        Route::post("/api/games/{id}/hint", crate::hint::hint),
+        Route::post("/api/games/{id}/actions", act),
+        Route::post("/api/games/{id}/undo", undo),
+        Route::get("/api/games/{id}/record", record),
+    ];
+    routes.extend(crate::web::routes());
+    routes
+}
+
+/// The method and path of every route the server serves, as the router matches them
+/// (`/api/games/{id}`). A `GET` route also answers `HEAD`.
+pub fn routes() -> Vec<(Method, &'static str)> {
+    table().into_iter().map(|r| (r.method, r.path)).collect()
+}
 
 /// The router of the whole API, with its body limit.
 pub fn app(state: AppState) -> Router {
     let limit = state.config().body_limit;
-    Router::new()
-        .route("/api/rulesets", get(rulesets))
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/games", post(create))
-        .route("/api/games/import", post(import))
-        .route("/api/games/{id}", get(get_game))
-        .route("/api/games/{id}/legal", get(legal))
-        .route("/api/games/{id}/ws", get(crate::ws::watch))
-        .route("/api/games/{id}/hint", post(crate::hint::hint))
-        .route("/api/games/{id}/actions", post(act))
-        .route("/api/games/{id}/undo", post(undo))
-        .route("/api/games/{id}/record", get(record))
-        .merge(crate::web::routes())
+    table()
+        .into_iter()
+        .fold(Router::new(), |router, r| router.route(r.path, r.handler))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
+}
+
+/// The `{id}` of a game's path.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(
+    dead_code,
+    reason = "describes the parameter; the handlers read it as a string"
+)]
+pub(crate) struct GameId {
+    /// The game id, as returned when the game was created.
+    id: String,
 }
 
 /// A JSON body whose rejections are [`AppError`]s with JSON bodies.
@@ -96,25 +165,90 @@ async fn not_found() -> AppError {
 async fn method_not_allowed() -> Response {
     (
         StatusCode::METHOD_NOT_ALLOWED,
-        Json(json!({"error": "this method is not allowed on this path; see /api/openapi.json"})),
+        Json(ErrorBody {
+            error: "this method is not allowed on this path; see /api/openapi.json".into(),
+        }),
     )
         .into_response()
 }
 
-async fn openapi() -> Json<Value> {
+/// This document
+///
+/// The OpenAPI document of the server, generated from its handlers and types.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    operation_id = "openapi",
+    tag = "meta",
+    responses((status = 200, description = "The OpenAPI document", body = Object)),
+)]
+pub(crate) async fn openapi() -> Json<Value> {
     Json(crate::openapi::document())
 }
 
-/// `POST /api/games`.
-#[derive(Deserialize)]
+/// The body of `POST /api/games`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CreateRequest {
+#[schema(as = CreateGame)]
+pub(crate) struct CreateRequest {
+    /// A ruleset string, e.g. `tihbat` or `tab(columns=11)`.
+    #[schema(min_length = 1, examples("tihbat", "tab", "tihbat(seeds=3)"))]
     ruleset: String,
+    /// The two seats; missing or null: a person against the game's strongest player.
     #[serde(default)]
+    #[schema(schema_with = seats_of_new_game)]
     seats: Option<[String; 2]>,
 }
 
-async fn create(
+/// The schema of the `seats` of a request that creates a game, `missing` saying what a
+/// missing or null value means. Written out because the derived one cannot give examples of
+/// a whole array.
+fn seats_schema(missing: &str) -> Array {
+    ArrayBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .min_items(Some(2))
+        .max_items(Some(2))
+        .description(Some(format!(
+            "The two seats in seat order (south, north; white, black): `human` or a computer \
+             player's spec such as `solver`, `random(seed=3)` or `mcts(level=2)`. Missing or \
+             null: {missing}."
+        )))
+        .examples([json!(["human", "random"]), json!(["human", "human"])])
+        .build()
+}
+
+/// The `seats` of `POST /api/games`.
+fn seats_of_new_game() -> Array {
+    seats_schema("a person against the game's strongest player")
+}
+
+/// The `seats` of `POST /api/games/import`.
+fn seats_of_import() -> Array {
+    seats_schema("two people")
+}
+
+/// Create a game from a ruleset string and two seats
+///
+/// Returns a token and a link for each human seat, shown only in this answer, and a spectator
+/// link. The server then plays the throws and the computer's moves until a person is to move.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    operation_id = "createGame",
+    tag = "games",
+    request_body = CreateRequest,
+    responses(
+        (status = 201, description = "The game was created", body = CreatedGame),
+        (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        (status = 422, description = "A bad ruleset string or player spec", body = ErrorBody),
+        (status = 429, description = "Too many games from this address this minute", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn create(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<CreateRequest>,
@@ -125,16 +259,44 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// `POST /api/games/import`.
-#[derive(Deserialize)]
+/// The body of `POST /api/games/import`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ImportRequest {
+#[schema(as = ImportGame)]
+pub(crate) struct ImportRequest {
+    /// The text of a game record, as `qasab play --record` writes it.
+    #[schema(
+        min_length = 1,
+        examples("qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend unfinished\n")
+    )]
     record: String,
+    /// The two seats; missing or null: two people.
     #[serde(default)]
+    #[schema(schema_with = seats_of_import)]
     seats: Option<[String; 2]>,
 }
 
-async fn import(
+/// Create a game from a game record
+///
+/// The record is replayed and checked by the core; an unfinished game goes on from where the
+/// record stops.
+#[utoipa::path(
+    post,
+    path = "/api/games/import",
+    operation_id = "importGame",
+    tag = "games",
+    request_body = ImportRequest,
+    responses(
+        (status = 201, description = "The game was created", body = CreatedGame),
+        (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        (status = 422, description = "A record that cannot be read or replayed (with the line at fault), or a bad player spec", body = ErrorBody),
+        (status = 429, description = "Too many games from this address this minute", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn import(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<ImportRequest>,
@@ -151,7 +313,21 @@ async fn import(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-async fn get_game(
+/// A game's state, history and legal actions
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    operation_id = "getGame",
+    tag = "games",
+    params(GameId),
+    responses(
+        (status = 200, description = "The game", body = StateView),
+        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn get_game(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<StateView>, AppError> {
@@ -160,7 +336,21 @@ async fn get_game(
     Ok(Json(view))
 }
 
-async fn legal(
+/// The legal actions of the current turn
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/legal",
+    operation_id = "getLegalActions",
+    tag = "games",
+    params(GameId),
+    responses(
+        (status = 200, description = "The legal actions", body = LegalView),
+        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn legal(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<LegalView>, AppError> {
@@ -169,7 +359,27 @@ async fn legal(
     Ok(Json(view))
 }
 
-async fn record(
+/// The game record, for download
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record",
+    operation_id = "getRecord",
+    tag = "games",
+    params(GameId),
+    responses(
+        (
+            status = 200,
+            description = "The record in the qasab-record text format",
+            body = String,
+            content_type = "text/plain",
+            headers(("Content-Disposition" = String, description = "attachment, named qasab-{id}.txt")),
+        ),
+        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn record(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, AppError> {
@@ -189,11 +399,14 @@ async fn record(
         .into_response())
 }
 
-/// `POST /api/games/{id}/actions`.
-#[derive(Deserialize)]
+/// The body of `POST /api/games/{id}/actions`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ActionRequest {
+#[schema(as = PlayAction)]
+pub(crate) struct ActionRequest {
+    /// The action in the game's notation.
     action: String,
+    /// The index of the state the action was chosen in (the game's `index`).
     #[serde(deserialize_with = "state_index")]
     index: usize,
 }
@@ -212,7 +425,32 @@ pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::E
         .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer, got {n}")))
 }
 
-async fn act(
+/// Play an action for the seat of the token
+///
+/// The action is stored before the answer. The answer is the state after the server's throws
+/// and the computer's replies, up to the next decision of a person or the end.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/actions",
+    operation_id = "playAction",
+    tag = "games",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body = ActionRequest,
+    responses(
+        (status = 200, description = "The action was played", body = StateView),
+        (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 401, description = "No seat token", body = ErrorBody),
+        (status = 403, description = "The token is not a seat of this game, or not the seat to move", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 409, description = "A stale action (made against an older state), or the computer or the sticks act next", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        (status = 422, description = "The action is not in the game's notation or not legal now (the core says why)", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn act(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
@@ -263,7 +501,26 @@ async fn act(
     Ok(Json(view))
 }
 
-async fn undo(
+/// Take back to the person's last decision, in a game against the computer
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/undo",
+    operation_id = "undo",
+    tag = "games",
+    params(GameId),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "The state after the take-back", body = StateView),
+        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
+        (status = 401, description = "No seat token", body = ErrorBody),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 409, description = "Nothing to undo", body = ErrorBody),
+        (status = 422, description = "The game is not between a person and the computer", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn undo(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
@@ -295,24 +552,71 @@ async fn undo(
     Ok(Json(view))
 }
 
-async fn rulesets() -> Json<Value> {
+/// A ruleset preset with its options, seats and the players it offers.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Ruleset)]
+pub(crate) struct RulesetInfo {
+    /// The preset's name, which a ruleset string starts with.
+    name: &'static str,
+    /// One line saying what the game is.
+    title: &'static str,
+    /// The seat names in seat order.
+    #[schema(min_items = 2, max_items = 2)]
+    seats: [&'static str; 2],
+    /// `human` and the computer players the preset offers.
+    players: Vec<&'static str>,
+    /// The seats of a new game that names none: a person against the strongest player.
+    #[schema(min_items = 2, max_items = 2)]
+    default_seats: [&'static str; 2],
+    /// The options a ruleset string may set.
+    options: Vec<RulesetOption>,
+    /// The rules in plain language.
+    rules: String,
+}
+
+/// An option of a ruleset preset.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct RulesetOption {
+    /// The key in the ruleset string.
+    key: &'static str,
+    /// The accepted values, as shown to people (`none | own-side`, `1..=60`).
+    values: &'static str,
+    /// The preset's value, or `null` if it has none.
+    #[schema(required = true)]
+    default: Option<String>,
+    /// What the option changes.
+    help: &'static str,
+    /// The rule ids the option belongs to.
+    rules: &'static str,
+}
+
+/// Every ruleset preset, with its options, seats and players
+#[utoipa::path(
+    get,
+    path = "/api/rulesets",
+    operation_id = "listRulesets",
+    tag = "meta",
+    responses((status = 200, description = "The presets in a fixed order", body = [RulesetInfo])),
+)]
+pub(crate) async fn rulesets() -> Json<Value> {
     static RULESETS: OnceLock<Value> = OnceLock::new();
     Json(
         RULESETS
             .get_or_init(|| {
-                Value::Array(
-                    AnyRuleset::presets()
-                        .iter()
-                        .map(|any| with_ruleset!(any, r => ruleset_info(r)))
-                        .collect(),
-                )
+                let presets: Vec<RulesetInfo> = AnyRuleset::presets()
+                    .iter()
+                    .map(|any| with_ruleset!(any, r => ruleset_info(r)))
+                    .collect();
+                // A JSON value keeps an object's keys sorted, so the answer's bytes do not
+                // depend on the order of the fields above.
+                json!(presets)
             })
             .clone(),
     )
 }
 
 /// A preset with its options, seats and the players it offers.
-fn ruleset_info<R: Ruleset>(rules: &R) -> Value
+fn ruleset_info<R: Ruleset>(rules: &R) -> RulesetInfo
 where
     R::State: Playable,
 {
@@ -324,19 +628,22 @@ where
                 .filter(|name| PreparedAgent::<R::State>::new(name, rules).is_ok()),
         )
         .collect();
-    json!({
-        "name": rules.name(),
-        "title": rules.title(),
-        "seats": Player::ALL.map(|p| rules.seat_name(p)),
-        "players": players,
-        "default_seats": ["human", <R::State as Playable>::strongest_agent()],
-        "options": R::options().iter().map(|o| json!({
-            "key": o.key,
-            "values": o.values,
-            "default": rules.default_value(o.key),
-            "help": o.help,
-            "rules": o.rules,
-        })).collect::<Vec<_>>(),
-        "rules": rules.rules_text(),
-    })
+    RulesetInfo {
+        name: rules.name(),
+        title: rules.title(),
+        seats: Player::ALL.map(|p| rules.seat_name(p)),
+        players,
+        default_seats: ["human", <R::State as Playable>::strongest_agent()],
+        options: R::options()
+            .iter()
+            .map(|o| RulesetOption {
+                key: o.key,
+                values: o.values,
+                default: rules.default_value(o.key),
+                help: o.help,
+                rules: o.rules,
+            })
+            .collect(),
+        rules: rules.rules_text(),
+    }
 }

@@ -8,9 +8,17 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 use crate::game::GameError;
+
+/// The body of every error answer: what is wrong, in words.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    /// What is wrong: the core's own message for a rule, or a generic one for a fault of the
+    /// server.
+    pub error: String,
+}
 
 /// An error answer of the API.
 #[derive(Debug, thiserror::Error)]
@@ -124,6 +132,6 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        (status, Json(json!({ "error": message }))).into_response()
+        (status, Json(ErrorBody { error: message })).into_response()
     }
 }

@@ -25,6 +25,7 @@ use qasab_core::record::{Record, replay, write_record};
 use qasab_core::{Action, ActionOf, AnyRuleset, GameState, Player, Ruleset, Turn, with_ruleset};
 use serde::Serialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 
 /// A computer decision to be computed off the async threads; it returns the move's notation.
 pub type ComputerJob = Box<dyn FnOnce() -> String + Send>;
@@ -34,35 +35,51 @@ pub type ComputerJob = Box<dyn FnOnce() -> String + Send>;
 pub type HintJob = Box<dyn FnOnce() -> Result<HintView, GameError> + Send>;
 
 /// One legal move with a player's value for it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct HintMove {
     /// The move in the game's notation, as `POST /api/games/{id}/actions` takes it.
     pub action: String,
     /// What it would do, in words.
     pub description: String,
-    /// The player's value for it; what it means is [`HintView::kind`].
+    /// The player's value for it; what it means is the hint's `kind`.
     pub value: f64,
 }
 
+/// What the values of a hint mean. `exact-margin`: the captures still to come, the mover's
+/// minus the opponent's, under perfect play; `approximate-margin`: the same where the exact
+/// value could not be proven for this history; `estimate`: the mover's expected result in
+/// [-1, 1].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum HintKind {
+    /// Future captures, the mover's minus the opponent's, under perfect play.
+    ExactMargin,
+    /// The same where the exact value could not be proven for this history.
+    ApproximateMargin,
+    /// The mover's expected result in [-1, 1].
+    Estimate,
+}
+
 /// Every legal move of a decision, ranked by a player.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Hint)]
 pub struct HintView {
     /// The index of the state the hint is for.
     pub index: usize,
-    /// The player spec that ranked the moves.
+    /// The spec of the player that ranked the moves.
     pub agent: String,
-    /// What the values mean: `exact-margin`, `approximate-margin` or `estimate`.
-    pub kind: &'static str,
+    /// What the values mean.
+    pub kind: HintKind,
     /// The moves, best first.
     pub moves: Vec<HintMove>,
 }
 
-/// The API's name of a kind of move value.
-fn kind_name(kind: ValueKind) -> &'static str {
+/// The API's kind of a player's move values.
+fn hint_kind(kind: ValueKind) -> HintKind {
     match kind {
-        ValueKind::ExactMargin => "exact-margin",
-        ValueKind::ApproximateMargin => "approximate-margin",
-        ValueKind::Estimate => "estimate",
+        ValueKind::ExactMargin => HintKind::ExactMargin,
+        ValueKind::ApproximateMargin => HintKind::ApproximateMargin,
+        ValueKind::Estimate => HintKind::Estimate,
     }
 }
 
@@ -101,7 +118,8 @@ enum Seat<S: GameState> {
 }
 
 /// One action as the views show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ActionRecord)]
 pub struct ActionView {
     /// The action's index: the number of actions before it.
     pub index: usize,
@@ -114,40 +132,48 @@ pub struct ActionView {
 }
 
 /// One legal action at the current turn.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LegalAction {
     /// The action in the game's notation, as `POST /api/games/{id}/actions` takes it.
     pub action: String,
     /// What it would do, in words.
     pub description: String,
-    /// At a chance turn, the outcome's weight out of [`LegalView::denominator`].
+    /// At a chance turn, the outcome's weight out of the legal view's `denominator` (left out
+    /// at a player's turn).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     pub weight: Option<u32>,
-    /// The move's structured form from the core (squares, pits, throw), for drawing it.
+    /// The action's structured form from the core (squares, pits, throw), for drawing it.
+    #[schema(value_type = Value)]
     pub detail: Value,
 }
 
 /// The legal actions of the current turn.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Legal)]
 pub struct LegalView {
     /// The index of the state they belong to.
     pub index: usize,
     /// Who acts: a seat name, `chance`, or `null` when the game is over.
+    #[schema(required = true)]
     pub actor: Option<&'static str>,
-    /// At a chance turn, the sum of the outcomes' weights.
+    /// At a chance turn, the sum of the outcomes' weights (left out at other turns).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     pub denominator: Option<u32>,
     /// The actions, in the core's order.
     pub actions: Vec<LegalAction>,
 }
 
-/// Whose turn it is, for the views.
-#[derive(Clone, Debug, Serialize)]
+/// Whose turn it is, for the views: `kind` tells which of the three it is.
+#[derive(Clone, Debug, Serialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[schema(as = Turn)]
 pub enum TurnView {
     /// The sticks are thrown next (by the server).
     Chance {
-        /// The seat whose throw it is, if the game says.
+        /// The seat whose throw it is, or `null` if the game does not say.
+        #[schema(required = true)]
         seat: Option<&'static str>,
     },
     /// A seat must decide.
@@ -160,8 +186,10 @@ pub enum TurnView {
     /// The game is over.
     Over {
         /// The winning seat, or `null` for a draw.
+        #[schema(required = true)]
         winner: Option<&'static str>,
         /// The final scores in seat order.
+        #[schema(min_items = 2, max_items = 2)]
         scores: [u32; 2],
         /// Why the game ended (an end reason's name).
         reason: &'static str,
@@ -173,7 +201,8 @@ pub enum TurnView {
 }
 
 /// A seat as the views show it: never its token.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Seat)]
 pub struct SeatView {
     /// The seat's name (`south`, `white`, ...).
     pub seat: &'static str,
@@ -182,7 +211,8 @@ pub struct SeatView {
 }
 
 /// Everything a page needs to draw a game and its history.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = GameState)]
 pub struct StateView {
     /// The canonical ruleset string.
     pub ruleset: String,
@@ -191,6 +221,7 @@ pub struct StateView {
     /// One line saying what the game is.
     pub title: &'static str,
     /// The two seats in seat order.
+    #[schema(min_items = 2, max_items = 2)]
     pub seats: [SeatView; 2],
     /// The index of this state: the number of actions played. An action must name it.
     pub index: usize,
@@ -199,8 +230,10 @@ pub struct StateView {
     /// The position id, which `qasab moves`/`qasab apply` read.
     pub position: String,
     /// Captures so far, in seat order.
+    #[schema(min_items = 2, max_items = 2)]
     pub scores: [u32; 2],
     /// The core's own serialization of the state (board, pending throws, histories).
+    #[schema(value_type = Object)]
     pub state: Value,
     /// The position as the terminal draws it.
     pub board: String,
@@ -210,7 +243,7 @@ pub struct StateView {
     pub legal: Vec<LegalAction>,
     /// True if `POST .../undo` would take something back.
     pub can_undo: bool,
-    /// The board described for drawing ([`crate::drawing`]).
+    /// The board described for drawing, read from the core's accessors.
     pub drawing: crate::drawing::Drawing,
 }
 
@@ -725,7 +758,7 @@ impl<S: Playable> DynGame for TypedGame<S> {
             Ok(HintView {
                 index,
                 agent: spec,
-                kind: kind_name(eval.kind),
+                kind: hint_kind(eval.kind),
                 moves,
             })
         }))

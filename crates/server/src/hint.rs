@@ -8,19 +8,23 @@ use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use serde::Deserialize;
+use utoipa::ToSchema;
 
-use crate::api::{ApiJson, ClientIp, game_id, state_index};
-use crate::error::AppError;
+use crate::api::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::error::{AppError, ErrorBody};
 use crate::game::{HintView, Next};
 use crate::{AppState, auth, poisoned};
 
 /// The body of a hint request.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct HintRequest {
+    /// The index of the state to rank the moves of (the game's `index`).
     #[serde(deserialize_with = "state_index")]
     index: usize,
+    /// A computer player's spec; missing or null: the game's strongest player.
     #[serde(default)]
+    #[schema(examples("solver", "mcts(level=2)", "greedy"))]
     agent: Option<String>,
 }
 
@@ -39,6 +43,29 @@ impl AppState {
     }
 }
 
+/// Every legal move of the current decision, ranked by a computer player
+///
+/// No token is needed: anyone who can watch the game can ask. The player runs under the same
+/// limits as a computer seat.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/hint",
+    operation_id = "getHint",
+    tag = "games",
+    params(GameId),
+    request_body = HintRequest,
+    responses(
+        (status = 200, description = "The moves, best first", body = HintView),
+        (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 409, description = "A stale index, or no decision to rank (the sticks are thrown next, or the game is over)", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        (status = 422, description = "A bad player spec, one above the server's limits, or a player that does not rank moves (random)", body = ErrorBody),
+        (status = 429, description = "Too many hints from this address this minute", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
 pub(crate) async fn hint(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

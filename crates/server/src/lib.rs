@@ -2,8 +2,10 @@
 //!
 //! [`AppState::open`] opens the database and replays every stored game through the core;
 //! [`app`] builds the router (tests call it with `tower::ServiceExt::oneshot`, without a
-//! socket); [`run`] serves it (and [`serve`] on a runtime the caller owns). The API is described in `docs/server.md` and, as an OpenAPI
-//! document, at `GET /api/openapi.json`.
+//! socket) from the list of routes that [`routes`] gives; [`run`] serves it (and [`serve`] on
+//! a runtime the caller owns). The API is described in `docs/server.md` and, as an OpenAPI
+//! document generated from the handlers and their types ([`openapi`]), at
+//! `GET /api/openapi.json`.
 //!
 //! # Concurrency
 //! Each game sits behind its own async mutex, so requests about one game are applied in
@@ -41,7 +43,7 @@ use crate::game::{DynGame, GameError, Next, StateView};
 use crate::limit::RateLimiter;
 use crate::store::{GameRow, Store};
 
-pub use api::app;
+pub use api::{app, routes};
 
 /// Limits of a server.
 #[derive(Clone, Debug)]
@@ -128,7 +130,7 @@ struct Shared {
 pub struct AppState(Arc<Shared>);
 
 /// A new game's seat, as the creation answer gives it.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct CreatedSeat {
     /// The seat's name.
     pub seat: &'static str,
@@ -136,19 +138,22 @@ pub struct CreatedSeat {
     pub player: String,
     /// The seat's secret token (human seats only); shown this once and never again.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub token: Option<String>,
     /// The seat's link for a browser, carrying the token after `#` so that it never reaches
     /// a server log (human seats only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub link: Option<String>,
 }
 
 /// The answer to creating or importing a game.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct CreatedGame {
     /// The game id.
     pub id: String,
     /// The seats in seat order, with the tokens of the human seats.
+    #[schema(min_items = 2, max_items = 2)]
     pub seats: Vec<CreatedSeat>,
     /// The link for spectators, who can watch but not act.
     pub spectator: String,

@@ -5,6 +5,7 @@
 //! strict Content-Security-Policy: scripts, styles and images only from the server itself,
 //! no inline script or style, connections only back to the server.
 
+use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::header::{
@@ -13,12 +14,14 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
+use utoipa::openapi::{ContentBuilder, ObjectBuilder, ResponseBuilder, Type};
 
-use crate::api::game_id;
-use crate::error::AppError;
+use crate::api::{GameId, Route, game_id};
+use crate::error::{AppError, ErrorBody};
 use crate::game::{self, StateView};
 use crate::{AppState, auth};
 
@@ -59,17 +62,43 @@ const ASSETS: &[Asset] = &[
     },
 ];
 
-/// The routes of the page and of its extra reads, merged into the API's router.
-pub(crate) fn routes() -> Router<AppState> {
-    let mut router = Router::new()
-        .route("/", get(index))
-        .route("/play/{id}", get(index))
-        .route("/api/games/{id}/states/{index}", get(state_at))
-        .route("/api/games/{id}/seat", get(seat));
+/// The routes of the page and of its extra reads, part of the server's list of routes.
+pub(crate) fn routes() -> Vec<Route> {
+    let mut routes = vec![
+        Route::get("/", index),
+        Route::get("/play/{id}", play),
+        Route::get("/api/games/{id}/states/{index}", state_at),
+        Route::get("/api/games/{id}/seat", seat),
+    ];
     for asset in ASSETS {
-        router = router.route(asset.path, get(move || async move { serve(asset) }));
+        routes.push(Route::get(asset.path, move || async move { serve(asset) }));
     }
-    router
+    routes
+}
+
+/// The OpenAPI description of the page's files, one operation for each entry of [`ASSETS`]
+/// (the files have no handler of their own to describe them).
+pub(crate) fn asset_paths() -> Vec<(&'static str, PathItem)> {
+    ASSETS
+        .iter()
+        .map(|asset| {
+            let name = asset.path.trim_start_matches("/assets/");
+            // The media type without its parameters (`; charset=utf-8`).
+            let media_type = asset.content_type.split(';').next().unwrap_or_default();
+            let body = ObjectBuilder::new().schema_type(Type::String).build();
+            let ok = ResponseBuilder::new()
+                .description(format!("The file {name}"))
+                .content(media_type, ContentBuilder::new().schema(Some(body)).build())
+                .build();
+            let operation = OperationBuilder::new()
+                .operation_id(Some(format!("getAsset:{name}")))
+                .summary(Some(format!("A file of the web page: {name}")))
+                .tag("page")
+                .response("200", ok)
+                .build();
+            (asset.path, PathItem::new(HttpMethod::Get, operation))
+        })
+        .collect()
 }
 
 /// The headers every page file carries.
@@ -89,14 +118,58 @@ fn serve(asset: &'static Asset) -> Response {
     secured(asset.content_type, asset.body)
 }
 
-/// The page: the same document for a new game and for a game; its script reads the path.
-async fn index() -> Response {
+/// The web page, at a new game
+///
+/// The page lets a person choose a ruleset and an opponent and start a game. It is the same
+/// document as at /play/{id}; its script reads the path.
+#[utoipa::path(
+    get,
+    path = "/",
+    operation_id = "getPage",
+    tag = "page",
+    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+)]
+pub(crate) async fn index() -> Response {
     secured("text/html; charset=utf-8", INDEX)
 }
 
-/// `GET /api/games/{id}/states/{index}`: the view of the game as it was after its first
-/// `index` actions, rebuilt by replaying them.
-async fn state_at(
+/// The web page, at a game
+///
+/// The page draws the game and, with a seat's token after '#token=' in its link, plays that
+/// seat. Any id is answered with the page, which reports an unknown game itself.
+#[utoipa::path(
+    get,
+    path = "/play/{id}",
+    operation_id = "getGamePage",
+    tag = "page",
+    params(GameId),
+    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+)]
+pub(crate) async fn play() -> Response {
+    index().await
+}
+
+/// The game as it was at an earlier state, for stepping through its record
+///
+/// The view is rebuilt by replaying the game's first `index` actions. Its `legal` and
+/// `can_undo` are those of that state, and nothing can be played in it.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/states/{index}",
+    operation_id = "getStateAt",
+    tag = "games",
+    params(
+        GameId,
+        ("index" = usize, Path, description = "The state index: the number of actions played before it (0 = the start)."),
+    ),
+    responses(
+        (status = 200, description = "The view of the game after its first `index` actions", body = StateView),
+        (status = 400, description = "The index is not a non-negative integer, or the id is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id, or an index past the game's current state", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn state_at(
     State(state): State<AppState>,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<StateView>, AppError> {
@@ -133,10 +206,37 @@ async fn state_at(
     Ok(Json(view))
 }
 
-/// `GET /api/games/{id}/seat`: the seat of the token in `Authorization: Bearer`, so that a
-/// page opened from a seat link knows which side it plays (and learns early that a token is
-/// not a seat of the game).
-async fn seat(
+/// The seat of a token.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TokenSeat {
+    /// The seat's name.
+    seat: &'static str,
+    /// The seat's position in seat order.
+    #[schema(maximum = 1)]
+    index: usize,
+}
+
+/// The seat of the token sent in the Authorization header
+///
+/// A page opened from a seat link asks it to know which side it plays, and to learn early
+/// that a token is not a seat of the game.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/seat",
+    operation_id = "getSeat",
+    tag = "games",
+    params(GameId),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "The token's seat", body = TokenSeat),
+        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
+        (status = 401, description = "No seat token", body = ErrorBody),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn seat(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
@@ -147,7 +247,9 @@ async fn seat(
         AppError::Forbidden("the token is not the token of a seat of this game".into())
     })?;
     let names = slot.game.lock().await.seat_names();
-    Ok(Json(
-        json!({ "seat": names[p.index()], "index": p.index() }),
-    ))
+    // Through a JSON value, as the answer has always been built (its keys sorted).
+    Ok(Json(json!(TokenSeat {
+        seat: names[p.index()],
+        index: p.index(),
+    })))
 }

@@ -17,12 +17,33 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use serde::Serialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
+use utoipa::ToSchema;
 
-use crate::api::game_id;
-use crate::error::AppError;
+use crate::api::{GameId, game_id};
+use crate::error::{AppError, ErrorBody};
+use crate::game::StateView;
 use crate::{AppState, GameSlot};
+
+/// A frame of the WebSocket at `/api/games/{id}/ws`: the game's state.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct StateMessage {
+    /// The kind of frame: always `state`.
+    #[serde(rename = "type")]
+    kind: MessageKind,
+    /// The game's view, as `GET /api/games/{id}` answers it.
+    state: StateView,
+}
+
+/// The kinds of frame the WebSocket sends.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum MessageKind {
+    /// The game's state.
+    State,
+}
 
 /// One open socket's place among a game's watchers, given back when dropped.
 struct Place(Arc<GameSlot>);
@@ -45,6 +66,29 @@ impl Drop for Place {
     }
 }
 
+/// Watch a game live over a WebSocket
+///
+/// A WebSocket upgrade (GET with 'Connection: Upgrade' and 'Upgrade: websocket'). Once
+/// connected, the server sends a text frame {"type": "state", "state": GameState} with the
+/// current state (the answer of GET /api/games/{id}), then the same after every change of the
+/// game: an action, a throw, a computer move, an undo. A watcher that falls behind gets the
+/// current state. Messages from the client are ignored (actions go through POST
+/// .../actions); pings are answered. The schema StateMessage describes the frames. No token is
+/// needed.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/ws",
+    operation_id = "watchGame",
+    tag = "games",
+    params(GameId),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol; the frames are StateMessage"),
+        (status = 400, description = "Not a WebSocket upgrade request, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 429, description = "The game already has as many live watchers as the server takes", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
 pub(crate) async fn watch(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
@@ -70,7 +114,12 @@ pub(crate) async fn watch(
 /// The text frame carrying the game's current state.
 async fn state_message(slot: &GameSlot) -> String {
     let view = slot.game.lock().await.view();
-    json!({ "type": "state", "state": view }).to_string()
+    // Through a JSON value, as the frame has always been built (its objects' keys sorted).
+    json!(StateMessage {
+        kind: MessageKind::State,
+        state: view,
+    })
+    .to_string()
 }
 
 /// What woke the socket's loop.

@@ -229,6 +229,119 @@ async fn openapi_document_describes_every_route() {
     }
 }
 
+/// The `$ref`s anywhere under `value`.
+fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                found.push(r);
+            }
+            map.values().for_each(|v| refs(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| refs(v, found)),
+        _ => {}
+    }
+}
+
+/// The methods an OpenAPI path item may describe.
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+#[tokio::test]
+async fn the_document_describes_exactly_the_routes_served() {
+    let s = Server::new();
+    let (status, doc) = s.get("/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    let served = qasab_server::routes();
+    assert!(served.len() >= 13, "{served:?}");
+
+    // Each served route and method is in the document.
+    for (method, path) in &served {
+        let operation = &doc["paths"][*path][method.as_str().to_lowercase()];
+        assert!(
+            operation.is_object(),
+            "{method} {path} is served but not in the document"
+        );
+        assert!(operation["responses"].is_object(), "{method} {path}");
+    }
+    // And the document describes nothing else.
+    let mut documented: Vec<(String, String)> = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for key in item.as_object().unwrap().keys() {
+            if METHODS.contains(&key.as_str()) {
+                documented.push((key.to_uppercase(), path.clone()));
+            }
+        }
+    }
+    let mut listed: Vec<(String, String)> = served
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    documented.sort();
+    listed.sort();
+    assert_eq!(documented, listed);
+
+    // The list is what the router serves: each entry is routed (not the 404 of an unknown
+    // path, nor a 405), and every other method on its path is a 405.
+    for (_, path) in &served {
+        let uri = path
+            .replace("{id}", "0123456789abcdef")
+            .replace("{index}", "0");
+        for method in [
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::DELETE,
+            Method::PATCH,
+        ] {
+            let req = Request::builder()
+                .method(method.clone())
+                .uri(&uri)
+                .body(Body::empty())
+                .unwrap();
+            let (status, body, _) = s.raw(req).await;
+            assert!(!body.contains("no such path"), "{method} {uri}: {body}");
+            if served.iter().any(|(m, p)| p == path && *m == method) {
+                assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+            } else {
+                assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+            }
+        }
+    }
+
+    // Every reference resolves, and every link names an operation of the document.
+    let mut found = Vec::new();
+    refs(&doc, &mut found);
+    assert!(!found.is_empty());
+    for r in found {
+        let pointer = r
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("external {r}"));
+        assert!(doc.pointer(pointer).is_some(), "{r} does not resolve");
+    }
+    let operations: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| METHODS.iter().map(move |m| &item[*m]))
+        .filter_map(|op| op["operationId"].as_str())
+        .collect();
+    for path in ["/api/games", "/api/games/import"] {
+        let links = doc["paths"][path]["post"]["responses"]["201"]["links"]
+            .as_object()
+            .unwrap();
+        assert!(links.contains_key("getGame"), "{path}");
+        for (name, link) in links {
+            let target = link["operationId"].as_str().unwrap();
+            assert!(
+                operations.contains(&target),
+                "{path}: link {name} to {target}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_new_game_gives_tokens_to_human_seats_only() {
     let s = Server::new();
