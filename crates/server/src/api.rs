@@ -580,7 +580,7 @@ pub(crate) struct RulesetOption {
     /// The key in the ruleset string.
     key: &'static str,
     /// The accepted values, as shown to people (`none | own-side`, `1..=60`).
-    values: &'static str,
+    values: String,
     /// The preset's value, or `null` if it has none.
     #[schema(required = true)]
     default: Option<String>,
@@ -638,7 +638,7 @@ where
             .iter()
             .map(|o| RulesetOption {
                 key: o.key,
-                values: o.values,
+                values: o.values.clone(),
                 default: rules.default_value(o.key),
                 help: o.help,
                 rules: o.rules,
