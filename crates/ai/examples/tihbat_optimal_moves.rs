@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use qasab_ai::Solver;
-use qasab_ai::agent::PreparedAgent;
+use qasab_ai::players::PreparedAgent;
 use qasab_ai::rng::{below, rng_from_seed};
 use qasab_core::tihbat::{self, State};
 use qasab_core::{GameState, Ruleset, Turn};

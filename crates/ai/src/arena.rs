@@ -46,9 +46,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::agent::{AgentError, AgentMaker, AgentSpec, Playable, PreparedAgent};
 use crate::driver::{ChanceSource, play_out};
+use crate::players::{AgentMaker, Playable, PreparedAgent};
 use crate::rng::derive_seed;
+use crate::spec::{AgentError, AgentSpec};
 use crate::stats::{self, FitError, PRIOR_DRAWS, PairingData};
 
 /// The most games one arena plays, all pairings together (each game's result is kept).

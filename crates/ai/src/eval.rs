@@ -21,7 +21,7 @@
 
 use qasab_core::{GameState, Outcome, Player};
 
-use crate::agent::{AgentError, AgentSpec};
+use crate::spec::{AgentError, AgentSpec};
 
 pub mod hits;
 pub mod tab;

@@ -91,12 +91,12 @@ use std::collections::HashMap;
 
 use qasab_core::{GameState, Player, Turn, Weighted};
 
-use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
+use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
-use crate::greedy::{best_first, best_moves, follow, one_step_values};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
-use crate::turn::{TurnGraph, greedy_line};
+use crate::spec::{AgentError, AgentSpec};
+use crate::turn::{TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values};
 
 /// The lowest value any state can have.
 pub const LOW: f64 = -1.0;

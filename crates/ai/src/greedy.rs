@@ -21,10 +21,7 @@ use qasab_core::GameState;
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
-use crate::turn::{TURN_STATES, TurnGraph};
-
-/// Values closer than this are equal when choosing among moves.
-pub(crate) const TIE: f64 = 1e-12;
+use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values};
 
 /// The one-turn lookahead player ([module docs](self)).
 pub struct Greedy<S: GameState> {
@@ -59,50 +56,6 @@ impl<S: GameState> Greedy<S> {
         self.turn_states = cap.max(2);
         self
     }
-}
-
-/// Each legal move with the value of the state it leads to, for the player to move: the
-/// one-decision rule used when a turn is too large to enumerate.
-pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<(S::Move, f64)> {
-    let player = state.turn().player().expect("a player's turn");
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut c = state.clone();
-            c.play_unchecked(m);
-            (m, c.evaluate_with(player, eval))
-        })
-        .collect()
-}
-
-/// The moves within [`TIE`] of the best value, in the order given.
-pub(crate) fn best_moves<M: Copy>(values: &[(M, f64)]) -> Vec<M> {
-    let best = values
-        .iter()
-        .map(|&(_, v)| v)
-        .fold(f64::NEG_INFINITY, f64::max);
-    values
-        .iter()
-        .filter(|&&(_, v)| v >= best - TIE)
-        .map(|&(m, _)| m)
-        .collect()
-}
-
-/// Sorts move values best first, keeping the move order among equals.
-pub(crate) fn best_first<M>(mut values: Vec<(M, f64)>) -> Vec<(M, f64)> {
-    values.sort_by(|a, b| b.1.total_cmp(&a.1));
-    values
-}
-
-/// Takes the next decision of `plan` if `state` is the state it was planned in.
-pub(crate) fn follow<S: GameState>(plan: &mut Vec<(S, S::Move)>, state: &S) -> Option<S::Move> {
-    if plan.first().is_some_and(|(s, _)| s == state) {
-        return Some(plan.remove(0).1);
-    }
-    plan.clear();
-    None
 }
 
 impl<S: Evaluate> Greedy<S> {

@@ -1,6 +1,8 @@
 //! Qasab's computer players, the exact Tihbat solver, and game simulation.
 //!
-//! * [`agent`]: the [`Agent`] trait and the spec strings (`random(seed=7)`, `solver`).
+//! * [`agent`]: the [`Agent`] trait every player implements.
+//! * [`spec`]: player specs (`random(seed=7)`, `solver`) and their errors.
+//! * [`players`]: the registry of players: which each game has, and building them from specs.
 //! * [`random`]: the uniform random player.
 //! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
 //! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
@@ -28,16 +30,20 @@ pub mod fit;
 pub mod greedy;
 pub mod hash;
 pub mod mcts;
+pub mod players;
 pub mod random;
 pub mod rng;
 pub mod simulate;
 pub mod solver;
+pub mod spec;
 pub mod stats;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
 pub mod turn;
 
-pub use agent::{Agent, AgentError, AgentSpec, Evaluation, Playable, PreparedAgent, ValueKind};
+pub use agent::{Agent, Evaluation, ValueKind};
 pub use eval::Evaluate;
+pub use players::{Playable, PreparedAgent};
 pub use solver::{SolveError, Solver};
+pub use spec::{AgentError, AgentSpec};

@@ -85,10 +85,11 @@ use qasab_core::{Outcome, Player, Turn, Weighted};
 use rand_core::Rng;
 use rayon::prelude::*;
 
-use crate::agent::{Agent, AgentError, AgentSpec, Evaluation, ValueKind};
+use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
+use crate::spec::{AgentError, AgentSpec};
 use crate::turn::{TURN_STATES, TurnGraph};
 
 mod inspect;

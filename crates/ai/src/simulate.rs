@@ -11,9 +11,10 @@ use qasab_core::{EndReason, GameState, Player, Ruleset, StickStats, Turn};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::agent::{AgentError, Playable, PreparedAgent};
 use crate::driver::{ChanceSource, play_out};
+use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
+use crate::spec::AgentError;
 
 /// The result of one simulated game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]

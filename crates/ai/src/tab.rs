@@ -2,9 +2,10 @@
 
 use qasab_core::tab::{Ruleset, State};
 
-use crate::agent::{AgentError, AgentMaker, AgentSpec, Playable, common_maker, unknown_agent};
 use crate::eval::EvalWeights;
 use crate::mcts::{Budget, MctsOptions};
+use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
+use crate::spec::{AgentError, AgentSpec};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.
 pub const TAB_LEVEL: u8 = 4;

@@ -2,8 +2,9 @@
 
 use qasab_core::tab_ludii::{Ruleset, State};
 
-use crate::agent::{AgentError, AgentMaker, AgentSpec, Playable, common_maker, unknown_agent};
 use crate::mcts::{MctsOptions, RolloutPolicy};
+use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
+use crate::spec::{AgentError, AgentSpec};
 
 impl Playable for State {
     fn strongest_agent() -> &'static str {

@@ -4,12 +4,11 @@ use std::sync::Arc;
 
 use qasab_core::tihbat::{Move, Ruleset, State};
 
-use crate::agent::{
-    Agent, AgentError, AgentMaker, AgentSpec, Evaluation, Playable, ValueKind, common_maker,
-    unknown_agent,
-};
+use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::solver::Solver;
+use crate::spec::{AgentError, AgentSpec};
 
 /// Plays perfectly: a move of the best exact value given the game's history, chosen at random
 /// among equally good moves with its seed.

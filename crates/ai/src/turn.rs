@@ -25,6 +25,9 @@ use crate::hash::{BuildPassHasher, BuildStateHasher};
 /// The default cap on the distinct states of one turn's enumeration.
 pub const TURN_STATES: usize = 4096;
 
+/// Values closer than this are equal when choosing among moves.
+pub(crate) const TIE: f64 = 1e-12;
+
 /// Every decision sequence of one player's turn, merged by state ([module docs](self)).
 #[derive(Clone, Debug)]
 pub struct TurnGraph<S: GameState> {
@@ -252,4 +255,50 @@ pub fn greedy_line<S: Evaluate>(state: &S, eval: EvalWeights) -> (Vec<(S, S::Mov
         s = c;
     }
     (line, s)
+}
+
+// ----- choosing among valued moves (the turn players share these) -----
+
+/// Each legal move with the value of the state it leads to, for the player to move: the
+/// one-decision rule used when a turn is too large to enumerate.
+pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<(S::Move, f64)> {
+    let player = state.turn().player().expect("a player's turn");
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut c = state.clone();
+            c.play_unchecked(m);
+            (m, c.evaluate_with(player, eval))
+        })
+        .collect()
+}
+
+/// The moves within [`TIE`] of the best value, in the order given.
+pub(crate) fn best_moves<M: Copy>(values: &[(M, f64)]) -> Vec<M> {
+    let best = values
+        .iter()
+        .map(|&(_, v)| v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    values
+        .iter()
+        .filter(|&&(_, v)| v >= best - TIE)
+        .map(|&(m, _)| m)
+        .collect()
+}
+
+/// Sorts move values best first, keeping the move order among equals.
+pub(crate) fn best_first<M>(mut values: Vec<(M, f64)>) -> Vec<(M, f64)> {
+    values.sort_by(|a, b| b.1.total_cmp(&a.1));
+    values
+}
+
+/// Takes the next decision of `plan` if `state` is the state it was planned in.
+pub(crate) fn follow<S: GameState>(plan: &mut Vec<(S, S::Move)>, state: &S) -> Option<S::Move> {
+    if plan.first().is_some_and(|(s, _)| s == state) {
+        return Some(plan.remove(0).1);
+    }
+    plan.clear();
+    None
 }

@@ -3,9 +3,10 @@
 use std::fs;
 use std::path::Path;
 
-use qasab_ai::agent::{AgentSpec, Playable, PreparedAgent};
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::simulate::simulate;
+use qasab_ai::spec::AgentSpec;
 use qasab_ai::{AgentError, Solver};
 use qasab_core::record::Record;
 use qasab_core::tihbat::{self, State};
@@ -214,7 +215,7 @@ fn random_agent_only_plays_legal_moves_and_covers_them() {
 mod spec_properties {
     use proptest::prelude::*;
     use qasab_ai::AgentSpec;
-    use qasab_ai::agent::PreparedAgent;
+    use qasab_ai::players::PreparedAgent;
     use qasab_core::tihbat::{Ruleset, State};
 
     proptest! {

@@ -1,12 +1,13 @@
 //! The search players: expectimax against the plain reference search, legal decisions on every
 //! preset, determinism for a seed, and literal positions with an obvious best move.
 
-use qasab_ai::agent::{Agent, Playable, PreparedAgent, ValueKind};
+use qasab_ai::agent::{Agent, ValueKind};
 use qasab_ai::bench::random_step;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::{EvalWeights, Evaluate};
 use qasab_ai::expectimax::{Expectimax, Horizon, Options, analyse, reference_values};
 use qasab_ai::greedy::Greedy;
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
 use qasab_core::{
     AnyRuleset, GameState, Player, Ruleset, Turn, tab, tab_ludii, tihbat, with_ruleset,
@@ -284,7 +285,7 @@ fn cheap_spec(name: &str) -> &'static str {
 
 #[test]
 fn every_player_plays_only_legal_decisions_on_every_preset() {
-    let mut specs: Vec<&str> = qasab_ai::agent::AGENT_NAMES
+    let mut specs: Vec<&str> = qasab_ai::players::AGENT_NAMES
         .iter()
         .map(|n| cheap_spec(n))
         .collect();

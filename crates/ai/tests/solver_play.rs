@@ -4,7 +4,7 @@
 //! itself, since Tihbat has no chance).
 
 use qasab_ai::Solver;
-use qasab_ai::agent::PreparedAgent;
+use qasab_ai::players::PreparedAgent;
 use qasab_ai::rng::{below, rng_from_seed};
 use qasab_core::tihbat::{Ruleset, State};
 use qasab_core::{GameState, Player, Ruleset as _, Turn};

@@ -13,7 +13,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
-use qasab_ai::agent::{Agent, Playable, PreparedAgent};
+use qasab_ai::agent::Agent;
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::simulate::GameSummary;
 use qasab_core::record::{self, Record};
 use qasab_core::{

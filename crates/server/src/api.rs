@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
-use qasab_ai::agent::{AGENT_NAMES, Playable, PreparedAgent};
+use qasab_ai::players::{AGENT_NAMES, Playable, PreparedAgent};
 use qasab_core::{AnyRuleset, Player, Ruleset, with_ruleset};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};

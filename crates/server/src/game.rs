@@ -18,9 +18,11 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use qasab_ai::agent::{AgentSpec, Playable, PreparedAgent, ValueKind};
+use qasab_ai::agent::ValueKind;
 use qasab_ai::driver::{ChanceSource, seat_seed};
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::rng::derive_seed;
+use qasab_ai::spec::AgentSpec;
 use qasab_core::record::{Record, replay, write_record};
 use qasab_core::{Action, ActionOf, AnyRuleset, GameState, Player, Ruleset, Turn, with_ruleset};
 use serde::Serialize;

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::agent::{Playable, PreparedAgent};
 use qasab_ai::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::eval::Evaluate;
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_core::record::{Record, replay};
 use qasab_core::{ActionOf, GameState, Player, Ruleset, with_ruleset};
 use serde_json::json;

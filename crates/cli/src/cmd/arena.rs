@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::agent::Playable;
 use qasab_ai::arena::{ArenaError, ArenaOptions, ArenaReport, arena, pairings};
+use qasab_ai::players::Playable;
 use qasab_ai::simulate::{Rate, timed};
 use qasab_core::{Ruleset, with_ruleset};
 

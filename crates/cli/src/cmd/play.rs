@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::agent::{Agent, Playable, PreparedAgent};
+use qasab_ai::agent::Agent;
 use qasab_ai::driver::{ChanceSource, seat_seed};
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::{Evaluation, ValueKind};
 use qasab_core::record::write_record;
 use qasab_core::{Action, ActionOf, GameState, Player, Ruleset, Turn, with_ruleset};

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::agent::{Playable, PreparedAgent};
+use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::simulate::{SimulationReport, simulate, timed};
 use qasab_core::{Player, Ruleset, with_ruleset};
 use serde_json::json;
