@@ -1,6 +1,8 @@
 //! Playing whole games between agents.
 
-use qasab_core::{Action, GameState, Player, Turn, Weighted};
+use qasab_core::{
+    Action, AnyAction, AnyState, GameState, Player, Registered, Turn, Weighted, with_state,
+};
 
 use crate::agent::Agent;
 use crate::rng::{GameRng, derive_seed, pick_weighted, rng_from_seed};
@@ -31,6 +33,15 @@ impl ChanceSource {
         state.chance_outcomes(buf);
         let i = pick_weighted(&mut self.rng, buf.iter().map(|w| w.weight));
         buf[i].outcome
+    }
+
+    /// Draws the outcome of a chance turn of a dynamic state; `None` at any other turn.
+    pub fn draw_any(&mut self, state: &AnyState) -> Option<AnyAction> {
+        (state.turn() == Turn::Chance).then(|| with_state!(state, s => self.draw_registered(s)))
+    }
+
+    fn draw_registered<S: Registered>(&mut self, state: &S) -> AnyAction {
+        S::action_into_any(Action::Chance(self.draw(state, &mut Vec::new())))
     }
 }
 

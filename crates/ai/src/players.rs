@@ -4,9 +4,11 @@
 
 use std::sync::Arc;
 
-use qasab_core::{GameState, Ruleset};
+use qasab_core::{
+    Action, AnyAction, AnyRuleset, AnyState, GameState, Registered, Ruleset, with_ruleset,
+};
 
-use crate::agent::Agent;
+use crate::agent::{Agent, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::spec::{AgentError, AgentSpec};
 
@@ -34,6 +36,20 @@ pub trait Playable: Evaluate {
     /// The options of `mcts` on this game where its spec sets none.
     fn mcts_defaults() -> crate::mcts::MctsOptions {
         crate::mcts::MctsOptions::default()
+    }
+
+    /// Refuses a spec whose preparation would pass a host's `limits` (the size of the game an
+    /// exact solver solves). Nothing by default.
+    ///
+    /// # Errors
+    /// A message naming the limit.
+    fn check_preparation(
+        spec: &AgentSpec,
+        rules: &Self::Ruleset,
+        limits: &Limits,
+    ) -> Result<(), String> {
+        let _ = (spec, rules, limits);
+        Ok(())
     }
 }
 
@@ -127,4 +143,185 @@ impl<S: Playable> PreparedAgent<S> {
     pub fn make(&self, default_seed: u64) -> Box<dyn Agent<S>> {
         (self.maker)(self.seed.unwrap_or(default_seed))
     }
+}
+
+/// The budgets a host (the server) allows a computer player, so that one decision can neither
+/// hold a thread for long nor take every core, and the largest game its exact solver may
+/// prepare. A spec is checked against them by [`Limits::check`] before it is prepared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Who sets the limits, for messages (`the server`).
+    pub holder: &'static str,
+    /// The most `time=` per move, in milliseconds.
+    pub time_ms: u64,
+    /// The most `iterations=` per move.
+    pub iterations: u64,
+    /// The most `threads=`.
+    pub threads: u64,
+    /// The most `nodes=` per move.
+    pub nodes: u64,
+    /// The most counters per pit for which the exact Tihbat `solver` is prepared (its table
+    /// grows with the fourth power of the counters).
+    pub solver_seeds: u32,
+}
+
+impl Limits {
+    /// Refuses a spec whose budget is above the limits; the player checks the rest of its
+    /// options when it is prepared. A spec that does not parse is left to the player too.
+    ///
+    /// # Errors
+    /// A message naming the option and the limit.
+    pub fn check(&self, spec: &str) -> Result<(), String> {
+        let Ok(parsed) = AgentSpec::parse(spec) else {
+            return Ok(());
+        };
+        for (key, max, unit) in [
+            ("time", self.time_ms, "milliseconds"),
+            ("iterations", self.iterations, "iterations"),
+            ("threads", self.threads, "threads"),
+            ("nodes", self.nodes, "nodes"),
+        ] {
+            if let Some(v) = parsed.get(key).and_then(|v| v.parse::<u64>().ok())
+                && v > max
+            {
+                return Err(format!(
+                    "{spec}: {key}={v} is above {}'s limit of {max} {unit}",
+                    self.holder
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A prepared player of any game: the dynamic form of [`PreparedAgent`], which front ends use
+/// with [`AnyState`]. Cheap to clone (the preparation, such as a solved game, is shared).
+#[derive(Clone)]
+pub struct AnyPlayer {
+    inner: Arc<dyn DynPlayer>,
+}
+
+/// [`PreparedAgent`] with its game's type erased to the registry's dynamic types.
+trait DynPlayer: Send + Sync {
+    fn spec(&self) -> &AgentSpec;
+    fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction>;
+    fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>>;
+}
+
+/// An agent's values of the legal moves of a dynamic state, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnyEvaluation {
+    /// What the values mean.
+    pub kind: ValueKind,
+    /// Each legal move with its value, best first.
+    pub moves: Vec<(AnyAction, f64)>,
+}
+
+impl<S: Playable + Registered> DynPlayer for PreparedAgent<S> {
+    fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction> {
+        let state = S::state_of(state)?;
+        state.turn().player()?;
+        let m = self.make(seed).choose(state);
+        Some(S::action_into_any(Action::Move(m)))
+    }
+
+    fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>> {
+        let state = S::state_of(state)?;
+        state.turn().player()?;
+        Some(self.make(seed).evaluate(state).map(|e| {
+            AnyEvaluation {
+                kind: e.kind,
+                moves: e
+                    .moves
+                    .into_iter()
+                    .map(|(m, v)| (S::action_into_any(Action::Move(m)), v))
+                    .collect(),
+            }
+        }))
+    }
+}
+
+impl AnyPlayer {
+    /// Prepares the player of `spec` for `rules`.
+    ///
+    /// # Errors
+    /// [`AgentError`] for a bad spec, or a player this game lacks.
+    pub fn new(spec: &str, rules: &AnyRuleset) -> Result<AnyPlayer, AgentError> {
+        with_ruleset!(rules, r => Self::typed(spec, r))
+    }
+
+    fn typed<R: Ruleset>(spec: &str, rules: &R) -> Result<AnyPlayer, AgentError>
+    where
+        R::State: Playable + Registered,
+    {
+        let prepared = PreparedAgent::<R::State>::new(spec, rules)?;
+        Ok(AnyPlayer {
+            inner: Arc::new(prepared),
+        })
+    }
+
+    /// Prepares the player of `spec` for `rules` within a host's `limits`: the budget of the
+    /// spec, then the size of what the player would prepare (the game a solver solves).
+    ///
+    /// # Errors
+    /// A message: the limit passed, or the player's own error.
+    pub fn within(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<AnyPlayer, String> {
+        limits.check(spec)?;
+        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+        with_ruleset!(rules, r => check_preparation_of(&parsed, r, limits))?;
+        AnyPlayer::new(spec, rules).map_err(|e| e.to_string())
+    }
+
+    /// The spec as given.
+    pub fn spec(&self) -> &AgentSpec {
+        self.inner.spec()
+    }
+
+    /// The player's move at `state`, with `seed` for its own choices (the spec's `seed=` wins
+    /// if given); `None` if it is not a player's turn or the state is of another game.
+    pub fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction> {
+        self.inner.choose(state, seed)
+    }
+
+    /// The player's values of the legal moves at `state`: `None` if it is not a player's turn or
+    /// the state is of another game, `Some(None)` for a player that does not rate moves.
+    pub fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>> {
+        self.inner.evaluate(state, seed)
+    }
+
+    /// The strongest player of a game, used as the default opponent and for hints.
+    pub fn strongest(rules: &AnyRuleset) -> &'static str {
+        with_ruleset!(rules, r => strongest_of(r))
+    }
+
+    /// The players a game has, in [`AGENT_NAMES`] order.
+    pub fn names(rules: &AnyRuleset) -> Vec<&'static str> {
+        AGENT_NAMES
+            .iter()
+            .copied()
+            .filter(|name| AnyPlayer::new(name, rules).is_ok())
+            .collect()
+    }
+}
+
+fn check_preparation_of<R: Ruleset>(
+    spec: &AgentSpec,
+    rules: &R,
+    limits: &Limits,
+) -> Result<(), String>
+where
+    R::State: Playable,
+{
+    R::State::check_preparation(spec, rules, limits)
+}
+
+fn strongest_of<R: Ruleset>(_: &R) -> &'static str
+where
+    R::State: Playable,
+{
+    R::State::strongest_agent()
 }

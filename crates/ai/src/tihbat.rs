@@ -5,7 +5,7 @@ use std::sync::Arc;
 use qasab_core::tihbat::{Move, Ruleset, State};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
+use crate::players::{AgentMaker, Limits, Playable, common_maker, unknown_agent};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::solver::Solver;
 use crate::spec::{AgentError, AgentSpec};
@@ -81,6 +81,20 @@ impl Playable for State {
             margin: 0.5,
             ..crate::mcts::MctsOptions::default()
         }
+    }
+
+    /// The solver's table grows with the fourth power of the counters (seeds=7 solves in
+    /// milliseconds, seeds=20 in a fraction of a second, seeds=60 would take many seconds and
+    /// hundreds of megabytes): a host limits the counters it solves.
+    fn check_preparation(spec: &AgentSpec, rules: &Ruleset, limits: &Limits) -> Result<(), String> {
+        let seeds = u32::from(rules.seeds);
+        if spec.name == "solver" && seeds > limits.solver_seeds {
+            return Err(format!(
+                "solver: {} solves tihbat up to seeds={}, not seeds={seeds}",
+                limits.holder, limits.solver_seeds
+            ));
+        }
+        Ok(())
     }
 
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {

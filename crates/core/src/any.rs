@@ -16,8 +16,8 @@ use serde::{Serialize, Serializer};
 
 use crate::actions::{ActionIdError, ActionIds};
 use crate::game::{
-    Action, ActionError, GameState, InvalidState, Outcome, ParseActionError, PositionIdError,
-    StickStats, Turn,
+    Action, ActionError, ActionOf, GameState, InvalidState, Outcome, ParseActionError,
+    PositionIdError, StickStats, Turn,
 };
 use crate::observe::Observe;
 use crate::player::{ByPlayer, Player};
@@ -314,11 +314,54 @@ macro_rules! __define_any {
             }
         }
 
+        $(
+            impl Registered for $crate::$module::State {
+                fn ruleset_of(r: &AnyRuleset) -> Option<&$crate::$module::Ruleset> {
+                    match r {
+                        AnyRuleset::$variant(r) => Some(r),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+
+                fn state_of(s: &AnyState) -> Option<&$crate::$module::State> {
+                    match s {
+                        AnyState::$variant(s) => Some(s),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+
+                fn into_any(self) -> AnyState {
+                    AnyState::$variant(self)
+                }
+
+                fn action_of(a: AnyAction) -> Option<$crate::game::ActionOf<Self>> {
+                    match a {
+                        AnyAction::$variant(a) => Some(a),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+
+                fn action_into_any(a: $crate::game::ActionOf<Self>) -> AnyAction {
+                    AnyAction::$variant(a)
+                }
+            }
+        )+
+
         impl AnyAction {
             /// The game's module name, for messages.
             fn game(&self) -> &'static str {
                 match self {
                     $(AnyAction::$variant(_) => stringify!($module),)+
+                }
+            }
+
+            /// True for a chance outcome, false for a player's move.
+            pub fn is_chance(&self) -> bool {
+                match self {
+                    $(AnyAction::$variant(a) => matches!(a, Action::Chance(_)),)+
                 }
             }
         }
@@ -350,6 +393,22 @@ macro_rules! __define_any {
             }
         }
     };
+}
+
+/// A game of the registry: its types as members of the dynamic ones. Generic code over one
+/// game reaches [`AnyRuleset`], [`AnyState`] and [`AnyAction`] through these projections, with
+/// no downcast; the registry implements it for every game.
+pub trait Registered: GameState + ActionIds + Observe + crate::view::Draw {
+    /// The game's ruleset inside `r`, if `r` is of this game.
+    fn ruleset_of(r: &AnyRuleset) -> Option<&Self::Ruleset>;
+    /// The game's state inside `s`, if `s` is of this game.
+    fn state_of(s: &AnyState) -> Option<&Self>;
+    /// The state as a dynamic state.
+    fn into_any(self) -> AnyState;
+    /// The game's action inside `a`, if `a` is of this game.
+    fn action_of(a: AnyAction) -> Option<ActionOf<Self>>;
+    /// The action as a dynamic action.
+    fn action_into_any(a: ActionOf<Self>) -> AnyAction;
 }
 
 /// Dispatches a `match` over one of the dynamic types from the registry.

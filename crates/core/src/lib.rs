@@ -44,7 +44,7 @@ pub mod tihbat;
 pub mod view;
 
 pub use actions::{ActionIdError, ActionIds};
-pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES};
+pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES, Registered};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, InvalidState, MoveError,
     NoChance, Outcome, ParseActionError, PositionIdError, StickStats, Turn, Weighted,

@@ -41,8 +41,9 @@ impl Draw for tihbat::State {
     }
 }
 
-/// The board of a game, ready to draw.
+/// The board of a game, ready to draw: `kind` tells which board it is.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Drawing {
     /// A Tâb board (`tab`, `tab-hyde`, `tab-modern`, `tab-ludii`, `tab-hyde-ludii`).
@@ -53,46 +54,62 @@ pub enum Drawing {
 
 /// A 4×N Tâb board and what stands around it.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TabDrawing {
     /// The number of columns.
+    #[cfg_attr(feature = "schema", schema(minimum = 3))]
     pub columns: u8,
     /// The four rows as the terminal draws them: the second seat's home row (row 4) first.
     pub rows: Vec<Vec<SquareDrawing>>,
     /// The throws waiting to be played, in value order.
     pub pending: Vec<ThrowDrawing>,
     /// Banked tâbs, in seat order (always 0 under Ludii's rules).
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub banked: [u32; 2],
     /// Pieces on the board, in seat order.
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub on_board: [u32; 2],
     /// Pieces not yet converted (or, under Ludii's Hyde rules, locked), in seat order.
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub unconverted: [u32; 2],
     /// Pieces removed by stack reductions, in seat order.
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub removed: [u32; 2],
-    /// The last throw of the sticks so far, if any.
+    /// The last throw of the sticks so far, or `null` before the first.
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub last_throw: Option<ThrowDrawing>,
 }
 
 /// One square of a Tâb board.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = Square))]
 pub struct SquareDrawing {
     /// Its name in the game's notation (`A`, `k`, `c3`).
     pub name: String,
     /// Its row, 1 to 4 from the first seat's home row.
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 4))]
     pub row: u8,
     /// Its column, 1 to N from the first seat's left.
+    #[cfg_attr(feature = "schema", schema(minimum = 1))]
     pub column: u8,
     /// The seat whose home row it is, or `null` for the middle rows.
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub home: Option<&'static str>,
     /// The unit standing on it, or `null`.
+    #[cfg_attr(feature = "schema", schema(required = true))]
     pub unit: Option<UnitDrawing>,
 }
 
 /// A unit (a piece or a stack) on a square.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = Unit))]
 pub struct UnitDrawing {
     /// The seat that owns it.
     pub owner: &'static str,
     /// Its number of pieces.
+    #[cfg_attr(feature = "schema", schema(minimum = 1))]
     pub pieces: u32,
     /// How many of them are not yet converted (locked, under Ludii's Hyde rules): such a
     /// piece moves only with a tâb.
@@ -109,37 +126,57 @@ pub struct UnitDrawing {
 
 /// A throw of the four sticks.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = Throw))]
 pub struct ThrowDrawing {
     /// Its value: 1, 2, 3, 4 or 6.
+    #[cfg_attr(feature = "schema", schema(schema_with = throw_value))]
     pub value: u8,
     /// Its name (`tab`, `itneyn`, ...).
     pub name: &'static str,
     /// How many sticks show their white side.
+    #[cfg_attr(feature = "schema", schema(maximum = 4))]
     pub whites: u8,
     /// For the last throw, the game's description of it (who threw, and whether he throws
-    /// again).
+    /// again); left out for a pending throw.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schema(nullable = false))]
     pub description: Option<String>,
 }
 
 /// The four Tihbat pits.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TihbatDrawing {
     /// The pits as the terminal draws them: North's `D C` first, then South's `A B`.
     pub rows: Vec<Vec<PitDrawing>>,
     /// Counters captured, in seat order.
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub captured: [u32; 2],
 }
 
 /// One Tihbat pit.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = Pit))]
 pub struct PitDrawing {
     /// Its letter.
+    #[cfg_attr(feature = "schema", schema(min_length = 1, max_length = 1))]
     pub name: char,
     /// The seat that owns it.
     pub owner: &'static str,
     /// The counters in it.
     pub counters: u32,
+}
+
+/// The schema of a throw's value: one of the values a throw of four sticks can have.
+#[cfg(feature = "schema")]
+fn throw_value() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .enum_values(Some([1, 2, 3, 4, 6]))
+        .description(Some("Its value: 1, 2, 3, 4 or 6."))
+        .build()
 }
 
 fn throw_drawing(t: Throw, description: Option<String>) -> ThrowDrawing {

@@ -20,8 +20,8 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
-use qasab_ai::players::{AGENT_NAMES, Playable, PreparedAgent};
-use qasab_core::{AnyRuleset, Player, Ruleset, with_ruleset};
+use qasab_ai::players::AnyPlayer;
+use qasab_core::{AnyRuleset, Player};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
@@ -603,10 +603,8 @@ pub(crate) async fn rulesets() -> Json<Value> {
     Json(
         RULESETS
             .get_or_init(|| {
-                let presets: Vec<RulesetInfo> = AnyRuleset::presets()
-                    .iter()
-                    .map(|any| with_ruleset!(any, r => ruleset_info(r)))
-                    .collect();
+                let presets: Vec<RulesetInfo> =
+                    AnyRuleset::presets().iter().map(ruleset_info).collect();
                 // A JSON value keeps an object's keys sorted, so the answer's bytes do not
                 // depend on the order of the fields above.
                 json!(presets)
@@ -616,30 +614,23 @@ pub(crate) async fn rulesets() -> Json<Value> {
 }
 
 /// A preset with its options, seats and the players it offers.
-fn ruleset_info<R: Ruleset>(rules: &R) -> RulesetInfo
-where
-    R::State: Playable,
-{
+fn ruleset_info(rules: &AnyRuleset) -> RulesetInfo {
     let players: Vec<&str> = std::iter::once("human")
-        .chain(
-            AGENT_NAMES
-                .iter()
-                .copied()
-                .filter(|name| PreparedAgent::<R::State>::new(name, rules).is_ok()),
-        )
+        .chain(AnyPlayer::names(rules))
         .collect();
     RulesetInfo {
         name: rules.name(),
         title: rules.title(),
         seats: Player::ALL.map(|p| rules.seat_name(p)),
         players,
-        default_seats: ["human", <R::State as Playable>::strongest_agent()],
-        options: R::options()
-            .iter()
+        default_seats: ["human", AnyPlayer::strongest(rules)],
+        options: rules
+            .options()
+            .into_iter()
             .map(|o| RulesetOption {
                 key: o.key,
-                values: o.values.clone(),
                 default: rules.default_value(o.key),
+                values: o.values,
                 help: o.help,
                 rules: o.rules,
             })

@@ -14,17 +14,15 @@
 //! Computer players are built afresh for each decision with a seed derived the same way, so
 //! their choices too do not depend on whether the server restarted in between.
 
-use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use qasab_ai::agent::ValueKind;
 use qasab_ai::driver::{ChanceSource, seat_seed};
-use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::players::{AnyPlayer, Limits};
 use qasab_ai::rng::derive_seed;
-use qasab_ai::spec::AgentSpec;
-use qasab_core::record::{Record, replay, write_record};
-use qasab_core::{Action, ActionOf, AnyRuleset, GameState, Player, Ruleset, Turn, with_ruleset};
+use qasab_core::view::Drawing;
+use qasab_core::{AnyAction, AnyGame, AnyRuleset, ParseActionError, Player, Turn};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -114,9 +112,9 @@ pub enum GameError {
 
 /// Who sits in a seat.
 #[derive(Clone)]
-enum Seat<S: GameState> {
+enum Seat {
     Human,
-    Computer(PreparedAgent<S>),
+    Computer(AnyPlayer),
 }
 
 /// One action as the views show it.
@@ -246,65 +244,16 @@ pub struct StateView {
     /// True if `POST .../undo` would take something back.
     pub can_undo: bool,
     /// The board described for drawing, read from the core's accessors.
-    pub drawing: crate::drawing::Drawing,
+    pub drawing: Drawing,
 }
 
-/// A game of any ruleset: the type-erased face of [`TypedGame`].
-pub trait DynGame: Send {
-    /// The canonical ruleset string.
-    fn ruleset(&self) -> String;
-    /// The seat names in seat order.
-    fn seat_names(&self) -> [&'static str; 2];
-    /// The index of the current state: the number of actions played.
-    fn index(&self) -> usize;
-    /// Who acts next.
-    fn next(&self) -> Next;
-    /// The full view of the game.
-    fn view(&self) -> StateView;
-    /// The legal actions now.
-    fn legal(&self) -> LegalView;
-    /// Reads `text` in the game's notation at the current turn and applies it; returns the
-    /// canonical notation (as stored). The state is unchanged on error.
-    ///
-    /// # Errors
-    /// [`GameError::Action`] with the core's explanation.
-    fn apply(&mut self, text: &str) -> Result<String, GameError>;
-    /// At a chance turn, the outcome the server throws, in notation (not yet applied).
-    fn throw(&self) -> Option<String>;
-    /// At a computer seat's turn, the job that chooses its move.
-    fn computer_job(&self) -> Option<ComputerJob>;
-    /// Takes the game back to its first `len` actions.
-    fn truncate(&mut self, len: usize);
-    /// Changes whenever the game changes: the number of actions and of take-backs. A
-    /// computer's move is applied only if the version is still the one it was computed for.
-    fn version(&self) -> (usize, u64);
-    /// The length to truncate to for an undo: back to the last decision of a human seat, in a
-    /// game between a person and the computer; `None` if there is nothing to undo or the game
-    /// is not against the computer.
-    fn undo_point(&self) -> Option<usize>;
-    /// True if one seat is a person and the other the computer.
-    fn against_computer(&self) -> bool;
-    /// The game record ([`write_record`]).
-    fn record(&self) -> String;
-    /// The spec of the game's strongest player, the default for hints.
-    fn strongest(&self) -> &'static str;
-    /// At a player's turn, the job that ranks every legal move with the player `spec` (under
-    /// the same limits as a computer seat), seeded with `seed` unless the spec has its own.
-    ///
-    /// # Errors
-    /// [`GameError::Setup`] for a bad spec or one above the server's limits (checked now);
-    /// the job itself fails for a player that does not rank moves.
-    fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError>;
-}
-
-/// A game of one concrete ruleset.
-pub struct TypedGame<S: Playable> {
-    rules: S::Ruleset,
-    seats: [Seat<S>; 2],
+/// A game of any ruleset: the core's game with its history ([`AnyGame`]), who sits in each
+/// seat, the secret seed of its throws, and the log of its actions as the views show them.
+pub struct Game {
+    game: AnyGame,
+    seats: [Seat; 2],
     specs: [String; 2],
     seed: u64,
-    state: S,
-    actions: Vec<ActionOf<S>>,
     log: Vec<ActionView>,
     takebacks: u64,
 }
@@ -314,19 +263,35 @@ fn chance_seed(seed: u64, index: usize) -> u64 {
     derive_seed(seed, index as u64)
 }
 
+fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
+    ruleset
+        .parse()
+        .map_err(|e: qasab_core::RulesetError| GameError::Setup(e.to_string()))
+}
+
 /// Builds a new game from a ruleset string and the two seats (`human` or an agent spec).
 ///
 /// # Errors
 /// [`GameError::Setup`] for a bad ruleset string or a bad player spec.
-pub fn new_game(
-    ruleset: &str,
-    seats: &[String; 2],
-    seed: u64,
-) -> Result<Box<dyn DynGame>, GameError> {
-    let any: AnyRuleset = ruleset
-        .parse()
-        .map_err(|e: qasab_core::RulesetError| GameError::Setup(e.to_string()))?;
-    with_ruleset!(&any, r => build(r, seats, seed))
+pub fn new_game(ruleset: &str, seats: &[String; 2], seed: u64) -> Result<Game, GameError> {
+    let rules = parse_ruleset(ruleset)?;
+    let seat = |p: Player| -> Result<Seat, GameError> {
+        let spec = seats[p.index()].trim();
+        if spec == "human" {
+            return Ok(Seat::Human);
+        }
+        prepared(spec, &rules)
+            .map(Seat::Computer)
+            .map_err(|e| GameError::Setup(format!("{}: {e}", rules.seat_name(p))))
+    };
+    Ok(Game {
+        seats: [seat(Player::One)?, seat(Player::Two)?],
+        specs: seats.clone().map(|s| s.trim().to_string()),
+        seed,
+        game: AnyGame::new(&rules),
+        log: Vec::new(),
+        takebacks: 0,
+    })
 }
 
 /// The default seats of a ruleset: a person, then the game's strongest computer player.
@@ -334,122 +299,52 @@ pub fn new_game(
 /// # Errors
 /// [`GameError::Setup`] for a bad ruleset string.
 pub fn default_seats(ruleset: &str) -> Result<[String; 2], GameError> {
-    let any: AnyRuleset = ruleset
-        .parse()
-        .map_err(|e: qasab_core::RulesetError| GameError::Setup(e.to_string()))?;
-    Ok(with_ruleset!(&any, r => strongest(r)))
-}
-
-fn strongest<R: Ruleset>(_: &R) -> [String; 2]
-where
-    R::State: Playable,
-{
-    [
+    let rules = parse_ruleset(ruleset)?;
+    Ok([
         "human".to_string(),
-        <R::State as Playable>::strongest_agent().to_string(),
-    ]
+        AnyPlayer::strongest(&rules).to_string(),
+    ])
 }
 
 /// The largest budgets a computer player may be given on the server: a decision must not hold
-/// a thread of the blocking pool for long, nor take every core. (The level presets are well
-/// inside them: `mcts(level=5)` is 100,000 iterations, `expectimax(level=5)` 8,000,000 nodes.)
-const SERVER_LIMITS: &[(&str, u64, &str)] = &[
-    ("time", 10_000, "milliseconds"),
-    ("iterations", 1_000_000, "iterations"),
-    ("threads", 2, "threads"),
-    ("nodes", 8_000_000, "nodes"),
-];
-
-/// Refuses a player spec whose budget is above [`SERVER_LIMITS`]; the player checks the rest.
-fn check_limits(spec: &str) -> Result<(), String> {
-    let Ok(parsed) = AgentSpec::parse(spec) else {
-        return Ok(());
-    };
-    for &(key, max, unit) in SERVER_LIMITS {
-        if let Some(v) = parsed.get(key).and_then(|v| v.parse::<u64>().ok())
-            && v > max
-        {
-            return Err(format!(
-                "{spec}: {key}={v} is above the server's limit of {max} {unit}"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The most counters per pit for which the server offers the exact Tihbat `solver`: its table
-/// grows with the fourth power of the counters (seeds=7 solves in milliseconds, seeds=20 in
-/// a fraction of a second, seeds=60 would take many seconds and hundreds of megabytes).
-const SOLVER_MAX_SEEDS: u32 = 20;
+/// a thread of the blocking pool for long, nor take every core; and the largest Tihbat the
+/// exact `solver` prepares. (The level presets are well inside them: `mcts(level=5)` is
+/// 100,000 iterations, `expectimax(level=5)` 8,000,000 nodes; `seeds=7` solves in
+/// milliseconds, `seeds=20` in a fraction of a second.)
+pub const SERVER_LIMITS: Limits = Limits {
+    holder: "the server",
+    time_ms: 10_000,
+    iterations: 1_000_000,
+    threads: 2,
+    nodes: 8_000_000,
+    solver_seeds: 20,
+};
 
 /// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved
 /// once per ruleset, not once per game. Bounded: cleared when it grows past [`CACHE_SIZE`].
-type AgentCache = Mutex<HashMap<(String, String), Arc<dyn Any + Send + Sync>>>;
+type PlayerCache = Mutex<HashMap<(String, String), AnyPlayer>>;
 
 /// The most prepared players kept.
 const CACHE_SIZE: usize = 64;
 
-fn prepared<R: Ruleset>(spec: &str, rules: &R) -> Result<PreparedAgent<R::State>, String>
-where
-    R::State: Playable,
-{
-    static CACHE: OnceLock<AgentCache> = OnceLock::new();
+/// The player of `spec` for `rules`, within the server's limits, from the cache if it was
+/// prepared before.
+fn prepared(spec: &str, rules: &AnyRuleset) -> Result<AnyPlayer, String> {
+    static CACHE: OnceLock<PlayerCache> = OnceLock::new();
+    SERVER_LIMITS.check(spec)?;
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (rules.to_string(), spec.to_string());
-    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned())
-        && let Some(agent) = found.downcast_ref::<PreparedAgent<R::State>>()
-    {
-        return Ok(agent.clone());
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(found);
     }
-    let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
-    if parsed.name == "solver"
-        && let Some(seeds) = rules
-            .option_value("seeds")
-            .and_then(|v| v.parse::<u32>().ok())
-        && seeds > SOLVER_MAX_SEEDS
-    {
-        return Err(format!(
-            "solver: the server solves tihbat up to seeds={SOLVER_MAX_SEEDS}, not seeds={seeds}"
-        ));
-    }
-    let agent = PreparedAgent::<R::State>::new(spec, rules).map_err(|e| e.to_string())?;
+    let player = AnyPlayer::within(spec, rules, &SERVER_LIMITS)?;
     if let Ok(mut c) = cache.lock() {
         if c.len() >= CACHE_SIZE {
             c.clear();
         }
-        c.insert(key, Arc::new(agent.clone()));
+        c.insert(key, player.clone());
     }
-    Ok(agent)
-}
-
-fn build<R: Ruleset>(
-    rules: &R,
-    specs: &[String; 2],
-    seed: u64,
-) -> Result<Box<dyn DynGame>, GameError>
-where
-    R::State: Playable,
-{
-    let seat = |p: Player| -> Result<Seat<R::State>, GameError> {
-        let spec = specs[p.index()].trim();
-        if spec == "human" {
-            return Ok(Seat::Human);
-        }
-        check_limits(spec)
-            .and_then(|()| prepared(spec, rules))
-            .map(Seat::Computer)
-            .map_err(|e| GameError::Setup(format!("{}: {e}", rules.seat_name(p))))
-    };
-    Ok(Box::new(TypedGame::<R::State> {
-        rules: rules.clone(),
-        seats: [seat(Player::One)?, seat(Player::Two)?],
-        specs: specs.clone().map(|s| s.trim().to_string()),
-        seed,
-        state: rules.initial_state(),
-        actions: Vec::new(),
-        log: Vec::new(),
-        takebacks: 0,
-    }))
+    Ok(player)
 }
 
 /// Reads and replays a record's text; returns its canonical ruleset string and its actions in
@@ -458,37 +353,24 @@ where
 /// # Errors
 /// [`GameError::Record`] with the core's message and line number.
 pub fn read_record(text: &str) -> Result<(String, Vec<String>), GameError> {
-    let record = Record::parse(text).map_err(|e| GameError::Record(e.to_string()))?;
-    let any: AnyRuleset = record
-        .ruleset
-        .parse()
-        .map_err(|e: qasab_core::RulesetError| {
-            GameError::Record(format!("line {}: {e}", record.ruleset_line))
-        })?;
-    with_ruleset!(&any, r => replay_record(r, &record))
-}
-
-fn replay_record<R: Ruleset>(
-    rules: &R,
-    record: &Record,
-) -> Result<(String, Vec<String>), GameError> {
-    let replayed = replay::<R::State>(record).map_err(|e| GameError::Record(e.to_string()))?;
+    let game = AnyGame::from_record(text).map_err(|e| GameError::Record(e.to_string()))?;
     Ok((
-        rules.to_string(),
-        replayed.actions.iter().map(|a| a.to_string()).collect(),
+        game.ruleset().to_string(),
+        game.actions().iter().map(|a| a.to_string()).collect(),
     ))
 }
 
-fn actor<S: GameState>(state: &S) -> Option<&'static str> {
-    qasab_core::record::actor_name(state)
-}
+impl Game {
+    fn rules(&self) -> &AnyRuleset {
+        self.game.ruleset()
+    }
 
-impl<S: Playable> TypedGame<S> {
     fn turn_view(&self) -> TurnView {
-        let rules = &self.rules;
-        match self.state.turn() {
+        let rules = self.rules();
+        let state = self.game.state();
+        match state.turn() {
             Turn::Chance => TurnView::Chance {
-                seat: self.state.chance_player().map(|p| rules.seat_name(p)),
+                seat: state.chance_player().map(|p| rules.seat_name(p)),
             },
             Turn::Player(p) => TurnView::Player {
                 seat: rules.seat_name(p),
@@ -505,85 +387,74 @@ impl<S: Playable> TypedGame<S> {
     }
 
     fn legal_actions(&self) -> (Option<u32>, Vec<LegalAction>) {
-        let state = &self.state;
-        match state.turn() {
-            Turn::Chance => {
-                let mut outs = Vec::new();
-                let total = state.chance_outcomes(&mut outs);
-                let list = outs
-                    .iter()
-                    .map(|w| LegalAction {
-                        action: w.outcome.to_string(),
-                        description: state.describe_chance(w.outcome),
-                        weight: Some(w.weight),
-                        detail: serde_json::to_value(w.outcome).unwrap_or(Value::Null),
-                    })
-                    .collect();
-                (Some(total), list)
-            }
-            Turn::Player(_) => {
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves);
-                let list = moves
-                    .iter()
-                    .map(|&m| LegalAction {
-                        action: m.to_string(),
-                        description: state.describe_move(m),
-                        weight: None,
-                        detail: serde_json::to_value(m).unwrap_or(Value::Null),
-                    })
-                    .collect();
-                (None, list)
-            }
-            Turn::Over(_) => (None, Vec::new()),
-        }
+        let state = self.game.state();
+        let (denominator, legal) = state.legal_actions();
+        let list = legal
+            .into_iter()
+            .map(|(a, weight)| LegalAction {
+                action: a.to_string(),
+                description: state.describe(a),
+                weight,
+                detail: serde_json::to_value(a).unwrap_or(Value::Null),
+            })
+            .collect();
+        (denominator, list)
     }
 
-    /// Applies an action already read, logging it with its description.
-    fn push(&mut self, action: ActionOf<S>) -> Result<String, GameError> {
-        let who = actor(&self.state).unwrap_or("nobody");
-        let description = match action {
-            Action::Move(m) => format!("{who} plays {m}: {}", self.state.describe_move(m)),
-            Action::Chance(c) => self.state.describe_chance(c),
+    /// Applies a legal action, logging it with its description.
+    fn push(&mut self, action: AnyAction) -> Result<String, GameError> {
+        let state = self.game.state();
+        let who = state.actor().unwrap_or("nobody");
+        let description = if action.is_chance() {
+            state.describe(action)
+        } else {
+            format!("{who} plays {action}: {}", state.describe(action))
         };
-        self.state
+        self.game
             .try_apply(action)
             .map_err(|e| GameError::Action(e.to_string()))?;
         let text = action.to_string();
         self.log.push(ActionView {
-            index: self.actions.len(),
+            index: self.log.len(),
             actor: who,
             action: text.clone(),
             description,
         });
-        self.actions.push(action);
         Ok(text)
     }
 
     /// The index of every action a person chose.
     fn human_decisions(&self) -> impl Iterator<Item = usize> + '_ {
         self.log.iter().filter_map(|a| {
-            let p = self.rules.seat_by_name(a.actor)?;
+            let p = self.rules().seat_by_name(a.actor)?;
             matches!(self.seats[p.index()], Seat::Human).then_some(a.index)
         })
     }
-}
 
-impl<S: Playable> DynGame for TypedGame<S> {
-    fn ruleset(&self) -> String {
-        self.rules.to_string()
+    /// The last throw so far with its description, for the drawing.
+    fn last_chance(&self) -> Option<(AnyAction, String)> {
+        let i = self.log.iter().rposition(|a| a.actor == "chance")?;
+        Some((self.game.actions()[i], self.log[i].description.clone()))
     }
 
-    fn seat_names(&self) -> [&'static str; 2] {
-        Player::ALL.map(|p| self.rules.seat_name(p))
+    /// The canonical ruleset string.
+    pub fn ruleset(&self) -> String {
+        self.rules().to_string()
     }
 
-    fn index(&self) -> usize {
-        self.actions.len()
+    /// The seat names in seat order.
+    pub fn seat_names(&self) -> [&'static str; 2] {
+        Player::ALL.map(|p| self.rules().seat_name(p))
     }
 
-    fn next(&self) -> Next {
-        match self.state.turn() {
+    /// The index of the current state: the number of actions played.
+    pub fn index(&self) -> usize {
+        self.game.actions().len()
+    }
+
+    /// Who acts next.
+    pub fn next(&self) -> Next {
+        match self.game.state().turn() {
             Turn::Chance => Next::Chance,
             Turn::Player(p) => match self.seats[p.index()] {
                 Seat::Human => Next::Human(p),
@@ -593,92 +464,93 @@ impl<S: Playable> DynGame for TypedGame<S> {
         }
     }
 
-    fn view(&self) -> StateView {
+    /// The full view of the game.
+    pub fn view(&self) -> StateView {
+        let rules = self.rules();
+        let state = self.game.state();
         let seat = |p: Player| SeatView {
-            seat: self.rules.seat_name(p),
+            seat: rules.seat_name(p),
             player: self.specs[p.index()].clone(),
         };
         StateView {
-            ruleset: self.rules.to_string(),
-            name: self.rules.name(),
-            title: self.rules.title(),
+            ruleset: rules.to_string(),
+            name: rules.name(),
+            title: rules.title(),
             seats: [seat(Player::One), seat(Player::Two)],
-            index: self.actions.len(),
+            index: self.index(),
             turn: self.turn_view(),
-            position: self.state.position_id(),
-            scores: self.state.scores().into_array(),
-            state: serde_json::to_value(&self.state).unwrap_or(Value::Null),
-            board: self.state.render(),
+            position: state.position_id(),
+            scores: state.scores().into_array(),
+            state: serde_json::to_value(state).unwrap_or(Value::Null),
+            board: state.render(),
             actions: self.log.clone(),
             legal: self.legal_actions().1,
             can_undo: self.undo_point().is_some(),
-            drawing: crate::drawing::of(&self.state, &self.log),
+            drawing: state.drawing(self.last_chance()),
         }
     }
 
-    fn legal(&self) -> LegalView {
+    /// The legal actions of the current turn.
+    pub fn legal(&self) -> LegalView {
         let (denominator, actions) = self.legal_actions();
         LegalView {
-            index: self.actions.len(),
-            actor: actor(&self.state),
+            index: self.index(),
+            actor: self.game.state().actor(),
             denominator,
             actions,
         }
     }
 
-    fn apply(&mut self, text: &str) -> Result<String, GameError> {
-        let text = text.trim();
-        let action = match self.state.turn() {
-            Turn::Chance => Action::Chance(
-                self.state
-                    .parse_chance(text)
-                    .map_err(|e| GameError::Action(e.to_string()))?,
-            ),
-            Turn::Player(_) => Action::Move(
-                self.state
-                    .parse_move(text)
-                    .map_err(|e| GameError::Action(e.to_string()))?,
-            ),
-            Turn::Over(o) => {
-                return Err(GameError::Action(format!(
+    /// Applies an action given in the game's notation (shorthand accepted); returns it in
+    /// canonical notation.
+    ///
+    /// # Errors
+    /// [`GameError::Action`] with the core's message.
+    pub fn apply(&mut self, text: &str) -> Result<String, GameError> {
+        let action = self.game.state().parse_action(text.trim()).map_err(|e| {
+            GameError::Action(match e {
+                ParseActionError::Over(o) => format!(
                     "no action can be made: the game is over ({})",
                     o.reason.describe()
-                )));
-            }
-        };
+                ),
+                e => e.to_string(),
+            })
+        })?;
         self.push(action)
     }
 
-    fn throw(&self) -> Option<String> {
-        if self.state.turn() != Turn::Chance {
-            return None;
-        }
-        let mut source = ChanceSource::new(chance_seed(self.seed, self.actions.len()));
-        Some(source.draw(&self.state, &mut Vec::new()).to_string())
+    /// At a chance turn, the outcome the server throws, from the game's seed and the action's
+    /// index.
+    pub fn throw(&self) -> Option<String> {
+        let mut source = ChanceSource::new(chance_seed(self.seed, self.index()));
+        source.draw_any(self.game.state()).map(|a| a.to_string())
     }
 
-    fn computer_job(&self) -> Option<ComputerJob> {
-        let p = self.state.turn().player()?;
-        let Seat::Computer(prepared) = &self.seats[p.index()] else {
+    /// At a computer player's turn, its decision, to be computed off the async threads.
+    pub fn computer_job(&self) -> Option<ComputerJob> {
+        let p = self.game.state().turn().player()?;
+        let Seat::Computer(player) = &self.seats[p.index()] else {
             return None;
         };
-        let prepared = prepared.clone();
-        let state = self.state.clone();
-        let seed = derive_seed(seat_seed(self.seed, p), self.actions.len() as u64);
+        let player = player.clone();
+        let state = self.game.state().clone();
+        let seed = derive_seed(seat_seed(self.seed, p), self.index() as u64);
         Some(Box::new(move || {
-            let mut agent = prepared.make(seed);
-            agent.choose(&state).to_string()
+            player
+                .choose(&state, seed)
+                .map(|a| a.to_string())
+                .unwrap_or_default()
         }))
     }
 
-    fn truncate(&mut self, len: usize) {
-        if len >= self.actions.len() {
+    /// Takes the game back to its first `len` actions.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.index() {
             return;
         }
         self.takebacks += 1;
-        let kept: Vec<_> = self.actions[..len].to_vec();
-        self.state = self.rules.initial_state();
-        self.actions.clear();
+        let kept: Vec<AnyAction> = self.game.actions()[..len].to_vec();
+        self.game = AnyGame::new(&self.rules().clone());
         self.log.clear();
         for a in kept {
             // Each was legal at its point when first applied, so it is again.
@@ -686,61 +558,70 @@ impl<S: Playable> DynGame for TypedGame<S> {
         }
     }
 
-    fn version(&self) -> (usize, u64) {
-        (self.actions.len(), self.takebacks)
+    /// The index and the number of takebacks: a version that changes with every change.
+    pub fn version(&self) -> (usize, u64) {
+        (self.index(), self.takebacks)
     }
 
-    fn undo_point(&self) -> Option<usize> {
+    /// The length undo takes the game back to: the last decision of the person, in a game
+    /// against the computer.
+    pub fn undo_point(&self) -> Option<usize> {
         if !self.against_computer() {
             return None;
         }
         self.human_decisions().last()
     }
 
-    fn against_computer(&self) -> bool {
+    /// True for a person against a computer player.
+    pub fn against_computer(&self) -> bool {
         matches!(
             (&self.seats[0], &self.seats[1]),
             (Seat::Human, Seat::Computer(_)) | (Seat::Computer(_), Seat::Human)
         )
     }
 
-    fn record(&self) -> String {
+    /// The game record.
+    pub fn record(&self) -> String {
         // The seed is left out: it decides the throws still to come.
         let info: Vec<(String, String)> = Player::ALL
             .iter()
             .map(|&p| {
                 (
-                    self.rules.seat_name(p).to_string(),
+                    self.rules().seat_name(p).to_string(),
                     self.specs[p.index()].clone(),
                 )
             })
             .collect();
-        write_record::<S>(&self.rules, &self.actions, &info)
+        self.game.record(&info)
     }
 
-    fn strongest(&self) -> &'static str {
-        S::strongest_agent()
+    /// The game's strongest computer player.
+    pub fn strongest(&self) -> &'static str {
+        AnyPlayer::strongest(self.rules())
     }
 
-    fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError> {
+    /// A hint: the legal moves ranked by the player of `spec`, to be computed off the async
+    /// threads.
+    ///
+    /// # Errors
+    /// [`GameError::Setup`] for a bad spec or one above the server's limits (checked now);
+    /// the job itself fails for a player that does not rank moves.
+    pub fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError> {
         let spec = spec.trim().to_string();
         if spec == "human" {
             return Err(GameError::Setup(
                 "human is not a player that ranks moves; name a computer player".into(),
             ));
         }
-        let prepared = check_limits(&spec)
-            .and_then(|()| prepared(&spec, &self.rules))
-            .map_err(GameError::Setup)?;
-        let state = self.state.clone();
-        let index = self.actions.len();
+        let player = prepared(&spec, self.rules()).map_err(GameError::Setup)?;
+        let state = self.game.state().clone();
+        let index = self.index();
+        let strongest = self.strongest();
         Ok(Box::new(move || {
-            let mut agent = prepared.make(seed);
-            let Some(eval) = agent.evaluate(&state) else {
+            let Some(Some(eval)) = player.evaluate(&state, seed) else {
                 return Err(GameError::Setup(format!(
                     "{spec} chooses moves without ranking them, so it gives no hints; \
-                     ask another player (e.g. {})",
-                    S::strongest_agent()
+                     ask another player (e.g. {strongest})"
                 )));
             };
             let moves = eval
@@ -748,7 +629,7 @@ impl<S: Playable> DynGame for TypedGame<S> {
                 .into_iter()
                 .map(|(m, value)| HintMove {
                     action: m.to_string(),
-                    description: state.describe_move(m),
+                    description: state.describe(m),
                     // JSON has no infinities; a value is finite in practice.
                     value: if value.is_nan() {
                         0.0

@@ -16,7 +16,6 @@
 //! leaves a change half made. Database writes also run on the blocking pool.
 
 pub mod auth;
-pub mod drawing;
 pub mod error;
 pub mod game;
 pub mod limit;
@@ -39,7 +38,7 @@ use anyhow::{Context, anyhow};
 use qasab_core::Player;
 
 use crate::error::AppError;
-use crate::game::{DynGame, GameError, Next, StateView};
+use crate::game::{Game, GameError, Next, StateView};
 use crate::limit::RateLimiter;
 use crate::store::{GameRow, Store};
 
@@ -78,7 +77,7 @@ const UPDATES_KEPT: usize = 64;
 /// One game in memory: its stored setup and its live state.
 struct GameSlot {
     row: GameRow,
-    game: tokio::sync::Mutex<Box<dyn DynGame>>,
+    game: tokio::sync::Mutex<Game>,
     /// Held while the server plays the game's throws and computer moves, so that one task at
     /// a time does it.
     advancing: tokio::sync::Mutex<()>,
@@ -90,7 +89,7 @@ struct GameSlot {
 }
 
 impl GameSlot {
-    fn new(row: GameRow, game: Box<dyn DynGame>) -> GameSlot {
+    fn new(row: GameRow, game: Game) -> GameSlot {
         GameSlot {
             row,
             game: tokio::sync::Mutex::new(game),
@@ -172,7 +171,7 @@ pub(crate) fn poisoned<T>(_: T) -> AppError {
 }
 
 /// Rebuilds a stored game by replaying its actions.
-fn rebuild(row: &GameRow, actions: &[String]) -> Result<Box<dyn DynGame>, GameError> {
+fn rebuild(row: &GameRow, actions: &[String]) -> Result<Game, GameError> {
     let mut game = game::new_game(&row.ruleset, &row.seats, row.seed)?;
     for (i, a) in actions.iter().enumerate() {
         game.apply(a)
@@ -387,12 +386,7 @@ impl AppState {
     }
 
     /// Applies an action in memory, then stores it; if storing fails the game is taken back.
-    async fn commit(
-        &self,
-        slot: &GameSlot,
-        game: &mut Box<dyn DynGame>,
-        text: &str,
-    ) -> Result<(), AppError> {
+    async fn commit(&self, slot: &GameSlot, game: &mut Game, text: &str) -> Result<(), AppError> {
         let index = game.index();
         let canonical = game.apply(text)?;
         let id = slot.row.id.clone();
