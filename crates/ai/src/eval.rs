@@ -22,6 +22,7 @@
 use qasab_core::{GameState, Outcome, Player};
 
 use crate::spec::{AgentError, AgentSpec};
+use qasab_core::options::ValueError;
 
 pub mod hits;
 pub mod tab;
@@ -77,6 +78,29 @@ impl EvalWeights {
         EvalWeights::ALL.into_iter().find(|w| w.name() == name)
     }
 
+    /// Reads an `eval=` value for a game that has (`fitted`) or lacks fitted weights.
+    ///
+    /// # Errors
+    /// [`ValueError::Expected`] for another value, or for `fitted` on a game without fitted
+    /// weights.
+    pub fn parse_for(text: &str, fitted: bool) -> Result<EvalWeights, ValueError> {
+        match EvalWeights::from_name(text) {
+            Some(EvalWeights::Fitted) if !fitted => Err(ValueError::Expected(
+                "hand: this game has no fitted weights (only tab, tab-hyde and tab-modern have)"
+                    .into(),
+            )),
+            Some(w) => Ok(w),
+            None => Err(ValueError::Expected(
+                if fitted {
+                    "hand or fitted"
+                } else {
+                    "hand (this game has no fitted weights)"
+                }
+                .into(),
+            )),
+        }
+    }
+
     /// Reads the `eval=` option of `spec` for game `S`, or `default` when the spec sets none.
     ///
     /// # Errors
@@ -89,23 +113,14 @@ impl EvalWeights {
         let Some(v) = spec.get("eval") else {
             return Ok(default);
         };
-        let bad = |expected: &str| AgentError::BadValue {
+        EvalWeights::parse_for(v, S::FITTED).map_err(|e| AgentError::BadValue {
             agent: spec.name.clone(),
             key: "eval".into(),
             value: v.into(),
-            expected: expected.into(),
-        };
-        match EvalWeights::from_name(v) {
-            Some(EvalWeights::Fitted) if !S::FITTED => Err(bad(
-                "hand: this game has no fitted weights (only tab, tab-hyde and tab-modern have)",
-            )),
-            Some(w) => Ok(w),
-            None => Err(bad(if S::FITTED {
-                "hand or fitted"
-            } else {
-                "hand (this game has no fitted weights)"
-            })),
-        }
+            expected: match e {
+                ValueError::Expected(x) | ValueError::Refused(x) => x,
+            },
+        })
     }
 }
 

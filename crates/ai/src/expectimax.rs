@@ -95,8 +95,9 @@ use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
-use crate::spec::{AgentError, AgentSpec};
+use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 use crate::turn::{TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values};
+use qasab_core::options::{OptionDef, ValueError, Values};
 
 /// The lowest value any state can have.
 pub const LOW: f64 = -1.0;
@@ -193,50 +194,122 @@ impl Options {
         })
     }
 
-    /// The settings of a spec's `level=`, `depth=` and `nodes=` options.
+    /// The settings a spec gives (`level=`, `depth=`, `nodes=`, `horizon=`, `eval=`, and
+    /// `seed=`, checked here and used by the caller) for game `S`.
     ///
     /// # Errors
-    /// [`AgentError::BadValue`] for a level outside 1..=5, a depth outside 1..=8, or a node
-    /// budget outside 1000..=1000000000.
+    /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a level outside
+    /// 1..=5, a depth outside 1..=8, a node budget outside 1000..=1000000000, or an evaluation
+    /// the game lacks.
     pub fn from_spec<S: Evaluate>(spec: &AgentSpec) -> Result<Options, AgentError> {
-        let bad = |key: &str, value: &str, expected: &str| AgentError::BadValue {
-            agent: spec.name.clone(),
-            key: key.into(),
-            value: value.into(),
-            expected: expected.into(),
+        let mut settings = Settings {
+            options: Options::default(),
+            fitted: S::FITTED,
         };
-        let mut opts = Options::level(Options::DEFAULT_LEVEL).expect("the default level");
-        if let Some(v) = spec.get("level") {
-            opts = v
+        apply_options(spec, OPTIONS, &mut settings)?;
+        Ok(settings.options)
+    }
+}
+
+/// An `expectimax` spec's settings while its options are read: the search options, and
+/// whether the game has fitted evaluation weights (for `eval=`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The search options.
+    pub options: Options,
+    /// Whether the game has fitted weights.
+    pub fitted: bool,
+}
+
+/// The options of `expectimax`, in documented order, each declared once. A level sets every
+/// other option, so it is read first.
+pub const OPTIONS: &[OptionDef<Settings>] = &[
+    seed_option(),
+    OptionDef {
+        key: "level",
+        values: Values::Int {
+            lo: 1,
+            hi: 5,
+            note: "",
+        },
+        help: "a preset of depth, node budget and horizon (2 by default)",
+        rules: "",
+        get: |_| String::new(),
+        set: |s, v| {
+            s.options = v
                 .parse::<u8>()
                 .ok()
                 .and_then(Options::level)
-                .ok_or_else(|| bad("level", v, "a level from 1 to 5"))?;
-        }
-        if let Some(v) = spec.get("depth") {
-            opts.depth = v
+                .ok_or_else(|| ValueError::Expected("a level from 1 to 5".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "depth",
+        values: Values::Int {
+            lo: 1,
+            hi: 8,
+            note: "",
+        },
+        help: "the turns searched",
+        rules: "",
+        get: |s| s.options.depth.to_string(),
+        set: |s, v| {
+            s.options.depth = v
                 .parse::<u32>()
                 .ok()
                 .filter(|d| (1..=8).contains(d))
-                .ok_or_else(|| bad("depth", v, "a number of turns from 1 to 8"))?;
-        }
-        if let Some(v) = spec.get("horizon") {
-            opts.horizon = Horizon::ALL
-                .into_iter()
-                .find(|h| h.name() == v)
-                .ok_or_else(|| bad("horizon", v, "throws or turn"))?;
-        }
-        opts.eval = EvalWeights::from_spec::<S>(spec, opts.eval)?;
-        if let Some(v) = spec.get("nodes") {
-            opts.nodes = v
+                .ok_or_else(|| ValueError::Expected("a number of turns from 1 to 8".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "nodes",
+        values: Values::Int {
+            lo: 1000,
+            hi: 1_000_000_000,
+            note: "",
+        },
+        help: "the states a search may visit",
+        rules: "",
+        get: |s| s.options.nodes.to_string(),
+        set: |s, v| {
+            s.options.nodes = v
                 .parse::<u64>()
                 .ok()
                 .filter(|n| (1000..=1_000_000_000).contains(n))
-                .ok_or_else(|| bad("nodes", v, "a number of states from 1000 to 1000000000"))?;
-        }
-        Ok(opts)
-    }
-}
+                .ok_or_else(|| {
+                    ValueError::Expected("a number of states from 1000 to 1000000000".into())
+                })?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "horizon",
+        values: Values::Choice(&["throws", "turn"]),
+        help: "where the last searched turn ends: after a few throws, or at the turn's end",
+        rules: "",
+        get: |s| s.options.horizon.name().into(),
+        set: |s, v| {
+            s.options.horizon = Horizon::ALL
+                .into_iter()
+                .find(|h| h.name() == v)
+                .ok_or_else(|| ValueError::Expected("throws or turn".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted"]),
+        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        rules: "",
+        get: |s| s.options.eval.name().into(),
+        set: |s, v| {
+            s.options.eval = EvalWeights::parse_for(v, s.fitted)?;
+            Ok(())
+        },
+    },
+];
 
 impl Default for Options {
     fn default() -> Self {

@@ -21,7 +21,35 @@ use qasab_core::GameState;
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
+use crate::spec::seed_option;
 use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values};
+use qasab_core::options::{OptionDef, Values};
+
+/// A `greedy` spec's settings while its options are read: the evaluation, and whether the
+/// game has fitted weights (for `eval=`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The weights of the static evaluation.
+    pub eval: EvalWeights,
+    /// Whether the game has fitted weights.
+    pub fitted: bool,
+}
+
+/// The options of `greedy`, each declared once.
+pub const OPTIONS: &[OptionDef<Settings>] = &[
+    seed_option(),
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted"]),
+        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        rules: "",
+        get: |s| s.eval.name().into(),
+        set: |s, v| {
+            s.eval = EvalWeights::parse_for(v, s.fitted)?;
+            Ok(())
+        },
+    },
+];
 
 /// The one-turn lookahead player ([module docs](self)).
 pub struct Greedy<S: GameState> {

@@ -44,6 +44,6 @@ pub mod turn;
 
 pub use agent::{Agent, Evaluation, ValueKind};
 pub use eval::Evaluate;
-pub use players::{AnyEvaluation, AnyPlayer, Limits, Playable, PreparedAgent};
+pub use players::{AnyAgent, AnyEvaluation, AnyPlayer, Limits, Playable, PreparedAgent};
 pub use solver::{SolveError, Solver};
 pub use spec::{AgentError, AgentSpec};

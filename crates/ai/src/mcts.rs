@@ -89,8 +89,9 @@ use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
-use crate::spec::{AgentError, AgentSpec};
+use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 use crate::turn::{TURN_STATES, TurnGraph};
+use qasab_core::options::{OptionDef, ValueError, Values, int_in};
 
 mod inspect;
 pub use inspect::{NodeStats, SearchTree, rollout_reward};
@@ -155,24 +156,6 @@ const CLOCK_EVERY: u64 = 8;
 
 /// The seed stream of the final tie-break (tree `t` uses stream `t`).
 const TIE_BREAK_STREAM: u64 = u64::MAX;
-
-/// The option keys of `mcts`.
-pub const OPTION_KEYS: &[&str] = &[
-    "level",
-    "iterations",
-    "time",
-    "threads",
-    "c",
-    "rollout",
-    "cutoff",
-    "margin",
-    "tree",
-    "eval",
-    "transpositions",
-    "reuse",
-    "minimax",
-    "seed",
-];
 
 /// The cap on the distinct states of a turn expanded inside the tree (`tree=turns`); the
 /// root's turn may hold [`crate::turn::TURN_STATES`]. A larger turn is expanded decision by
@@ -445,6 +428,211 @@ impl Default for MctsOptions {
     }
 }
 
+/// Reads a number from 0 to `hi`.
+fn number_in(v: &str, hi: f64) -> Result<f64, ValueError> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=hi).contains(x))
+        .ok_or_else(|| ValueError::Expected(format!("a number from 0 to {hi}")))
+}
+
+/// Reads `on` or `off`.
+fn on_off(v: &str) -> Result<bool, ValueError> {
+    match v {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(ValueError::Expected("on or off".into())),
+    }
+}
+
+/// The options of `mcts`, in documented order (docs/mcts.md), each declared once: the spec's
+/// keys, their values and what they set. The defaults are each game's
+/// ([`crate::Playable::mcts_defaults`]).
+pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
+    OptionDef {
+        key: "level",
+        values: Values::Int {
+            lo: 1,
+            hi: 5,
+            note: "",
+        },
+        help: "a preset budget: 300, 3,000, 10,000, 30,000 or 100,000 iterations a move",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Level(l) => l.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Level(int_in(v, 1, 5)? as u8);
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "iterations",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_ITERATIONS as u32,
+            note: "",
+        },
+        help: "iterations per move, over all trees together",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Iterations(n) => n.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Iterations(u64::from(int_in(v, 1, MAX_ITERATIONS as u32)?));
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "time",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_TIME_MS as u32,
+            note: "",
+        },
+        help: "milliseconds per move (the result then depends on the machine and its load)",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Time(ms) => ms.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Time(u64::from(int_in(v, 1, MAX_TIME_MS as u32)?));
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "threads",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_THREADS as u32,
+            note: "",
+        },
+        help: "independent trees searched in parallel",
+        rules: "",
+        get: |o| o.threads.to_string(),
+        set: |o, v| {
+            o.threads = int_in(v, 1, MAX_THREADS as u32)? as usize;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "c",
+        values: Values::Text("a number from 0 to 100"),
+        help: "the exploration constant of UCB1",
+        rules: "",
+        get: |o| o.c.to_string(),
+        set: |o, v| {
+            o.c = number_in(v, MAX_C)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "rollout",
+        values: Values::Choice(&["random", "greedy", "captures"]),
+        help: "how rollouts choose moves",
+        rules: "",
+        get: |o| o.rollout.name().into(),
+        set: |o, v| {
+            o.rollout = RolloutPolicy::ALL
+                .into_iter()
+                .find(|p| p.name() == v)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = RolloutPolicy::ALL.iter().map(|p| p.name()).collect();
+                    ValueError::Expected(format!("one of: {}", names.join(", ")))
+                })?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "cutoff",
+        values: Values::Text("0..=1000 or none"),
+        help: "turns a rollout plays before the static evaluation ends it",
+        rules: "",
+        get: |o| o.cutoff.map_or("none".into(), |n| n.to_string()),
+        set: |o, v| {
+            o.cutoff = match v {
+                "none" => None,
+                _ => Some(int_in(v, 0, MAX_CUTOFF)?),
+            };
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "margin",
+        values: Values::Text("a number from 0 to 1"),
+        help: "the weight of the score difference in a finished game's reward",
+        rules: "",
+        get: |o| o.margin.to_string(),
+        set: |o, v| {
+            o.margin = number_in(v, 1.0)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "tree",
+        values: Values::Choice(&["decisions", "turns"]),
+        help: "what a child of a player's node stands for: one decision, or a whole turn",
+        rules: "",
+        get: |o| o.tree.name().into(),
+        set: |o, v| {
+            o.tree = TreeShape::ALL
+                .into_iter()
+                .find(|t| t.name() == v)
+                .ok_or_else(|| ValueError::Expected("one of: decisions, turns".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted"]),
+        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        rules: "",
+        get: |o| o.eval.name().into(),
+        set: |o, v| {
+            o.eval = EvalWeights::from_name(v)
+                .ok_or_else(|| ValueError::Expected("hand or fitted".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "transpositions",
+        values: Values::Choice(&["on", "off"]),
+        help: "one node per state, however it is reached, or one per path",
+        rules: "",
+        get: |o| if o.transpositions { "on" } else { "off" }.into(),
+        set: |o, v| {
+            o.transpositions = on_off(v)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "reuse",
+        values: Values::Choice(&["on", "off"]),
+        help: "go on from the graph of the player's last search (with tree=decisions)",
+        rules: "",
+        get: |o| if o.reuse { "on" } else { "off" }.into(),
+        set: |o, v| {
+            o.reuse = on_off(v)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "minimax",
+        values: Values::Text("a number from 0 to 1"),
+        help: "the weight of a child's implicit minimax value in its value at selection",
+        rules: "",
+        get: |o| o.minimax.to_string(),
+        set: |o, v| {
+            o.minimax = number_in(v, 1.0)?;
+            Ok(())
+        },
+    },
+    seed_option(),
+];
+
 impl MctsOptions {
     /// Whether the search keeps a table of states: for transpositions, or to find the root of
     /// a reused graph.
@@ -472,101 +660,24 @@ impl MctsOptions {
         spec: &AgentSpec,
         defaults: MctsOptions,
     ) -> Result<MctsOptions, AgentError> {
-        spec.check_keys(OPTION_KEYS)?;
         spec.seed()?;
-        let bad = |key: &str, value: &str, expected: String| AgentError::BadValue {
-            agent: spec.name.clone(),
-            key: key.into(),
-            value: value.into(),
-            expected,
-        };
-        let int = |key: &str, lo: u64, hi: u64| -> Result<Option<u64>, AgentError> {
-            match spec.get(key) {
-                None => Ok(None),
-                Some(v) => match v.parse::<u64>() {
-                    Ok(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
-                    _ => Err(bad(key, v, format!("an integer from {lo} to {hi}"))),
-                },
-            }
-        };
-        let mut opts = defaults;
         let budgets: Vec<&str> = ["level", "iterations", "time"]
             .into_iter()
             .filter(|k| spec.get(k).is_some())
             .collect();
         if let [first, second, ..] = budgets[..] {
-            return Err(bad(
-                second,
-                spec.get(second).unwrap_or_default(),
-                format!(
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: second.into(),
+                value: spec.get(second).unwrap_or_default().into(),
+                expected: format!(
                     "a single budget, but {first}= is given too: use one of level=, iterations= \
                      and time="
                 ),
-            ));
+            });
         }
-        if let Some(l) = int("level", 1, 5)? {
-            opts.budget = Budget::Level(l as u8);
-        }
-        if let Some(n) = int("iterations", 1, MAX_ITERATIONS)? {
-            opts.budget = Budget::Iterations(n);
-        }
-        if let Some(ms) = int("time", 1, MAX_TIME_MS)? {
-            opts.budget = Budget::Time(ms);
-        }
-        if let Some(t) = int("threads", 1, MAX_THREADS as u64)? {
-            opts.threads = t as usize;
-        }
-        if let Some(v) = spec.get("c") {
-            match v.parse::<f64>() {
-                Ok(c) if (0.0..=MAX_C).contains(&c) => opts.c = c,
-                _ => return Err(bad("c", v, format!("a number from 0 to {MAX_C}"))),
-            }
-        }
-        if let Some(v) = spec.get("rollout") {
-            opts.rollout = RolloutPolicy::ALL
-                .into_iter()
-                .find(|p| p.name() == v)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = RolloutPolicy::ALL.iter().map(|p| p.name()).collect();
-                    bad("rollout", v, format!("one of: {}", names.join(", ")))
-                })?;
-        }
-        if let Some(v) = spec.get("cutoff") {
-            opts.cutoff = match v {
-                "none" => None,
-                _ => Some(int("cutoff", 0, u64::from(MAX_CUTOFF))?.expect("present") as u32),
-            };
-        }
-        if let Some(v) = spec.get("tree") {
-            opts.tree = TreeShape::ALL
-                .into_iter()
-                .find(|t| t.name() == v)
-                .ok_or_else(|| bad("tree", v, "one of: decisions, turns".into()))?;
-        }
-        if let Some(v) = spec.get("eval") {
-            opts.eval =
-                EvalWeights::from_name(v).ok_or_else(|| bad("eval", v, "hand or fitted".into()))?;
-        }
-        for (key, flag) in [
-            ("transpositions", &mut opts.transpositions),
-            ("reuse", &mut opts.reuse),
-        ] {
-            if let Some(v) = spec.get(key) {
-                *flag = match v {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(bad(key, v, "on or off".into())),
-                };
-            }
-        }
-        for (key, field) in [("margin", &mut opts.margin), ("minimax", &mut opts.minimax)] {
-            if let Some(v) = spec.get(key) {
-                match v.parse::<f64>() {
-                    Ok(m) if (0.0..=1.0).contains(&m) => *field = m,
-                    _ => return Err(bad(key, v, "a number from 0 to 1".into())),
-                }
-            }
-        }
+        let mut opts = defaults;
+        apply_options(spec, OPTIONS, &mut opts)?;
         Ok(opts)
     }
 

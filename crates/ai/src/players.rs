@@ -10,7 +10,8 @@ use qasab_core::{
 
 use crate::agent::{Agent, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
-use crate::spec::{AgentError, AgentSpec};
+use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
+use qasab_core::options::OptionDef;
 
 /// Names of the agents, for messages.
 pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts", "greedy", "expectimax"];
@@ -53,6 +54,23 @@ pub trait Playable: Evaluate {
     }
 }
 
+/// The documentation of a player's options, in documented order; `None` for an unknown name.
+pub fn option_docs(name: &str) -> Option<Vec<qasab_core::OptionDoc>> {
+    Some(match name {
+        "random" | "solver" => SEED_ONLY.iter().map(OptionDef::doc).collect(),
+        "greedy" => crate::greedy::OPTIONS.iter().map(OptionDef::doc).collect(),
+        "expectimax" => crate::expectimax::OPTIONS
+            .iter()
+            .map(OptionDef::doc)
+            .collect(),
+        "mcts" => crate::mcts::OPTIONS.iter().map(OptionDef::doc).collect(),
+        _ => return None,
+    })
+}
+
+/// The options of the players that take only `seed=` (`random`, `solver`).
+pub const SEED_ONLY: &[OptionDef<()>] = &[seed_option()];
+
 /// The maker of an agent every game has (`random`, `mcts`, `greedy`, `expectimax`); `None` for
 /// other names.
 ///
@@ -61,8 +79,7 @@ pub trait Playable: Evaluate {
 pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
     match spec.name.as_str() {
         "random" => {
-            spec.check_keys(&["seed"])?;
-            spec.seed()?;
+            apply_options(spec, SEED_ONLY, &mut ())?;
             Ok(Some(Arc::new(|seed| {
                 Box::new(crate::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>
             })))
@@ -78,16 +95,17 @@ pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
             })))
         }
         "greedy" => {
-            spec.check_keys(&["seed", "eval"])?;
-            spec.seed()?;
-            let eval = EvalWeights::from_spec::<S>(spec, EvalWeights::Hand)?;
+            let mut settings = crate::greedy::Settings {
+                eval: EvalWeights::Hand,
+                fitted: S::FITTED,
+            };
+            apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
+            let eval = settings.eval;
             Ok(Some(Arc::new(move |seed| {
                 Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
             })))
         }
         "expectimax" => {
-            spec.check_keys(&["seed", "level", "depth", "nodes", "horizon", "eval"])?;
-            spec.seed()?;
             crate::expectimax::Options::from_spec::<S>(spec)?;
             let spec = spec.clone();
             Ok(Some(Arc::new(move |seed| {
@@ -204,8 +222,69 @@ pub struct AnyPlayer {
 /// [`PreparedAgent`] with its game's type erased to the registry's dynamic types.
 trait DynPlayer: Send + Sync {
     fn spec(&self) -> &AgentSpec;
-    fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction>;
-    fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>>;
+    fn make(&self, seed: u64) -> AnyAgent;
+}
+
+/// An agent of any game, made by [`AnyPlayer::make`]: it keeps its own state from one decision
+/// to the next (its random stream, a plan, a search tree it reuses), as the typed agent does.
+pub struct AnyAgent {
+    inner: Box<dyn DynAgent>,
+}
+
+/// [`Agent`] with its game's type erased.
+trait DynAgent: Send {
+    fn spec(&self) -> String;
+    fn choose(&mut self, state: &AnyState) -> Option<AnyAction>;
+    fn evaluate(&mut self, state: &AnyState) -> Option<Option<AnyEvaluation>>;
+}
+
+/// A typed agent behind [`DynAgent`].
+struct TypedAgent<S: GameState>(Box<dyn Agent<S>>);
+
+impl<S: Registered> DynAgent for TypedAgent<S> {
+    fn spec(&self) -> String {
+        self.0.spec()
+    }
+
+    fn choose(&mut self, state: &AnyState) -> Option<AnyAction> {
+        let state = S::state_of(state)?;
+        state.turn().player()?;
+        Some(S::action_into_any(Action::Move(self.0.choose(state))))
+    }
+
+    fn evaluate(&mut self, state: &AnyState) -> Option<Option<AnyEvaluation>> {
+        let state = S::state_of(state)?;
+        state.turn().player()?;
+        Some(self.0.evaluate(state).map(|e| {
+            AnyEvaluation {
+                kind: e.kind,
+                moves: e
+                    .moves
+                    .into_iter()
+                    .map(|(m, v)| (S::action_into_any(Action::Move(m)), v))
+                    .collect(),
+            }
+        }))
+    }
+}
+
+impl AnyAgent {
+    /// The agent's spec string, with the seed it uses.
+    pub fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    /// The agent's move at `state`; `None` if it is not a player's turn or the state is of
+    /// another game.
+    pub fn choose(&mut self, state: &AnyState) -> Option<AnyAction> {
+        self.inner.choose(state)
+    }
+
+    /// The agent's values of the legal moves at `state`: `None` if it is not a player's turn
+    /// or the state is of another game, `Some(None)` for an agent that does not rate moves.
+    pub fn evaluate(&mut self, state: &AnyState) -> Option<Option<AnyEvaluation>> {
+        self.inner.evaluate(state)
+    }
 }
 
 /// An agent's values of the legal moves of a dynamic state, best first.
@@ -222,26 +301,10 @@ impl<S: Playable + Registered> DynPlayer for PreparedAgent<S> {
         &self.spec
     }
 
-    fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction> {
-        let state = S::state_of(state)?;
-        state.turn().player()?;
-        let m = self.make(seed).choose(state);
-        Some(S::action_into_any(Action::Move(m)))
-    }
-
-    fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>> {
-        let state = S::state_of(state)?;
-        state.turn().player()?;
-        Some(self.make(seed).evaluate(state).map(|e| {
-            AnyEvaluation {
-                kind: e.kind,
-                moves: e
-                    .moves
-                    .into_iter()
-                    .map(|(m, v)| (S::action_into_any(Action::Move(m)), v))
-                    .collect(),
-            }
-        }))
+    fn make(&self, seed: u64) -> AnyAgent {
+        AnyAgent {
+            inner: Box::new(TypedAgent(PreparedAgent::make(self, seed))),
+        }
     }
 }
 
@@ -281,16 +344,20 @@ impl AnyPlayer {
         self.inner.spec()
     }
 
-    /// The player's move at `state`, with `seed` for its own choices (the spec's `seed=` wins
-    /// if given); `None` if it is not a player's turn or the state is of another game.
-    pub fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction> {
-        self.inner.choose(state, seed)
+    /// An agent of this player, seeded with the spec's `seed=` if given, else `seed`.
+    pub fn make(&self, seed: u64) -> AnyAgent {
+        self.inner.make(seed)
     }
 
-    /// The player's values of the legal moves at `state`: `None` if it is not a player's turn or
-    /// the state is of another game, `Some(None)` for a player that does not rate moves.
+    /// The move at `state` of a fresh agent seeded with `seed` (the spec's `seed=` wins if
+    /// given); `None` if it is not a player's turn or the state is of another game.
+    pub fn choose(&self, state: &AnyState, seed: u64) -> Option<AnyAction> {
+        self.make(seed).choose(state)
+    }
+
+    /// A fresh agent's values of the legal moves at `state` ([`AnyAgent::evaluate`]).
     pub fn evaluate(&self, state: &AnyState, seed: u64) -> Option<Option<AnyEvaluation>> {
-        self.inner.evaluate(state, seed)
+        self.make(seed).evaluate(state)
     }
 
     /// The strongest player of a game, used as the default opponent and for hints.

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use qasab_core::options::{OptionDef, ValueError, Values};
 use qasab_core::ruleset::split_spec;
 use thiserror::Error;
 
@@ -132,11 +133,13 @@ impl AgentSpec {
     pub fn seed(&self) -> Result<Option<u64>, AgentError> {
         match self.get("seed") {
             None => Ok(None),
-            Some(v) => v.parse().map(Some).map_err(|_| AgentError::BadValue {
+            Some(v) => parse_seed(v).map(Some).map_err(|e| AgentError::BadValue {
                 agent: self.name.clone(),
                 key: "seed".into(),
                 value: v.into(),
-                expected: "an integer from 0 to 18446744073709551615".into(),
+                expected: match e {
+                    ValueError::Expected(x) | ValueError::Refused(x) => x,
+                },
             }),
         }
     }
@@ -154,5 +157,56 @@ impl fmt::Display for AgentSpec {
             write!(f, "({})", opts.join(","))?;
         }
         Ok(())
+    }
+}
+
+/// Applies a spec's options to `target` through `defs`, the player's option definitions (the
+/// same machinery as ruleset options, [`qasab_core::options`]): every key must be one of them;
+/// then each given option is set, in the definitions' order.
+///
+/// # Errors
+/// [`AgentError::UnknownKey`] listing the keys in documented order, or
+/// [`AgentError::BadValue`] for the first value refused.
+pub fn apply_options<T>(
+    spec: &AgentSpec,
+    defs: &[OptionDef<T>],
+    target: &mut T,
+) -> Result<(), AgentError> {
+    let keys: Vec<&'static str> = defs.iter().map(|d| d.key).collect();
+    spec.check_keys(&keys)?;
+    for d in defs {
+        if let Some(v) = spec.get(d.key) {
+            (d.set)(target, v).map_err(|e| AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: d.key.into(),
+                value: v.into(),
+                expected: match e {
+                    ValueError::Expected(x) | ValueError::Refused(x) => x,
+                },
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a player's `seed=` value.
+///
+/// # Errors
+/// [`ValueError::Expected`] giving the range of a `u64`.
+pub fn parse_seed(text: &str) -> Result<u64, ValueError> {
+    text.parse()
+        .map_err(|_| ValueError::Expected(format!("an integer from 0 to {}", u64::MAX)))
+}
+
+/// The `seed=` option every player takes: checked here, used by whoever makes the agent
+/// ([`AgentSpec::seed`]).
+pub const fn seed_option<T>() -> OptionDef<T> {
+    OptionDef {
+        key: "seed",
+        values: Values::Text("an integer from 0 to 18446744073709551615"),
+        help: "the player's own seed; without it the game derives one for the player's seat",
+        rules: "",
+        get: |_| String::new(),
+        set: |_, v| parse_seed(v).map(|_| ()),
     }
 }

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use qasab_core::tihbat::{Move, Ruleset, State};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::players::{AgentMaker, Limits, Playable, common_maker, unknown_agent};
+use crate::players::{AgentMaker, Limits, Playable, SEED_ONLY, common_maker, unknown_agent};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::solver::Solver;
-use crate::spec::{AgentError, AgentSpec};
+use crate::spec::{AgentError, AgentSpec, apply_options};
 
 /// Plays perfectly: a move of the best exact value given the game's history, chosen at random
 /// among equally good moves with its seed.
@@ -103,8 +103,7 @@ impl Playable for State {
         }
         match spec.name.as_str() {
             "solver" => {
-                spec.check_keys(&["seed"])?;
-                spec.seed()?;
+                apply_options(spec, SEED_ONLY, &mut ())?;
                 let solver =
                     Arc::new(Solver::new(*rules).map_err(|e| AgentError::NotAvailable {
                         agent: spec.name.clone(),

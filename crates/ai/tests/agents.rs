@@ -233,3 +233,29 @@ mod spec_properties {
         }
     }
 }
+
+/// Every player's options are declared once: the documentation lists them, and a spec with
+/// another key is refused with exactly that list.
+#[test]
+fn each_players_options_are_documented_and_refused_keys_list_them() {
+    use qasab_ai::players::{AGENT_NAMES, option_docs};
+    let tihbat: qasab_core::AnyRuleset = "tihbat".parse().unwrap();
+    for name in AGENT_NAMES {
+        let docs = option_docs(name).expect("every player has option docs");
+        assert!(docs.iter().any(|d| d.key == "seed"), "{name} takes seed=");
+        assert!(
+            docs.iter()
+                .all(|d| !d.help.is_empty() && !d.values.is_empty())
+        );
+        let keys: Vec<&str> = docs.iter().map(|d| d.key).collect();
+        let e = qasab_ai::AnyPlayer::new(&format!("{name}(colour=red)"), &tihbat)
+            .err()
+            .expect("an unknown key is refused")
+            .to_string();
+        assert!(
+            e.ends_with(&format!("valid options: {}", keys.join(", "))),
+            "{e}"
+        );
+    }
+    assert!(option_docs("alphazero").is_none());
+}

@@ -648,6 +648,15 @@ impl AnyState {
         crate::with_state!(self, s => s.observation(out))
     }
 
+    /// The legal moves at a player's turn with their ids, ascending by id (empty at other
+    /// turns).
+    ///
+    /// # Errors
+    /// [`ActionIdError`] if a move has no id (a ruleset whose moves overflow their slot).
+    pub fn legal_moves_by_id(&self) -> Result<Vec<(u32, AnyAction)>, ActionIdError> {
+        crate::with_state!(self, s => moves_by_id(s))
+    }
+
     /// The ids of the legal actions at this turn, ascending: the legal moves' ids at a player's
     /// turn, the outcomes' ids at a chance turn.
     ///
@@ -656,6 +665,18 @@ impl AnyState {
     pub fn legal_ids(&self) -> Result<Vec<u32>, ActionIdError> {
         crate::with_state!(self, s => s.legal_ids())
     }
+}
+
+/// [`AnyState::legal_moves_by_id`] for one game.
+fn moves_by_id<S: Registered>(state: &S) -> Result<Vec<(u32, AnyAction)>, ActionIdError> {
+    if state.turn().player().is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(state
+        .legal_moves_by_id()?
+        .into_iter()
+        .map(|(id, m)| (id, S::action_into_any(Action::Move(m))))
+        .collect())
 }
 
 /// The ruleset of an [`AnyState`].

@@ -2,24 +2,22 @@
 //! rules core.
 //!
 //! A thin layer: every rule, action id and observation comes from `qasab-core`
-//! ([`ActionIds`], [`Observe`], the record format); this crate only erases the game type
-//! behind [`DynState`] and converts values and errors to Python.
+//! ([`ActionIds`], the observations, the record format), through the core's dynamic game
+//! ([`AnyGame`]) and the dynamic players ([`AnyPlayer`]); this crate only converts values and
+//! errors to Python.
 
-use std::any::Any;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
-use qasab_ai::agent::Agent;
-use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::players::{AnyAgent, AnyPlayer, Playable};
 use qasab_ai::simulate::GameSummary;
-use qasab_core::record::{self, Record};
 use qasab_core::{
-    Action, ActionIdError, ActionIds, ActionOf, AnyRuleset, GameState, Observe, Player, Ruleset,
-    Turn, Weighted, with_ruleset,
+    ActionIdError, ActionIds, AnyAction, AnyGame, AnyRuleset, AnyState, GameState, Player, Ruleset,
+    Turn, with_ruleset, with_state,
 };
 
 create_exception!(
@@ -58,238 +56,115 @@ const CHANCE_PLAYER: i32 = -1;
 /// OpenSpiel's player id once the game is over.
 const TERMINAL_PLAYER: i32 = -4;
 
-/// What the bindings need of a game's state type.
-trait Game: ActionIds + Observe + Playable {}
-impl<S: ActionIds + Observe + Playable> Game for S {}
-
-/// A state of any game, with the actions that led to it.
-trait DynState: Send + Sync {
-    fn as_any(&self) -> &dyn Any;
-    fn clone_box(&self) -> Box<dyn DynState>;
-    fn ruleset(&self) -> String;
-    fn turn(&self) -> Turn;
-    fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError>;
-    fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError>;
-    fn chance_outcomes(&self) -> Vec<(u32, f64)>;
-    fn observation(&self) -> Vec<f32>;
-    fn observation_shape(&self) -> Vec<usize>;
-    fn render(&self) -> String;
-    fn position_id(&self) -> String;
-    fn json(&self) -> Result<String, String>;
-    fn action_to_string(&self, id: i64) -> Result<String, ActionIdError>;
-    fn string_to_action(&self, text: &str) -> Result<u32, String>;
-    fn history(&self) -> Vec<u32>;
-    fn serialize(&self) -> String;
-    fn num_distinct_actions(&self) -> u32;
-}
-
-/// A typed state and the actions (and their ids) applied since the initial state.
+/// A state with the actions (and their ids) applied since the initial state.
 #[derive(Clone)]
-struct Typed<S: GameState> {
-    state: S,
-    actions: Vec<ActionOf<S>>,
+struct Tracked {
+    game: AnyGame,
     ids: Vec<u32>,
     /// The legal moves by id at a player's turn, once asked for: a loop that reads the legal
     /// ids and then applies one generates the moves once.
-    legal: OnceLock<Result<LegalById<S>, ActionIdError>>,
+    legal: OnceLock<Result<Vec<(u32, AnyAction)>, ActionIdError>>,
 }
 
-/// A state's legal moves with their ids, ascending by id.
-type LegalById<S> = Vec<(u32, <S as GameState>::Move)>;
-
-impl<S: Game> Typed<S> {
-    fn new(state: S) -> Typed<S> {
-        Typed {
-            state,
-            actions: Vec::new(),
+impl Tracked {
+    fn new(rules: &AnyRuleset) -> Tracked {
+        Tracked {
+            game: AnyGame::new(rules),
             ids: Vec::new(),
             legal: OnceLock::new(),
         }
     }
 
-    /// The state a replayed record reaches, with the ids of its actions.
-    fn from_actions(rules: &S::Ruleset, actions: &[ActionOf<S>]) -> Result<Typed<S>, String> {
-        let mut t = Typed::new(rules.initial_state());
-        for &a in actions {
-            let id = match a {
-                Action::Move(m) => t.state.move_id(m).map_err(|e| e.to_string())?,
-                Action::Chance(c) => S::chance_id(c),
-            };
-            t.state.try_apply(a).map_err(|e| e.to_string())?;
-            t.actions.push(a);
+    /// The state a record reaches, with the ids of its actions.
+    fn from_record(text: &str) -> Result<Tracked, String> {
+        let replayed = AnyGame::from_record(text).map_err(|e| e.to_string())?;
+        let mut t = Tracked::new(replayed.ruleset());
+        for &a in replayed.actions() {
+            let id = t.state().action_id(a).map_err(|e| e.to_string())?;
+            t.game.try_apply(a).map_err(|e| e.to_string())?;
             t.ids.push(id);
         }
         Ok(t)
     }
-}
 
-impl<S: Game> Typed<S> {
-    /// The legal moves by id, generated once per state.
-    fn legal_by_id(&self) -> Result<&[(u32, S::Move)], ActionIdError> {
-        self.legal
-            .get_or_init(|| self.state.legal_moves_by_id())
-            .as_deref()
-            .map_err(Clone::clone)
-    }
-}
-
-impl<S: Game> DynState for Typed<S> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn DynState> {
-        Box::new(self.clone())
+    fn state(&self) -> &AnyState {
+        self.game.state()
     }
 
     fn ruleset(&self) -> String {
-        self.state.ruleset().to_string()
+        self.game.ruleset().to_string()
     }
 
     fn turn(&self) -> Turn {
-        self.state.turn()
+        self.state().turn()
+    }
+
+    /// The legal moves by id, generated once per state.
+    fn legal_by_id(&self) -> Result<&[(u32, AnyAction)], ActionIdError> {
+        self.legal
+            .get_or_init(|| self.state().legal_moves_by_id())
+            .as_deref()
+            .map_err(Clone::clone)
     }
 
     fn legal_actions(&self) -> Result<Vec<u32>, ActionIdError> {
-        match self.state.turn() {
+        match self.turn() {
             Turn::Player(_) => Ok(self.legal_by_id()?.iter().map(|&(id, _)| id).collect()),
-            _ => self.state.legal_ids(),
+            _ => self.state().legal_ids(),
         }
     }
 
     fn apply_action(&mut self, id: i64) -> Result<(), ActionIdError> {
-        let action = match self.state.turn() {
-            Turn::Chance => Action::Chance(self.state.chance_from_id(id)?),
+        let action = match self.turn() {
+            Turn::Chance => self.state().action_from_id(id)?,
             _ => {
                 let legal = self.legal_by_id()?;
                 match u32::try_from(id)
                     .ok()
                     .and_then(|id| legal.binary_search_by_key(&id, |&(x, _)| x).ok())
                 {
-                    Some(i) => Action::Move(legal[i].1),
+                    Some(i) => legal[i].1,
                     // Out of range or not legal: the core says which.
-                    None => Action::Move(self.state.move_from_id(id)?),
+                    None => self.state().action_from_id(id)?,
                 }
             }
         };
         self.legal = OnceLock::new();
-        match action {
-            Action::Chance(c) => self.state.apply_chance_unchecked(c),
-            // The move came from the legal list.
-            Action::Move(m) => self.state.play_unchecked(m),
-        }
-        self.actions.push(action);
-        // In range: move_from_id and chance_from_id checked it.
+        // The action came from the legal list, or the chance outcomes by id.
+        self.game
+            .apply_unchecked(action)
+            .expect("an action of the state's game");
+        // In range: action_from_id checked it.
         self.ids.push(id as u32);
         Ok(())
     }
 
-    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
-        let mut outs: Vec<Weighted<S::Chance>> = Vec::new();
-        let total = self.state.chance_outcomes(&mut outs);
-        let mut list: Vec<(u32, f64)> = outs
-            .iter()
-            .map(|w| {
-                (
-                    S::chance_id(w.outcome),
-                    f64::from(w.weight) / f64::from(total),
-                )
-            })
-            .collect();
-        list.sort_by_key(|&(id, _)| id);
-        list
-    }
-
-    fn observation(&self) -> Vec<f32> {
-        let mut out = Vec::new();
-        self.state.observation(&mut out);
-        out
-    }
-
-    fn observation_shape(&self) -> Vec<usize> {
-        S::observation_shape(self.state.ruleset())
-    }
-
-    fn render(&self) -> String {
-        self.state.render()
-    }
-
-    fn position_id(&self) -> String {
-        self.state.position_id()
-    }
-
-    fn json(&self) -> Result<String, String> {
-        serde_json::to_string(&self.state).map_err(|e| e.to_string())
-    }
-
     fn action_to_string(&self, id: i64) -> Result<String, ActionIdError> {
-        Ok(match self.state.turn() {
-            Turn::Chance => self.state.chance_from_id(id)?.to_string(),
-            _ => self.state.move_from_id(id)?.to_string(),
-        })
+        Ok(self.state().action_from_id(id)?.to_string())
     }
 
     fn string_to_action(&self, text: &str) -> Result<u32, String> {
-        match self.state.turn() {
-            Turn::Chance => self
-                .state
-                .parse_chance(text)
-                .map(S::chance_id)
-                .map_err(|e| e.to_string()),
-            _ => {
-                let m = self.state.parse_move(text).map_err(|e| e.to_string())?;
-                self.state.move_id(m).map_err(|e| e.to_string())
-            }
-        }
-    }
-
-    fn history(&self) -> Vec<u32> {
-        self.ids.clone()
+        with_state!(self.state(), s => string_to_id(s, text))
     }
 
     fn serialize(&self) -> String {
-        record::write_record::<S>(self.state.ruleset(), &self.actions, &[])
-    }
-
-    fn num_distinct_actions(&self) -> u32 {
-        S::num_distinct_actions(self.state.ruleset())
+        self.game.record(&[])
     }
 }
 
-fn new_state<R: Ruleset>(rules: &R) -> Box<dyn DynState>
-where
-    R::State: Game,
-{
-    Box::new(Typed::new(rules.initial_state()))
-}
-
-fn replay_state<R: Ruleset>(record: &Record) -> Result<Box<dyn DynState>, String>
-where
-    R::State: Game,
-{
-    let replay = record::replay::<R::State>(record).map_err(|e| e.to_string())?;
-    Ok(Box::new(Typed::<R::State>::from_actions(
-        &replay.rules,
-        &replay.actions,
-    )?))
-}
-
-fn sizes<R: Ruleset>(rules: &R) -> (u32, u32, Vec<usize>)
-where
-    R::State: Game,
-{
-    (
-        R::State::num_distinct_actions(rules),
-        R::State::max_chance_outcomes(rules),
-        R::State::observation_shape(rules),
-    )
-}
-
-fn max_length<R: Ruleset>(rules: &R) -> u64
-where
-    R::State: Game,
-{
-    R::State::max_game_length(rules)
+/// The id of an action written in the game's notation: at a chance node an outcome, else a
+/// move (whose error says when the game is over).
+fn string_to_id<S: GameState + ActionIds>(state: &S, text: &str) -> Result<u32, String> {
+    match state.turn() {
+        Turn::Chance => state
+            .parse_chance(text)
+            .map(S::chance_id)
+            .map_err(|e| e.to_string()),
+        _ => {
+            let m = state.parse_move(text).map_err(|e| e.to_string())?;
+            state.move_id(m).map_err(|e| e.to_string())
+        }
+    }
 }
 
 /// A numpy array of `dtype` and `shape` holding `values`, written as their native-endian
@@ -334,19 +209,19 @@ struct PyGame {
 impl PyGame {
     /// The size of the move id space (chance outcomes are numbered apart).
     fn num_distinct_actions(&self) -> u32 {
-        with_ruleset!(&self.rules, r => sizes(r).0)
+        self.rules.num_distinct_actions()
     }
 
     /// The number of distinct chance outcomes: 5 throws for Tâb, 0 for Tihbat.
     fn max_chance_outcomes(&self) -> u32 {
-        with_ruleset!(&self.rules, r => sizes(r).1)
+        self.rules.max_chance_outcomes()
     }
 
     /// A bound on the players' decisions in one game (chance outcomes not counted), proved
     /// from the ruleset's limits: the turn and throw caps of Lane's, Hyde's and the modern
     /// Tâb (L-18), Ludii's move cap, or Tihbat's count of positions.
     fn max_game_length(&self) -> u64 {
-        with_ruleset!(&self.rules, r => max_length(r))
+        self.rules.max_game_length()
     }
 
     /// Always 2.
@@ -371,7 +246,7 @@ impl PyGame {
 
     /// The shape of `State.observation_tensor()`.
     fn observation_tensor_shape(&self) -> Vec<usize> {
-        with_ruleset!(&self.rules, r => sizes(r).2)
+        self.rules.observation_shape()
     }
 
     /// The number of values in the observation tensor.
@@ -382,7 +257,7 @@ impl PyGame {
     /// The initial state.
     fn new_initial_state(&self) -> PyState {
         PyState {
-            inner: with_ruleset!(&self.rules, r => new_state(r)),
+            inner: Tracked::new(&self.rules),
         }
     }
 
@@ -479,7 +354,7 @@ impl PyGame {
 /// A state of a game, with OpenSpiel's meanings.
 #[pyclass(module = "qasab._qasab", name = "State")]
 struct PyState {
-    inner: Box<dyn DynState>,
+    inner: Tracked,
 }
 
 #[pymethods]
@@ -525,7 +400,7 @@ impl PyState {
     fn legal_actions_mask(&self) -> PyResult<Vec<u8>> {
         let size = match self.inner.turn() {
             Turn::Chance => self.chance_space(),
-            _ => self.inner.num_distinct_actions(),
+            _ => self.inner.game.ruleset().num_distinct_actions(),
         };
         let mut mask = vec![0u8; size as usize];
         for id in self.legal_actions()? {
@@ -542,7 +417,7 @@ impl PyState {
     /// The chance outcomes as `(action, probability)`, from the exact integer weights; empty
     /// unless at a chance node.
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
-        self.inner.chance_outcomes()
+        self.inner.state().chance_probabilities()
     }
 
     /// +1 for the winner, -1 for the loser, 0 each for a draw; 0 before the end.
@@ -579,12 +454,14 @@ impl PyState {
         player: Option<i32>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = player;
+        let mut observation = Vec::new();
+        self.inner.state().observation(&mut observation);
         numpy_array(
             py,
-            &self.inner.observation(),
+            &observation,
             f32::to_ne_bytes,
             "float32",
-            &self.inner.observation_shape(),
+            &self.inner.game.ruleset().observation_shape(),
         )
     }
 
@@ -592,7 +469,7 @@ impl PyState {
     #[pyo3(signature = (player=None))]
     fn observation_string(&self, player: Option<i32>) -> String {
         let _ = player;
-        self.inner.render()
+        self.inner.state().render()
     }
 
     /// The action in the game's notation (`3:K-N`, `bank`, `A7`; a throw's value at a chance
@@ -613,7 +490,7 @@ impl PyState {
     /// An independent copy.
     fn clone(&self) -> PyState {
         PyState {
-            inner: self.inner.clone_box(),
+            inner: self.inner.clone(),
         }
     }
 
@@ -633,12 +510,12 @@ impl PyState {
 
     /// The action ids applied since the initial state, chance outcomes included.
     fn history(&self) -> Vec<u32> {
-        self.inner.history()
+        self.inner.ids.clone()
     }
 
     /// The number of actions applied so far.
     fn move_number(&self) -> usize {
-        self.inner.history().len()
+        self.inner.ids.len()
     }
 
     /// The game record (the project's record format), which `qasab.deserialize_state` reads.
@@ -660,7 +537,7 @@ impl PyState {
 
     /// The one-line position id (the whole state, as the core writes it).
     fn position_id(&self) -> String {
-        self.inner.position_id()
+        self.inner.state().position_id()
     }
 
     /// The state as JSON text, as the core serializes it.
@@ -668,33 +545,32 @@ impl PyState {
     /// Raises `SerializationError` if the core cannot serialize it (never expected), rather
     /// than returning text that is not the state.
     fn to_json(&self) -> PyResult<String> {
-        self.inner.json().map_err(SerializationError::new_err)
+        serde_json::to_string(self.inner.state())
+            .map_err(|e| SerializationError::new_err(e.to_string()))
     }
 
     /// The picture of the position.
     #[pyo3(name = "to_string")]
     fn picture(&self) -> String {
-        self.inner.render()
+        self.inner.state().render()
     }
 
     fn __str__(&self) -> String {
-        self.inner.render()
+        self.inner.state().render()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<qasab.State {} {}>",
             self.inner.ruleset(),
-            self.inner.position_id()
+            self.inner.state().position_id()
         )
     }
 }
 
 impl PyState {
     fn chance_space(&self) -> u32 {
-        parse_ruleset(&self.inner.ruleset())
-            .map(|r| with_ruleset!(&r, r => sizes(r).1))
-            .unwrap_or(0)
+        self.inner.game.ruleset().max_chance_outcomes()
     }
 }
 
@@ -711,24 +587,8 @@ fn load_game(ruleset: &str) -> PyResult<PyGame> {
 /// SerializationError if the text is not a record of a legal game.
 #[pyfunction]
 fn deserialize_state(text: &str) -> PyResult<PyState> {
-    let record = Record::parse(text).map_err(|e| SerializationError::new_err(e.to_string()))?;
-    let rules: AnyRuleset = record
-        .ruleset
-        .parse()
-        .map_err(|e: qasab_core::RulesetError| SerializationError::new_err(e.to_string()))?;
-    let inner = with_ruleset!(&rules, _r => {
-        replay_state_of(_r, &record)
-    })
-    .map_err(SerializationError::new_err)?;
+    let inner = Tracked::from_record(text).map_err(SerializationError::new_err)?;
     Ok(PyState { inner })
-}
-
-/// [`replay_state`] for the ruleset type of `_r`.
-fn replay_state_of<R: Ruleset>(_r: &R, record: &Record) -> Result<Box<dyn DynState>, String>
-where
-    R::State: Game,
-{
-    replay_state::<R>(record)
 }
 
 /// The names of every ruleset.
@@ -737,65 +597,13 @@ fn ruleset_names() -> Vec<&'static str> {
     qasab_core::RULESET_NAMES.to_vec()
 }
 
-/// An agent of one game, type-erased.
-trait DynAgent: Send + Sync {
-    /// The agent's move id in `state`, which must be a player's turn of the agent's game.
-    fn step(&mut self, state: &dyn DynState) -> Result<u32, String>;
-    fn spec(&self) -> String;
-}
-
-/// A player's agent for one game. The mutex makes it `Sync`; a step holds it alone.
-struct TypedAgent<S: Game> {
-    agent: std::sync::Mutex<Box<dyn Agent<S>>>,
-}
-
-impl<S: Game> DynAgent for TypedAgent<S> {
-    fn step(&mut self, state: &dyn DynState) -> Result<u32, String> {
-        let typed = state
-            .as_any()
-            .downcast_ref::<Typed<S>>()
-            .ok_or_else(|| "the state is of another game than the agent's".to_string())?;
-        let agent = self
-            .agent
-            .get_mut()
-            .map_err(|_| "the agent failed in an earlier step".to_string())?;
-        match typed.state.turn() {
-            Turn::Player(_) => {}
-            t => {
-                return Err(format!(
-                    "an agent moves only at a player's turn, and {}",
-                    qasab_core::game::describe_turn(t)
-                ));
-            }
-        }
-        let m = agent.choose(&typed.state);
-        typed.state.move_id(m).map_err(|e| e.to_string())
-    }
-
-    fn spec(&self) -> String {
-        self.agent
-            .lock()
-            .map(|a| a.spec())
-            .unwrap_or_else(|_| "poisoned".into())
-    }
-}
-
-fn new_agent<R: Ruleset>(rules: &R, spec: &str, seed: u64) -> Result<Box<dyn DynAgent>, String>
-where
-    R::State: Game,
-{
-    let prepared = PreparedAgent::<R::State>::new(spec, rules).map_err(|e| e.to_string())?;
-    Ok(Box::new(TypedAgent::<R::State> {
-        agent: std::sync::Mutex::new(prepared.make(seed)),
-    }))
-}
-
 /// A computer player (`"mcts(iterations=2000)"`, `"greedy"`, `"expectimax(level=2)"`,
 /// `"random"`, `"solver"` for Tihbat) for one game. `step(state)` returns its action id at a
 /// player's turn, computed without the GIL.
 #[pyclass(module = "qasab._qasab", name = "Agent")]
 struct PyAgent {
-    inner: Box<dyn DynAgent>,
+    /// The agent; the mutex makes it `Sync`, and a step holds it alone.
+    agent: Mutex<AnyAgent>,
     ruleset: String,
 }
 
@@ -810,10 +618,10 @@ impl PyAgent {
             Ok(g) => g.get().rules.clone(),
             Err(_) => parse_ruleset(&game.extract::<String>()?)?,
         };
-        let inner =
-            with_ruleset!(&rules, r => new_agent(r, spec, seed)).map_err(AgentError::new_err)?;
+        let player =
+            AnyPlayer::new(spec, &rules).map_err(|e| AgentError::new_err(e.to_string()))?;
         Ok(PyAgent {
-            inner,
+            agent: Mutex::new(player.make(seed)),
             ruleset: rules.to_string(),
         })
     }
@@ -827,19 +635,35 @@ impl PyAgent {
                 state.inner.ruleset()
             )));
         }
-        let inner = &mut self.inner;
-        let s = &state.inner;
-        py.detach(|| inner.step(s.as_ref()))
-            .map_err(QasabError::new_err)
+        let turn = state.inner.turn();
+        if turn.player().is_none() {
+            return Err(QasabError::new_err(format!(
+                "an agent moves only at a player's turn, and {}",
+                qasab_core::game::describe_turn(turn)
+            )));
+        }
+        let agent = self
+            .agent
+            .get_mut()
+            .map_err(|_| QasabError::new_err("the agent failed in an earlier step"))?;
+        let s = state.inner.state();
+        let action = py
+            .detach(|| agent.choose(s))
+            .ok_or_else(|| QasabError::new_err("the state is of another game than the agent's"))?;
+        s.action_id(action)
+            .map_err(|e| QasabError::new_err(e.to_string()))
     }
 
     /// The agent's spec string, with its seed.
     fn spec(&self) -> String {
-        self.inner.spec()
+        self.agent
+            .lock()
+            .map(|a| a.spec())
+            .unwrap_or_else(|_| "poisoned".into())
     }
 
     fn __repr__(&self) -> String {
-        format!("qasab.Agent({:?}, {:?})", self.inner.spec(), self.ruleset)
+        format!("qasab.Agent({:?}, {:?})", self.spec(), self.ruleset)
     }
 }
 
@@ -851,7 +675,7 @@ fn simulate_typed<R: Ruleset>(
     threads: usize,
 ) -> Result<Vec<GameSummary>, String>
 where
-    R::State: Game,
+    R::State: Playable,
 {
     qasab_ai::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
         .map_err(|e| e.to_string())
