@@ -1,9 +1,10 @@
-//! One game of any ruleset behind one object type, spoken to in the game's own notation.
+//! One game of any ruleset, spoken to in the game's own notation.
 //!
 //! The server never decides a rule: every question (whose turn, which actions are legal, what
-//! an action does) goes to the core through [`GameState`]. This module only erases the state's
-//! type, so that the server can hold games of every ruleset in one map, and turns the answers
-//! into the JSON views of the API.
+//! an action does) goes to the core's dynamic game ([`AnyGame`], [`qasab_core::AnyState`]),
+//! and every computer decision to the ai's dynamic players ([`AnyPlayer`]). This module adds
+//! the seats, the server's throws and the log of actions, and turns the answers into the JSON
+//! views of the API.
 //!
 //! # Randomness
 //! The server draws each chance outcome itself, from the game's secret seed and the index of

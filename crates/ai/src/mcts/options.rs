@@ -1,0 +1,512 @@
+//! The options of an `mcts` player: budgets, rollouts, tree shapes and the rest, declared once
+//! as [`OPTIONS`], with their limits and the spec they print as.
+
+use std::fmt;
+
+use qasab_core::options::{OptionDef, ValueError, Values, int_in};
+
+use crate::eval::EvalWeights;
+use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
+
+/// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
+///
+/// Results lie in `[-1, 1]`, twice the width of the `[0, 1]` of Auer et al.'s UCB1, whose
+/// `sqrt(2)` would become `2·sqrt(2)` here. In matches of 1,000 iterations a move on
+/// `tab-ludii`, 1.4 scored 53 to 54% against 1.0, 2.0 and 2.8, and 1.0 scored 68% against 0.5
+/// (`docs/mcts.md`).
+pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
+
+/// The default weight of the score difference in a finished game's reward (`margin=`): none,
+/// the result alone. Tihbat, whose value is a margin of captures, sets 0.5 (see
+/// [`crate::Playable::mcts_defaults`]).
+///
+/// On `tab-ludii` (1,000 games against `random`, 1,000 iterations a move, seed 1) `margin=0.5`
+/// scored 91.8% where the result alone scored 93.6%.
+pub const DEFAULT_MARGIN: f64 = 0.0;
+
+/// Iterations per move of levels 1 to 5 (`level=1` is index 0).
+///
+/// On one thread, with each game's defaults, level 3 takes about 50 ms a move in mid-game `tab`,
+/// 59 ms at the first decision of `tab-ludii` and 0.33 s on `tab-hyde-ludii`; level 5 takes ten
+/// times as long (see `docs/mcts.md` and `docs/PERFORMANCE.md`).
+pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
+
+/// The level used when a spec sets no budget and the game sets no other
+/// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::tab::TAB_LEVEL`]).
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// Links (parent to child) a search may allocate, over all its trees, before it stops
+/// expanding leaves; each link has at most one node.
+pub const MAX_LINKS: usize = 1 << 22;
+
+/// The largest `iterations=`.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+
+/// The largest `time=`, in milliseconds (one hour).
+pub const MAX_TIME_MS: u64 = 3_600_000;
+
+/// The largest `threads=`.
+pub const MAX_THREADS: usize = 256;
+
+/// The largest `c=`.
+pub const MAX_C: f64 = 100.0;
+
+/// The cap on the distinct states of a turn expanded inside the tree (`tree=turns`); the
+/// root's turn may hold [`crate::turn::TURN_STATES`]. A larger turn is expanded decision by
+/// decision.
+pub const INNER_TURN_STATES: usize = 1024;
+
+/// What a child of a player's node stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum TreeShape {
+    /// One decision: a node per legal move.
+    #[default]
+    Decisions,
+    /// The player's whole turn: a node per distinct state at which his turn passes on, every
+    /// order of his decisions merged ([`crate::turn::TurnGraph`]), each starting with one visit
+    /// worth its static evaluation.
+    Turns,
+}
+
+impl TreeShape {
+    /// Every shape, in the order the docs list them.
+    pub const ALL: [TreeShape; 2] = [TreeShape::Decisions, TreeShape::Turns];
+
+    /// The shape's name in a spec (`tree=turns`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            TreeShape::Decisions => "decisions",
+            TreeShape::Turns => "turns",
+        }
+    }
+}
+
+/// The largest `cutoff=`, in turns.
+pub const MAX_CUTOFF: u32 = 1000;
+
+/// How much searching to do for one move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Budget {
+    /// A preset: the iterations of [`LEVEL_ITERATIONS`] for level 1 to 5.
+    Level(u8),
+    /// A fixed number of iterations (over all trees together).
+    Iterations(u64),
+    /// A time in milliseconds: every tree iterates until then. The result then depends on the
+    /// machine and its load.
+    Time(u64),
+}
+
+impl Budget {
+    /// The number of iterations, or `None` for a time budget. A level outside 1..=5 counts as
+    /// the nearest level.
+    pub fn iterations(self) -> Option<u64> {
+        match self {
+            Budget::Level(l) => Some(LEVEL_ITERATIONS[usize::from(l.clamp(1, 5)) - 1]),
+            Budget::Iterations(n) => Some(n),
+            Budget::Time(_) => None,
+        }
+    }
+}
+
+/// How a rollout chooses moves, from the leaf where the tree stops to the end of the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RolloutPolicy {
+    /// A legal move uniformly at random; chance outcomes by their weights.
+    #[default]
+    Random,
+    /// The legal move whose result the static evaluation ([`Evaluate`](crate::Evaluate)) rates best for the
+    /// player to move (ties broken at random); chance outcomes by their weights. About as many
+    /// evaluations as legal moves at every decision: use it with a short `cutoff`.
+    Greedy,
+    /// A legal move that raises the mover's score ([`GameState::scores`](qasab_core::GameState::scores):
+    /// the captures) the most, drawn uniformly among equals, so a move that captures nothing is
+    /// uniform at random; chance outcomes by their weights. It plays each legal move once on a
+    /// copy of the state, with no evaluation.
+    Captures,
+}
+
+impl RolloutPolicy {
+    /// Every policy, in the order the docs list them.
+    pub const ALL: [RolloutPolicy; 3] = [
+        RolloutPolicy::Random,
+        RolloutPolicy::Greedy,
+        RolloutPolicy::Captures,
+    ];
+
+    /// The policy's name in a spec (`rollout=random`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            RolloutPolicy::Random => "random",
+            RolloutPolicy::Greedy => "greedy",
+            RolloutPolicy::Captures => "captures",
+        }
+    }
+}
+
+/// The options of an `mcts` player.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// How much to search for each move.
+    pub budget: Budget,
+    /// The exploration constant `c` of UCB1.
+    pub c: f64,
+    /// Independent trees searched in parallel (root parallelisation).
+    pub threads: usize,
+    /// How rollouts choose moves.
+    pub rollout: RolloutPolicy,
+    /// Where rollouts stop: `None` at the end of the game; `Some(n)` once `n` turns have begun
+    /// after the leaf's (a turn begins when a player other than the last one to decide is to
+    /// decide), where the static evaluation gives the reward; `Some(0)` evaluates the leaf.
+    pub cutoff: Option<u32>,
+    /// The weight of the score difference in the reward of a finished game, from 0 to 1 (see
+    /// the module docs).
+    pub margin: f64,
+    /// What a child of a player's node stands for: one decision or a whole turn.
+    pub tree: TreeShape,
+    /// The weights of the static evaluation, where rollouts stop and in greedy rollouts.
+    pub eval: EvalWeights,
+    /// Whether the same state reached by different paths is one node (a transposition table
+    /// keyed on the state's fingerprint) or one node per path.
+    pub transpositions: bool,
+    /// Whether a player's next search goes on from the graph of his last one where it holds
+    /// the new state (`tree=decisions` only).
+    pub reuse: bool,
+    /// The weight `α` of the implicit minimax value in a child's value at selection, from 0
+    /// to 1 (0: the mean of the results alone). See the module docs.
+    pub minimax: f64,
+}
+
+impl Default for MctsOptions {
+    /// Level [`DEFAULT_LEVEL`], `c` = [`DEFAULT_C`], one thread, random rollouts.
+    fn default() -> Self {
+        MctsOptions {
+            budget: Budget::Level(DEFAULT_LEVEL),
+            c: DEFAULT_C,
+            threads: 1,
+            rollout: RolloutPolicy::Random,
+            cutoff: None,
+            margin: DEFAULT_MARGIN,
+            tree: TreeShape::Decisions,
+            eval: EvalWeights::Hand,
+            transpositions: false,
+            reuse: false,
+            minimax: 0.0,
+        }
+    }
+}
+
+/// Reads a number from 0 to `hi`.
+fn number_in(v: &str, hi: f64) -> Result<f64, ValueError> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=hi).contains(x))
+        .ok_or_else(|| ValueError::Expected(format!("a number from 0 to {hi}")))
+}
+
+/// Reads `on` or `off`.
+fn on_off(v: &str) -> Result<bool, ValueError> {
+    match v {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(ValueError::Expected("on or off".into())),
+    }
+}
+
+/// The options of `mcts`, in documented order (docs/mcts.md), each declared once: the spec's
+/// keys, their values and what they set. The defaults are each game's
+/// ([`crate::Playable::mcts_defaults`]).
+pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
+    OptionDef {
+        key: "level",
+        values: Values::Int {
+            lo: 1,
+            hi: 5,
+            note: "",
+        },
+        help: "a preset budget: 300, 3,000, 10,000, 30,000 or 100,000 iterations a move",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Level(l) => l.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Level(int_in(v, 1, 5)? as u8);
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "iterations",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_ITERATIONS as u32,
+            note: "",
+        },
+        help: "iterations per move, over all trees together",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Iterations(n) => n.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Iterations(u64::from(int_in(v, 1, MAX_ITERATIONS as u32)?));
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "time",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_TIME_MS as u32,
+            note: "",
+        },
+        help: "milliseconds per move (the result then depends on the machine and its load)",
+        rules: "",
+        get: |o| match o.budget {
+            Budget::Time(ms) => ms.to_string(),
+            _ => String::new(),
+        },
+        set: |o, v| {
+            o.budget = Budget::Time(u64::from(int_in(v, 1, MAX_TIME_MS as u32)?));
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "threads",
+        values: Values::Int {
+            lo: 1,
+            hi: MAX_THREADS as u32,
+            note: "",
+        },
+        help: "independent trees searched in parallel",
+        rules: "",
+        get: |o| o.threads.to_string(),
+        set: |o, v| {
+            o.threads = int_in(v, 1, MAX_THREADS as u32)? as usize;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "c",
+        values: Values::Text("a number from 0 to 100"),
+        help: "the exploration constant of UCB1",
+        rules: "",
+        get: |o| o.c.to_string(),
+        set: |o, v| {
+            o.c = number_in(v, MAX_C)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "rollout",
+        values: Values::Choice(&["random", "greedy", "captures"]),
+        help: "how rollouts choose moves",
+        rules: "",
+        get: |o| o.rollout.name().into(),
+        set: |o, v| {
+            o.rollout = RolloutPolicy::ALL
+                .into_iter()
+                .find(|p| p.name() == v)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = RolloutPolicy::ALL.iter().map(|p| p.name()).collect();
+                    ValueError::Expected(format!("one of: {}", names.join(", ")))
+                })?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "cutoff",
+        values: Values::Text("0..=1000 or none"),
+        help: "turns a rollout plays before the static evaluation ends it",
+        rules: "",
+        get: |o| o.cutoff.map_or("none".into(), |n| n.to_string()),
+        set: |o, v| {
+            o.cutoff = match v {
+                "none" => None,
+                _ => Some(int_in(v, 0, MAX_CUTOFF)?),
+            };
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "margin",
+        values: Values::Text("a number from 0 to 1"),
+        help: "the weight of the score difference in a finished game's reward",
+        rules: "",
+        get: |o| o.margin.to_string(),
+        set: |o, v| {
+            o.margin = number_in(v, 1.0)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "tree",
+        values: Values::Choice(&["decisions", "turns"]),
+        help: "what a child of a player's node stands for: one decision, or a whole turn",
+        rules: "",
+        get: |o| o.tree.name().into(),
+        set: |o, v| {
+            o.tree = TreeShape::ALL
+                .into_iter()
+                .find(|t| t.name() == v)
+                .ok_or_else(|| ValueError::Expected("one of: decisions, turns".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted"]),
+        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        rules: "",
+        get: |o| o.eval.name().into(),
+        set: |o, v| {
+            o.eval = EvalWeights::from_name(v)
+                .ok_or_else(|| ValueError::Expected("hand or fitted".into()))?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "transpositions",
+        values: Values::Choice(&["on", "off"]),
+        help: "one node per state, however it is reached, or one per path",
+        rules: "",
+        get: |o| if o.transpositions { "on" } else { "off" }.into(),
+        set: |o, v| {
+            o.transpositions = on_off(v)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "reuse",
+        values: Values::Choice(&["on", "off"]),
+        help: "go on from the graph of the player's last search (with tree=decisions)",
+        rules: "",
+        get: |o| if o.reuse { "on" } else { "off" }.into(),
+        set: |o, v| {
+            o.reuse = on_off(v)?;
+            Ok(())
+        },
+    },
+    OptionDef {
+        key: "minimax",
+        values: Values::Text("a number from 0 to 1"),
+        help: "the weight of a child's implicit minimax value in its value at selection",
+        rules: "",
+        get: |o| o.minimax.to_string(),
+        set: |o, v| {
+            o.minimax = number_in(v, 1.0)?;
+            Ok(())
+        },
+    },
+    seed_option(),
+];
+
+impl MctsOptions {
+    /// Whether the search keeps a table of states: for transpositions, or to find the root of
+    /// a reused graph.
+    pub(super) fn keys(&self) -> bool {
+        self.transpositions || (self.reuse && self.tree == TreeShape::Decisions)
+    }
+
+    /// Reads the options of an `mcts` spec: `level=1..5`, `iterations=N` or `time=MS` (at most
+    /// one of the three), `threads=T`, `c=X`, `rollout=random`, and `seed=` (checked here, used
+    /// by the caller).
+    ///
+    /// # Errors
+    /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a value out of
+    /// range or two budgets.
+    pub fn from_spec(spec: &AgentSpec) -> Result<MctsOptions, AgentError> {
+        Self::from_spec_over(spec, MctsOptions::default())
+    }
+
+    /// As [`MctsOptions::from_spec`], with the options the spec does not set taken from
+    /// `defaults` (a game's own, [`crate::Playable::mcts_defaults`]).
+    ///
+    /// # Errors
+    /// As [`MctsOptions::from_spec`].
+    pub fn from_spec_over(
+        spec: &AgentSpec,
+        defaults: MctsOptions,
+    ) -> Result<MctsOptions, AgentError> {
+        spec.seed()?;
+        let budgets: Vec<&str> = ["level", "iterations", "time"]
+            .into_iter()
+            .filter(|k| spec.get(k).is_some())
+            .collect();
+        if let [first, second, ..] = budgets[..] {
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: second.into(),
+                value: spec.get(second).unwrap_or_default().into(),
+                expected: format!(
+                    "a single budget, but {first}= is given too: use one of level=, iterations= \
+                     and time="
+                ),
+            });
+        }
+        let mut opts = defaults;
+        apply_options(spec, OPTIONS, &mut opts)?;
+        Ok(opts)
+    }
+
+    /// The spec of a player with these options and `seed`: the budget, then `c`, `threads`,
+    /// `rollout`, `cutoff`, `margin`, `tree` and `eval` where they differ from
+    /// [`MctsOptions::default`], then the seed. It parses back to the same options.
+    pub fn spec(&self, seed: u64) -> String {
+        self.spec_over(seed, &MctsOptions::default())
+    }
+
+    /// As [`MctsOptions::spec`], listing the options that differ from `defaults` (a game's own):
+    /// it parses back to the same options with [`MctsOptions::from_spec_over`] and `defaults`.
+    pub fn spec_over(&self, seed: u64, defaults: &MctsOptions) -> String {
+        let mut parts = vec![match self.budget {
+            Budget::Level(l) => format!("level={l}"),
+            Budget::Iterations(n) => format!("iterations={n}"),
+            Budget::Time(ms) => format!("time={ms}"),
+        }];
+        let d = defaults;
+        if self.c != d.c {
+            parts.push(format!("c={}", self.c));
+        }
+        if self.threads != d.threads {
+            parts.push(format!("threads={}", self.threads));
+        }
+        if self.rollout != d.rollout {
+            parts.push(format!("rollout={}", self.rollout));
+        }
+        if self.cutoff != d.cutoff {
+            parts.push(match self.cutoff {
+                Some(n) => format!("cutoff={n}"),
+                None => "cutoff=none".into(),
+            });
+        }
+        if self.margin != d.margin {
+            parts.push(format!("margin={}", self.margin));
+        }
+        if self.minimax != d.minimax {
+            parts.push(format!("minimax={}", self.minimax));
+        }
+        if self.tree != d.tree {
+            parts.push(format!("tree={}", self.tree.name()));
+        }
+        if self.eval != d.eval {
+            parts.push(format!("eval={}", self.eval.name()));
+        }
+        for (key, flag, default) in [
+            ("transpositions", self.transpositions, d.transpositions),
+            ("reuse", self.reuse, d.reuse),
+        ] {
+            if flag != default {
+                parts.push(format!("{key}={}", if flag { "on" } else { "off" }));
+            }
+        }
+        parts.push(format!("seed={seed}"));
+        format!("mcts({})", parts.join(","))
+    }
+}
+
+impl fmt::Display for RolloutPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
