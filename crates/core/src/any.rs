@@ -791,6 +791,19 @@ impl AnyGame {
         self.state = state;
     }
 
+    /// The board model of the current state ([`AnyState::drawing`]), with the game's last
+    /// throw and its description.
+    pub fn drawing(&self) -> Drawing {
+        let last = self.actions.iter().rposition(AnyAction::is_chance).map(|i| {
+            let mut before = self.rules.initial_state();
+            for &a in &self.actions[..i] {
+                let _ = before.apply_unchecked(a);
+            }
+            (self.actions[i], before.describe(self.actions[i]))
+        });
+        self.state.drawing(last)
+    }
+
     /// The game record, with `info` lines (`info KEY VALUE`).
     pub fn record(&self, info: &[(String, String)]) -> String {
         AnyState::write_record(&self.rules, &self.actions, info)

@@ -124,6 +124,33 @@ pub struct UnitDrawing {
     pub held: bool,
 }
 
+impl UnitDrawing {
+    /// The unit as the terminal writes it: the owner's letter (`W`, `B`), in lower case while a
+    /// piece of it is not yet converted (or locked); the number of pieces of a stack; `'` if a
+    /// piece has been in the enemy home row; `~` for a dissolved stack.
+    pub fn text(&self) -> String {
+        let mut c: String = self
+            .owner
+            .chars()
+            .next()
+            .map_or('?', |l| l.to_ascii_uppercase())
+            .to_string();
+        if self.unconverted > 0 {
+            c = c.to_lowercase();
+        }
+        if self.pieces > 1 {
+            c.push_str(&self.pieces.to_string());
+        }
+        if self.entered_enemy_row > 0 {
+            c.push('\'');
+        }
+        if self.dissolved {
+            c.push('~');
+        }
+        c
+    }
+}
+
 /// A throw of the four sticks.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]

@@ -81,7 +81,8 @@ impl Tracked {
         let mut t = Tracked::new(replayed.ruleset());
         for &a in replayed.actions() {
             let id = t.state().action_id(a).map_err(|e| e.to_string())?;
-            t.game.try_apply(a).map_err(|e| e.to_string())?;
+            // Replayed and checked by the record's replay.
+            t.game.apply_unchecked(a).map_err(|e| e.to_string())?;
             t.ids.push(id);
         }
         Ok(t)
@@ -547,6 +548,17 @@ impl PyState {
     fn to_json(&self) -> PyResult<String> {
         serde_json::to_string(self.inner.state())
             .map_err(|e| SerializationError::new_err(e.to_string()))
+    }
+
+    /// The board model as a dict, as the web page draws it: for Tâb, `kind` "tab", the rows of
+    /// squares (each with its name, row, column, home seat and unit: owner, pieces,
+    /// unconverted, entered_enemy_row, dissolved, frozen, held), the pending throws, the bank,
+    /// the pieces on the board, unconverted and removed, and the last throw; for Tihbat,
+    /// `kind` "tihbat", the rows of pits and the captures.
+    fn drawing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(&self.inner.game.drawing())
+            .map_err(|e| SerializationError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
     }
 
     /// The picture of the position.

@@ -171,6 +171,24 @@ def test_json_and_position_id():
     assert "tihbat" in repr(state)
 
 
+def test_drawing_is_the_board_model_with_the_last_throw():
+    state = qasab.load_game("tab").new_initial_state()
+    state.apply_action(1)  # white throws a 2: nothing to play in the opening
+    d = state.drawing()
+    assert d["kind"] == "tab"
+    assert d["columns"] == 9
+    assert len(d["rows"]) == 4 and all(len(r) == 9 for r in d["rows"])
+    # Black's home row first, as the terminal draws it.
+    assert [q["unit"]["owner"] for q in d["rows"][0]] == ["black"] * 9
+    assert d["rows"][3][0]["name"] == "A"
+    assert d["last_throw"]["value"] == 2
+    assert "white throws 2" in d["last_throw"]["description"]
+    pits = qasab.load_game("tihbat").new_initial_state().drawing()
+    assert pits["kind"] == "tihbat"
+    assert [p["name"] for p in pits["rows"][0]] == ["D", "C"]
+    assert all(p["counters"] == 7 for row in pits["rows"] for p in row)
+
+
 def golden_records():
     return sorted(REPLAYS.glob("*.qrec"))
 

@@ -402,7 +402,8 @@ impl Game {
         (denominator, list)
     }
 
-    /// Applies a legal action, logging it with its description.
+    /// Applies a legal action (read by `AnyState::parse_action`, or replayed), logging it with
+    /// its description. It is not checked again: the legal list is built once per action.
     fn push(&mut self, action: AnyAction) -> Result<String, GameError> {
         let state = self.game.state();
         let who = state.actor().unwrap_or("nobody");
@@ -412,7 +413,7 @@ impl Game {
             format!("{who} plays {action}: {}", state.describe(action))
         };
         self.game
-            .try_apply(action)
+            .apply_unchecked(action)
             .map_err(|e| GameError::Action(e.to_string()))?;
         let text = action.to_string();
         self.log.push(ActionView {

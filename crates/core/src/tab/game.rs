@@ -10,6 +10,7 @@ use crate::grid::Square;
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
+use crate::view::{Draw, Drawing};
 
 use super::board::{MAXP, OFF, Phase};
 use super::movegen::MoveList;
@@ -444,23 +445,30 @@ impl GameState for State {
     }
 
     fn render(&self) -> String {
-        let grid = self.grid();
-        let n = self.rules.columns;
         let mut s = String::new();
-        for row in (0..4u8).rev() {
+        // The board from the board model ([`crate::view`]), as the web page draws it.
+        let Drawing::Tab(board) = Draw::drawing(self, None) else {
+            unreachable!("a Tab state draws a Tab board")
+        };
+        for squares in &board.rows {
+            let row = squares.first().map_or(0, |q| q.row);
             let label = match row {
-                3 => "  black home",
-                0 => "  white home",
+                4 => "  black home",
+                1 => "  white home",
                 _ => "",
             };
             let _ = write!(s, "     ");
-            for c in 0..n {
-                let _ = write!(s, "{:<5}", grid.name(grid.at(row, c)));
+            for q in squares {
+                let _ = write!(s, "{:<5}", q.name);
             }
             let _ = writeln!(s, "{label}");
-            let _ = write!(s, "  {}  ", row + 1);
-            for c in 0..n {
-                let _ = write!(s, "{:<5}", self.cell(grid.at(row, c)));
+            let _ = write!(s, "  {row}  ");
+            for q in squares {
+                let text = q
+                    .unit
+                    .as_ref()
+                    .map_or_else(|| ".".to_string(), |u| u.text());
+                let _ = write!(s, "{text:<5}");
             }
             let _ = writeln!(s);
         }
@@ -655,38 +663,6 @@ impl GameState for State {
                 text
             }
         }
-    }
-}
-
-impl State {
-    /// The picture of one square: owner letter, stack size and marks.
-    fn cell(&self, sq: Square) -> String {
-        let Some(p) = self.owner(sq.0) else {
-            return ".".into();
-        };
-        let mask = self.mask(sq.0);
-        let pieces = &self.pieces[p.index()];
-        let members = (0..MAXP).filter(|&i| mask & (1 << i) != 0);
-        let converted = members.clone().all(|i| pieces[i].converted());
-        let entered = members.clone().any(|i| pieces[i].entered());
-        let mut c = String::new();
-        c.push(match (p, converted) {
-            (Player::One, true) => 'W',
-            (Player::One, false) => 'w',
-            (Player::Two, true) => 'B',
-            (Player::Two, false) => 'b',
-        });
-        let k = mask.count_ones();
-        if k > 1 {
-            let _ = write!(c, "{k}");
-        }
-        if entered {
-            c.push('\'');
-        }
-        if self.dissolved(sq.0) && k > 1 {
-            c.push('~');
-        }
-        c
     }
 }
 

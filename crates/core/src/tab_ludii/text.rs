@@ -10,6 +10,7 @@ use crate::ruleset::Ruleset as _;
 use super::moves::Move;
 use super::ruleset::{Preset, Ruleset};
 use super::state::State;
+use crate::view::{Draw, Drawing};
 
 /// Plain-language rules for `qasab rules tab-ludii(...)` and `tab-hyde-ludii(...)`.
 pub(super) fn rules_text(r: &Ruleset) -> String {
@@ -218,29 +219,13 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
     s
 }
 
-/// The text of one square's content: `W`, `B3`, `w` (locked), or blank.
-fn cell_text(s: &State, sq: u8) -> String {
-    match s.unit_at(sq) {
-        None => String::new(),
-        Some((p, c)) => {
-            let letter = match (p, s.is_locked(sq)) {
-                (Player::One, false) => 'W',
-                (Player::Two, false) => 'B',
-                (Player::One, true) => 'w',
-                (Player::Two, true) => 'b',
-            };
-            if c == 1 {
-                letter.to_string()
-            } else {
-                format!("{letter}{c}")
-            }
-        }
-    }
-}
-
 /// The board, whose turn, the pending throw and the scores.
 pub(super) fn render(s: &State) -> String {
     let rules = s.rules();
+    // The squares from the board model ([`crate::view`]), as the web page draws them.
+    let Drawing::Tab(board) = Draw::drawing(s, None) else {
+        unreachable!("a Ludii state draws a Tab board")
+    };
     let n = rules.columns();
     let grid = Grid::new(n);
     let mut out = String::new();
@@ -252,8 +237,9 @@ pub(super) fn render(s: &State) -> String {
     let _ = writeln!(out, "{}", header.trim_end());
     for row in (0..4u8).rev() {
         let _ = write!(out, "  {} |", row + 1);
-        for col in 0..n {
-            let _ = write!(out, "{:^4}|", cell_text(s, row * n + col));
+        for q in &board.rows[usize::from(3 - row)] {
+            let text = q.unit.as_ref().map_or_else(String::new, |u| u.text());
+            let _ = write!(out, "{text:^4}|");
         }
         let note = match row {
             0 => "  white's home row",

@@ -10,6 +10,7 @@ use crate::game::{
 };
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
+use crate::view::{Draw, Drawing};
 
 use super::position::{Move, Pit, Position, sow};
 use super::ruleset::{CycleSplit, EmptySide, Ruleset, Singleton};
@@ -461,7 +462,18 @@ impl GameState for State {
 
     fn render(&self) -> String {
         let p = &self.pos;
-        let [a, b, c, d] = p.pits;
+        // The pits from the board model ([`crate::view`]), as the web page draws them: North's
+        // D C, then South's A B.
+        let Drawing::Tihbat(board) = Draw::drawing(self, None) else {
+            unreachable!("a Tihbat state draws pits")
+        };
+        let counters = |row: usize, i: usize| board.rows[row][i].counters;
+        let (d, c, a, b) = (
+            counters(0, 0),
+            counters(0, 1),
+            counters(1, 0),
+            counters(1, 1),
+        );
         let marker = |side: Player| match self.turn() {
             Turn::Player(q) if q == side => "  <- to move",
             _ => "",
