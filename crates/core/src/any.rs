@@ -794,13 +794,17 @@ impl AnyGame {
     /// The board model of the current state ([`AnyState::drawing`]), with the game's last
     /// throw and its description.
     pub fn drawing(&self) -> Drawing {
-        let last = self.actions.iter().rposition(AnyAction::is_chance).map(|i| {
-            let mut before = self.rules.initial_state();
-            for &a in &self.actions[..i] {
-                let _ = before.apply_unchecked(a);
-            }
-            (self.actions[i], before.describe(self.actions[i]))
-        });
+        let last = self
+            .actions
+            .iter()
+            .rposition(AnyAction::is_chance)
+            .map(|i| {
+                let mut before = self.rules.initial_state();
+                for &a in &self.actions[..i] {
+                    let _ = before.apply_unchecked(a);
+                }
+                (self.actions[i], before.describe(self.actions[i]))
+            });
         self.state.drawing(last)
     }
 

@@ -256,6 +256,8 @@ pub struct Game {
     specs: [String; 2],
     seed: u64,
     log: Vec<ActionView>,
+    /// Who made each action of the log: a seat, or `None` for chance.
+    movers: Vec<Option<Player>>,
     takebacks: u64,
 }
 
@@ -291,6 +293,7 @@ pub fn new_game(ruleset: &str, seats: &[String; 2], seed: u64) -> Result<Game, G
         seed,
         game: AnyGame::new(&rules),
         log: Vec::new(),
+        movers: Vec::new(),
         takebacks: 0,
     })
 }
@@ -407,6 +410,7 @@ impl Game {
     fn push(&mut self, action: AnyAction) -> Result<String, GameError> {
         let state = self.game.state();
         let who = state.actor().unwrap_or("nobody");
+        let mover = state.turn().player();
         let description = if action.is_chance() {
             state.describe(action)
         } else {
@@ -422,14 +426,14 @@ impl Game {
             action: text.clone(),
             description,
         });
+        self.movers.push(mover);
         Ok(text)
     }
 
     /// The index of every action a person chose.
     fn human_decisions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.log.iter().filter_map(|a| {
-            let p = self.rules().seat_by_name(a.actor)?;
-            matches!(self.seats[p.index()], Seat::Human).then_some(a.index)
+        self.movers.iter().enumerate().filter_map(|(i, &mover)| {
+            matches!(self.seats[mover?.index()], Seat::Human).then_some(i)
         })
     }
 
@@ -554,6 +558,7 @@ impl Game {
         let kept: Vec<AnyAction> = self.game.actions()[..len].to_vec();
         self.game = AnyGame::new(&self.rules().clone());
         self.log.clear();
+        self.movers.clear();
         for a in kept {
             // Each was legal at its point when first applied, so it is again.
             let _ = self.push(a);
