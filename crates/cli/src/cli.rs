@@ -152,6 +152,32 @@ pub struct ServeArgs {
     /// Hints one client address may ask for a minute.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub hints_per_minute: u32,
+    /// Worker threads for computer moves and hints, the most that think at once [default: one
+    /// fewer than the machine's cores, at least 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub compute_workers: Option<u32>,
+    /// Computer tasks that may wait for a worker; beyond it hints get 503 with Retry-After.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub compute_queue: u32,
+    /// The most time a computer player may think per move (its `time=`), in milliseconds;
+    /// specs asking for more get 422.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub max_think_ms: u64,
+    /// The most threads a computer player may use (its `threads=`); specs asking for more get
+    /// 422.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub max_threads: u64,
+    /// Games kept in memory; others are read back from the database when asked for.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_in_memory: u32,
+    /// A game between two computer players advances while it was read within this many
+    /// seconds (or a WebSocket watches it); otherwise it pauses.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub watch_window: u64,
+    /// The least time between two decisions of a game between two computer players, in
+    /// milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    pub computer_pace_ms: u64,
 }
 
 #[derive(Args, Debug)]

@@ -198,6 +198,10 @@ pub(crate) struct CreateRequest {
     #[serde(default)]
     #[schema(schema_with = seats_of_new_game)]
     seats: Option<[String; 2]>,
+    /// Whether anyone may ask for hints in this game; missing or null: on if a computer player
+    /// takes part, off in a game between two people.
+    #[serde(default)]
+    hints: Option<bool>,
 }
 
 /// The schema of the `seats` of a request that creates a game, `missing` saying what a
@@ -254,8 +258,12 @@ pub(crate) async fn create(
     ApiJson(req): ApiJson<CreateRequest>,
 ) -> Result<(StatusCode, Json<CreatedGame>), AppError> {
     state.check_rate(ip)?;
-    let created =
-        detached(async move { state.create(req.ruleset, req.seats, Vec::new()).await }).await?;
+    let created = detached(async move {
+        state
+            .create(req.ruleset, req.seats, Vec::new(), req.hints)
+            .await
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -274,6 +282,10 @@ pub(crate) struct ImportRequest {
     #[serde(default)]
     #[schema(schema_with = seats_of_import)]
     seats: Option<[String; 2]>,
+    /// Whether anyone may ask for hints in this game; missing or null: on if a computer player
+    /// takes part, off in a game between two people.
+    #[serde(default)]
+    hints: Option<bool>,
 }
 
 /// Create a game from a game record
@@ -309,7 +321,8 @@ pub(crate) async fn import(
         .seats
         .unwrap_or_else(|| ["human".to_string(), "human".to_string()]);
     let created =
-        detached(async move { state.create(ruleset, Some(seats), actions).await }).await?;
+        detached(async move { state.create(ruleset, Some(seats), actions, req.hints).await })
+            .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -331,7 +344,7 @@ pub(crate) async fn get_game(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<StateView>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let view = slot.game.lock().await.view();
     Ok(Json(view))
 }
@@ -354,7 +367,7 @@ pub(crate) async fn legal(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<LegalView>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let view = slot.game.lock().await.legal();
     Ok(Json(view))
 }
@@ -384,7 +397,7 @@ pub(crate) async fn record(
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, AppError> {
     let id = game_id(path)?;
-    let slot = state.slot(&id)?;
+    let slot = state.slot(&id).await?;
     let text = slot.game.lock().await.record();
     Ok((
         [
@@ -456,7 +469,7 @@ pub(crate) async fn act(
     headers: HeaderMap,
     ApiJson(req): ApiJson<ActionRequest>,
 ) -> Result<Json<StateView>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let token = auth::bearer(&headers)?;
     let seat = slot.seat_of(&token).ok_or_else(|| {
         AppError::Forbidden("the token is not the token of a seat of this game".into())
@@ -525,7 +538,7 @@ pub(crate) async fn undo(
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Json<StateView>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let token = auth::bearer(&headers)?;
     slot.seat_of(&token).ok_or_else(|| {
         AppError::Forbidden("the token is not the token of a seat of this game".into())
@@ -542,10 +555,7 @@ pub(crate) async fn undo(
                 "nothing to undo: no move of yours has been played".into(),
             ));
         };
-        let id = slot.row.id.clone();
-        state.db(move |s| s.truncate_actions(&id, len)).await?;
-        game.truncate(len);
-        slot.changed(len);
+        state.take_back(&slot, &mut game, len).await?;
         Ok(game.view())
     })
     .await?;

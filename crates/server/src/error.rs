@@ -50,6 +50,10 @@ pub enum AppError {
     /// 429: too many games created from this address.
     #[error("{0}")]
     TooManyRequests(String),
+    /// 503: the server's computer players are busy; try again after the duration (sent as
+    /// `Retry-After`, in whole seconds).
+    #[error("{0}")]
+    Busy(String, std::time::Duration),
     /// 500: a fault of the server; the detail is logged, not sent.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
@@ -77,6 +81,7 @@ impl AppError {
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Busy(..) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -132,6 +137,15 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        (status, Json(ErrorBody { error: message })).into_response()
+        let mut response = (status, Json(ErrorBody { error: message })).into_response();
+        if let AppError::Busy(_, after) = &self {
+            let secs = after.as_secs().max(1).to_string();
+            if let Ok(value) = axum::http::HeaderValue::from_str(&secs) {
+                response
+                    .headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, value);
+            }
+        }
+        response
     }
 }

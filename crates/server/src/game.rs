@@ -7,13 +7,16 @@
 //! views of the API.
 //!
 //! # Randomness
-//! The server draws each chance outcome itself, from the game's secret seed and the index of
-//! the action, with the pinned generator ([`qasab_ai::rng`]): the throw at index `i` of a game
-//! is a function of the seed and `i` alone. Replaying the stored actions therefore needs no
-//! generator state, a restarted server throws exactly what the old one would have, and undoing
-//! a move and playing another meets the same throws again (undo cannot re-roll the sticks).
-//! Computer players are built afresh for each decision with a seed derived the same way, so
-//! their choices too do not depend on whether the server restarted in between.
+//! The server draws each throw when it is needed, from 64 fresh bits of the operating system's
+//! random source (through the pinned generator, [`qasab_ai::rng`], which turns them into an
+//! outcome with the exact stick weights), and stores it in the record like any other action.
+//! Replaying the stored actions therefore needs no generator, and nothing about the throws
+//! to come can be learnt from the game, not even by undoing a move and playing another: the
+//! throws after an undo are new draws.
+//!
+//! Computer players are built afresh for each decision with a seed derived from the game's
+//! secret seed and the action's index, so their choices do not depend on whether the server
+//! restarted in between.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -246,10 +249,14 @@ pub struct StateView {
     pub can_undo: bool,
     /// The board described for drawing, read from the core's accessors.
     pub drawing: Drawing,
+    /// Whether hints may be asked in this game (`POST .../hint`); both seats and spectators
+    /// see the same setting.
+    pub hints: bool,
 }
 
 /// A game of any ruleset: the core's game with its history ([`AnyGame`]), who sits in each
-/// seat, the secret seed of its throws, and the log of its actions as the views show them.
+/// seat, the secret seed of its computer players, and the log of its actions as the views show
+/// them.
 pub struct Game {
     game: AnyGame,
     seats: [Seat; 2],
@@ -259,11 +266,8 @@ pub struct Game {
     /// Who made each action of the log: a seat, or `None` for chance.
     movers: Vec<Option<Player>>,
     takebacks: u64,
-}
-
-/// The seed of the chance outcome at action `index` of the game with seed `seed`.
-fn chance_seed(seed: u64, index: usize) -> u64 {
-    derive_seed(seed, index as u64)
+    /// Whether hints may be asked.
+    hints: bool,
 }
 
 fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
@@ -272,18 +276,24 @@ fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
         .map_err(|e: qasab_core::RulesetError| GameError::Setup(e.to_string()))
 }
 
-/// Builds a new game from a ruleset string and the two seats (`human` or an agent spec).
+/// Builds a new game from a ruleset string and the two seats (`human` or an agent spec), the
+/// computer players within `limits`. Hints are on until [`Game::set_hints`] says otherwise.
 ///
 /// # Errors
-/// [`GameError::Setup`] for a bad ruleset string or a bad player spec.
-pub fn new_game(ruleset: &str, seats: &[String; 2], seed: u64) -> Result<Game, GameError> {
+/// [`GameError::Setup`] for a bad ruleset string, a bad player spec or one above the limits.
+pub fn new_game(
+    ruleset: &str,
+    seats: &[String; 2],
+    seed: u64,
+    limits: &Limits,
+) -> Result<Game, GameError> {
     let rules = parse_ruleset(ruleset)?;
     let seat = |p: Player| -> Result<Seat, GameError> {
         let spec = seats[p.index()].trim();
         if spec == "human" {
             return Ok(Seat::Human);
         }
-        prepared(spec, &rules)
+        prepared(spec, &rules, limits)
             .map(Seat::Computer)
             .map_err(|e| GameError::Setup(format!("{}: {e}", rules.seat_name(p))))
     };
@@ -295,6 +305,7 @@ pub fn new_game(ruleset: &str, seats: &[String; 2], seed: u64) -> Result<Game, G
         log: Vec::new(),
         movers: Vec::new(),
         takebacks: 0,
+        hints: true,
     })
 }
 
@@ -310,20 +321,6 @@ pub fn default_seats(ruleset: &str) -> Result<[String; 2], GameError> {
     ])
 }
 
-/// The largest budgets a computer player may be given on the server: a decision must not hold
-/// a thread of the blocking pool for long, nor take every core; and the largest Tihbat the
-/// exact `solver` prepares. (The level presets are well inside them: `mcts(level=5)` is
-/// 100,000 iterations, `expectimax(level=5)` 8,000,000 nodes; `seeds=7` solves in
-/// milliseconds, `seeds=20` in a fraction of a second.)
-pub const SERVER_LIMITS: Limits = Limits {
-    holder: "the server",
-    time_ms: 10_000,
-    iterations: 1_000_000,
-    threads: 2,
-    nodes: 8_000_000,
-    solver_seeds: 20,
-};
-
 /// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved
 /// once per ruleset, not once per game. Bounded: cleared when it grows past [`CACHE_SIZE`].
 type PlayerCache = Mutex<HashMap<(String, String), AnyPlayer>>;
@@ -331,17 +328,17 @@ type PlayerCache = Mutex<HashMap<(String, String), AnyPlayer>>;
 /// The most prepared players kept.
 const CACHE_SIZE: usize = 64;
 
-/// The player of `spec` for `rules`, within the server's limits, from the cache if it was
-/// prepared before.
-fn prepared(spec: &str, rules: &AnyRuleset) -> Result<AnyPlayer, String> {
+/// The player of `spec` for `rules`, within `limits`, from the cache if it was prepared
+/// before.
+fn prepared(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<AnyPlayer, String> {
     static CACHE: OnceLock<PlayerCache> = OnceLock::new();
-    SERVER_LIMITS.check(spec)?;
+    limits.check(spec)?;
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (rules.to_string(), spec.to_string());
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(found);
     }
-    let player = AnyPlayer::within(spec, rules, &SERVER_LIMITS)?;
+    let player = AnyPlayer::within(spec, rules, limits)?;
     if let Ok(mut c) = cache.lock() {
         if c.len() >= CACHE_SIZE {
             c.clear();
@@ -493,6 +490,7 @@ impl Game {
             legal: self.legal_actions().1,
             can_undo: self.undo_point().is_some(),
             drawing: state.drawing(self.last_chance()),
+            hints: self.hints,
         }
     }
 
@@ -525,10 +523,10 @@ impl Game {
         self.push(action)
     }
 
-    /// At a chance turn, the outcome the server throws, from the game's seed and the action's
-    /// index.
-    pub fn throw(&self) -> Option<String> {
-        let mut source = ChanceSource::new(chance_seed(self.seed, self.index()));
+    /// At a chance turn, the outcome thrown with `fresh` (64 bits from the operating
+    /// system's random source).
+    pub fn throw(&self, fresh: u64) -> Option<String> {
+        let mut source = ChanceSource::new(fresh);
         source.draw_any(self.game.state()).map(|a| a.to_string())
     }
 
@@ -589,7 +587,7 @@ impl Game {
 
     /// The game record.
     pub fn record(&self) -> String {
-        // The seed is left out: it decides the throws still to come.
+        // The seed is left out: it decides the computer players' choices.
         let info: Vec<(String, String)> = Player::ALL
             .iter()
             .map(|&p| {
@@ -602,6 +600,16 @@ impl Game {
         self.game.record(&info)
     }
 
+    /// Whether hints may be asked in this game.
+    pub fn hints(&self) -> bool {
+        self.hints
+    }
+
+    /// Turns hints on or off for this game.
+    pub fn set_hints(&mut self, on: bool) {
+        self.hints = on;
+    }
+
     /// The game's strongest computer player.
     pub fn strongest(&self) -> &'static str {
         AnyPlayer::strongest(self.rules())
@@ -611,16 +619,16 @@ impl Game {
     /// threads.
     ///
     /// # Errors
-    /// [`GameError::Setup`] for a bad spec or one above the server's limits (checked now);
-    /// the job itself fails for a player that does not rank moves.
-    pub fn hint_job(&self, spec: &str, seed: u64) -> Result<HintJob, GameError> {
+    /// [`GameError::Setup`] for a bad spec or one above `limits` (checked now); the job
+    /// itself fails for a player that does not rank moves.
+    pub fn hint_job(&self, spec: &str, seed: u64, limits: &Limits) -> Result<HintJob, GameError> {
         let spec = spec.trim().to_string();
         if spec == "human" {
             return Err(GameError::Setup(
                 "human is not a player that ranks moves; name a computer player".into(),
             ));
         }
-        let player = prepared(&spec, self.rules()).map_err(GameError::Setup)?;
+        let player = prepared(&spec, self.rules(), limits).map_err(GameError::Setup)?;
         let state = self.game.state().clone();
         let index = self.index();
         let strongest = self.strongest();

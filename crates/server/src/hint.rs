@@ -1,8 +1,10 @@
 //! `POST /api/games/{id}/hint`: every legal move of the current decision, ranked by a player.
 //!
-//! Anyone who can watch a game can ask, so no token is needed; hints are limited per client
-//! address, and the player runs under the same limits as a computer seat, on the blocking
-//! pool, with the game unlocked.
+//! Anyone who can watch a game can ask, so no token is needed, where the game's setting allows
+//! hints (off by default between two people). Hints are limited per client address, and the
+//! player runs under the same limits as a computer seat, in the server's bounded queue of
+//! computer work ([`crate::compute`]), with the game unlocked: a full queue answers 503 with
+//! `Retry-After`, and a hint whose client has gone before it started is never computed.
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -11,6 +13,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::api::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::compute::Priority;
 use crate::error::{AppError, ErrorBody};
 use crate::game::{HintView, Next};
 use crate::{AppState, auth, poisoned};
@@ -45,8 +48,9 @@ impl AppState {
 
 /// Every legal move of the current decision, ranked by a computer player
 ///
-/// No token is needed: anyone who can watch the game can ask. The player runs under the same
-/// limits as a computer seat.
+/// No token is needed: anyone who can watch the game can ask, if the game's `hints` setting is
+/// on. The player runs under the same limits as a computer seat, in the server's queue of
+/// computer work; when that queue is full the answer is 503 with Retry-After.
 #[utoipa::path(
     post,
     path = "/api/games/{id}/hint",
@@ -57,12 +61,19 @@ impl AppState {
     responses(
         (status = 200, description = "The moves, best first", body = HintView),
         (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 403, description = "Hints are off in this game", body = ErrorBody),
         (status = 404, description = "No game with this id", body = ErrorBody),
         (status = 409, description = "A stale index, or no decision to rank (the sticks are thrown next, or the game is over)", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
         (status = 422, description = "A bad player spec, one above the server's limits, or a player that does not rank moves (random)", body = ErrorBody),
         (status = 429, description = "Too many hints from this address this minute", body = ErrorBody),
+        (
+            status = 503,
+            description = "The server's computer players are busy",
+            body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait before asking again")),
+        ),
         (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
     ),
 )]
@@ -72,10 +83,17 @@ pub(crate) async fn hint(
     path: Result<Path<String>, PathRejection>,
     ApiJson(req): ApiJson<HintRequest>,
 ) -> Result<Json<HintView>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     state.check_hint_rate(ip)?;
     let job = {
         let game = slot.game.lock().await;
+        if !game.hints() {
+            return Err(AppError::Forbidden(
+                "hints are off in this game (the default between two people; a game created \
+                 with \"hints\": true allows them)"
+                    .into(),
+            ));
+        }
         if req.index != game.index() {
             return Err(AppError::stale("hint", req.index, game.index()));
         }
@@ -95,8 +113,24 @@ pub(crate) async fn hint(
         let spec = req.agent.unwrap_or_else(|| game.strongest().to_string());
         // A seed of its own: the game's seed decides the throws and is never shown.
         let seed = auth::new_seed().map_err(AppError::Internal)?;
-        game.hint_job(&spec, seed)?
+        game.hint_job(&spec, seed, state.limits())?
     };
-    let view = tokio::task::spawn_blocking(job).await??;
+    // Dropped with this request, the pending hint is cancelled if it has not started.
+    let pending = state
+        .0
+        .compute
+        .submit(Priority::Optional, job)
+        .map_err(|full| {
+            AppError::Busy(
+                format!(
+                    "the server's computer players are busy ({} tasks waiting); try again in \
+                     {} s",
+                    state.0.compute.max_queued(),
+                    full.retry_after.as_secs().max(1)
+                ),
+                full.retry_after,
+            )
+        })?;
+    let view = pending.await.map_err(AppError::internal)??;
     Ok(Json(view))
 }

@@ -9,13 +9,28 @@
 //!
 //! # Concurrency
 //! Each game sits behind its own async mutex, so requests about one game are applied in
-//! order while other games go on. A computer player's decision runs on the blocking pool
-//! (`tokio::task::spawn_blocking`) with the game unlocked: views stay readable while it
-//! thinks, and a move computed for a state that an undo has since replaced is dropped. Every
-//! change of a game runs in a task of its own, so a client that hangs up mid-request never
-//! leaves a change half made. Database writes also run on the blocking pool.
+//! order while other games go on. Every change of a game runs in a task of its own, so a
+//! client that hangs up mid-request never leaves a change half made.
+//!
+//! # Bounded work
+//! Computer moves and hints run on the [`compute`] pool: a fixed number of worker threads
+//! taking tasks from one queue, each task within the per-move limits of [`Config`]. A full
+//! queue refuses hints (503 with `Retry-After`); a hint whose client has gone is cancelled. A
+//! game between a person and the computer gets the computer's reply at once. A game between
+//! two computer players advances only while someone watches it (an open WebSocket, or a read
+//! of the game within [`Config::watch_window`]), at most one decision per
+//! [`Config::computer_pace`]: left alone it pauses, and it goes on when someone looks again.
+//!
+//! Database writes go to one writer thread that commits the writes of concurrent requests
+//! together ([`store::Writer`]), so thinking never delays storing a person's move.
+//!
+//! # Memory
+//! Only games in use are kept in memory: at most [`Config::games_in_memory`] (more only while
+//! that many are busy), the least recently used others dropped. A game asked for that is not
+//! in memory is read from the database and rebuilt by replaying its actions.
 
 pub mod auth;
+pub mod compute;
 pub mod error;
 pub mod game;
 pub mod limit;
@@ -31,16 +46,19 @@ mod ws;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, anyhow};
+use qasab_ai::players::Limits;
 use qasab_core::Player;
 
+use crate::compute::{Compute, Priority};
 use crate::error::AppError;
 use crate::game::{Game, GameError, Next, StateView};
 use crate::limit::RateLimiter;
-use crate::store::{GameRow, Store};
+use crate::store::{GameRow, Store, Write, Writer};
 
 pub use api::{app, routes};
 
@@ -55,18 +73,61 @@ pub struct Config {
     pub sockets_per_game: usize,
     /// Hints a client address may ask for a minute (more get 429).
     pub hints_per_minute: u32,
+    /// Worker threads for computer moves and hints: at most this many think at once.
+    pub compute_workers: usize,
+    /// Tasks that may wait for a worker before hints are refused (503).
+    pub compute_queue: usize,
+    /// The most time a computer player may be given per move (`time=`), in milliseconds.
+    pub max_think_ms: u64,
+    /// The most threads a computer player may use (`threads=`).
+    pub max_threads: u64,
+    /// Games kept in memory; the least recently used others are dropped and read back from
+    /// the database when asked for.
+    pub games_in_memory: usize,
+    /// A game between two computer players advances while it was read this recently (or a
+    /// WebSocket watches it).
+    pub watch_window: Duration,
+    /// The least time between two decisions of a game between two computer players.
+    pub computer_pace: Duration,
 }
 
 impl Default for Config {
     /// 1 MiB bodies and 30 games a minute. A Tâb game stopped by the default turn cap (2,000
     /// turns, a few actions each, one short line per action) has a record of a few hundred
-    /// KiB at most. 32 sockets a game and 60 hints a minute.
+    /// KiB at most. 32 sockets a game and 60 hints a minute. One worker fewer than the
+    /// machine's cores (at least one), 32 waiting tasks, 2 s and one thread a move; 1,000 games
+    /// in memory; games between computers watched within 30 s, one decision a second.
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Config {
             body_limit: 1024 * 1024,
             games_per_minute: 30,
             sockets_per_game: 32,
             hints_per_minute: 60,
+            compute_workers: cores.saturating_sub(1).max(1),
+            compute_queue: 32,
+            max_think_ms: 2_000,
+            max_threads: 1,
+            games_in_memory: 1_000,
+            watch_window: Duration::from_secs(30),
+            computer_pace: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Config {
+    /// The budgets a computer player may be given, from the per-move limits; the others are
+    /// fixed: enough for every level preset (`mcts(level=5)` is 100,000 iterations,
+    /// `expectimax(level=5)` 8,000,000 nodes), and the exact Tihbat `solver` up to 20 counters
+    /// a pit (its table grows with the fourth power of the counters).
+    pub fn limits(&self) -> Limits {
+        Limits {
+            holder: "the server",
+            time_ms: self.max_think_ms,
+            iterations: 1_000_000,
+            threads: self.max_threads,
+            nodes: 8_000_000,
+            solver_seeds: 20,
         }
     }
 }
@@ -81,21 +142,30 @@ struct GameSlot {
     /// Held while the server plays the game's throws and computer moves, so that one task at
     /// a time does it.
     advancing: tokio::sync::Mutex<()>,
+    /// Set while a background task advances the game, so that reads wake it only once.
+    waking: AtomicBool,
     /// The index of the game's state after each change (an action or an undo), for whoever
     /// watches the game live.
     updates: tokio::sync::broadcast::Sender<usize>,
     /// The WebSockets watching the game now.
-    sockets: std::sync::atomic::AtomicUsize,
+    sockets: AtomicUsize,
+    /// When the game was last asked for, in milliseconds of the server's clock.
+    last_seen: AtomicU64,
+    /// True if a person holds a seat.
+    has_person: bool,
 }
 
 impl GameSlot {
     fn new(row: GameRow, game: Game) -> GameSlot {
         GameSlot {
+            has_person: row.seats.iter().any(|s| s == "human"),
             row,
             game: tokio::sync::Mutex::new(game),
             advancing: tokio::sync::Mutex::new(()),
+            waking: AtomicBool::new(false),
             updates: tokio::sync::broadcast::channel(UPDATES_KEPT).0,
-            sockets: std::sync::atomic::AtomicUsize::new(0),
+            sockets: AtomicUsize::new(0),
+            last_seen: AtomicU64::new(0),
         }
     }
 
@@ -117,14 +187,20 @@ impl GameSlot {
 
 struct Shared {
     config: Config,
-    store: Arc<Mutex<Store>>,
+    limits: Limits,
+    writer: Writer,
+    /// The connection that reads games back into memory.
+    reader: Arc<Mutex<Store>>,
     games: RwLock<HashMap<String, Arc<GameSlot>>>,
+    compute: Compute,
+    /// The server's clock, for the games' `last_seen`.
+    started: Instant,
     limiter: Mutex<RateLimiter>,
     /// The budget of hints per client address.
     hint_limiter: Mutex<RateLimiter>,
 }
 
-/// The server's state: the open database and every game. Cheap to clone.
+/// The server's state: the open database and the games in memory. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState(Arc<Shared>);
 
@@ -156,7 +232,8 @@ pub struct CreatedGame {
     pub seats: Vec<CreatedSeat>,
     /// The link for spectators, who can watch but not act.
     pub spectator: String,
-    /// The game's state after the server's first throws and computer moves.
+    /// The game's state after the server's first throws and computer moves (in a game between
+    /// two computer players, as it starts: its moves come while it is watched).
     pub state: StateView,
 }
 
@@ -171,8 +248,9 @@ pub(crate) fn poisoned<T>(_: T) -> AppError {
 }
 
 /// Rebuilds a stored game by replaying its actions.
-fn rebuild(row: &GameRow, actions: &[String]) -> Result<Game, GameError> {
-    let mut game = game::new_game(&row.ruleset, &row.seats, row.seed)?;
+fn rebuild(row: &GameRow, actions: &[String], limits: &Limits) -> Result<Game, GameError> {
+    let mut game = game::new_game(&row.ruleset, &row.seats, row.seed, limits)?;
+    game.set_hints(row.hints);
     for (i, a) in actions.iter().enumerate() {
         game.apply(a)
             .map_err(|e| GameError::Record(format!("action {i} '{a}': {e}")))?;
@@ -181,32 +259,54 @@ fn rebuild(row: &GameRow, actions: &[String]) -> Result<Game, GameError> {
 }
 
 impl AppState {
-    /// Opens the database at `path` (creating it if needed) and rebuilds every stored game by
+    /// Opens the database at `path` (creating it if needed) and checks every stored game by
     /// replaying its actions through the core. A game that no longer replays (a rule changed
-    /// since it was stored) is reported on stderr and left out; it stays in the file.
+    /// since it was stored) is reported on stderr; it stays in the file. The games that wait
+    /// for the server with a person at the table (a throw, or the computer's reply) are kept
+    /// in memory for [`AppState::resume`]; the others are read again when asked for.
     ///
     /// Blocking: call it before serving, or on the blocking pool.
     ///
     /// # Errors
-    /// If the database cannot be opened or read.
+    /// If the database cannot be opened or read, or a thread cannot be started.
     pub fn open(path: &Path, config: Config) -> anyhow::Result<AppState> {
         let store = Store::open(path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
+        let reader = Store::reader(path)
+            .with_context(|| format!("cannot open database {} to read", path.display()))?;
+        let limits = config.limits();
         let mut games = HashMap::new();
-        for (row, actions) in store.load_all()? {
-            match rebuild(&row, &actions) {
+        for id in reader.game_ids()? {
+            let Some((row, actions)) = reader.load_game(&id)? else {
+                continue;
+            };
+            match rebuild(&row, &actions, &limits) {
                 Ok(game) => {
-                    games.insert(row.id.clone(), Arc::new(GameSlot::new(row, game)));
+                    let waits = matches!(game.next(), Next::Chance | Next::Computer(_));
+                    let slot = GameSlot::new(row, game);
+                    if waits && slot.has_person {
+                        games.insert(id, Arc::new(slot));
+                    }
                 }
-                Err(e) => eprintln!("qasab serve: game {} not loaded: {e}", row.id),
+                Err(e) => eprintln!("qasab serve: game {id} not loaded: {e}"),
             }
         }
+        let compute = Compute::new(
+            config.compute_workers,
+            config.compute_queue,
+            Duration::from_millis(config.max_think_ms),
+        )
+        .context("cannot start the computer players' threads")?;
         Ok(AppState(Arc::new(Shared {
             limiter: Mutex::new(RateLimiter::new(config.games_per_minute)),
             hint_limiter: Mutex::new(RateLimiter::new(config.hints_per_minute)),
-            config,
-            store: Arc::new(Mutex::new(store)),
+            limits,
+            writer: Writer::start(store).context("cannot start the database writer")?,
+            reader: Arc::new(Mutex::new(reader)),
             games: RwLock::new(games),
+            compute,
+            started: Instant::now(),
+            config,
         })))
     }
 
@@ -215,20 +315,20 @@ impl AppState {
         self.0.games.read().map_or(0, |g| g.len())
     }
 
-    /// Plays the pending throws and computer moves of every game, in the background: after a
-    /// restart, the games that were waiting for the server go on.
+    /// Computer tasks waiting for a worker now.
+    pub fn queued_tasks(&self) -> usize {
+        self.0.compute.queued()
+    }
+
+    /// Plays the pending throws and computer replies of every game in memory, in the
+    /// background: after a restart, the games where a person waits for the server go on.
     pub fn resume(&self) {
         let slots: Vec<Arc<GameSlot>> = match self.0.games.read() {
             Ok(g) => g.values().cloned().collect(),
             Err(_) => return,
         };
         for slot in slots {
-            let state = self.clone();
-            tokio::spawn(async move {
-                if let Err(e) = state.advance(&slot).await {
-                    eprintln!("qasab serve: game {}: {e}", slot.row.id);
-                }
-            });
+            self.wake(&slot);
         }
     }
 
@@ -237,35 +337,123 @@ impl AppState {
     ///
     /// # Errors
     /// [`AppError::NotFound`] for an unknown game.
-    pub fn subscribe(&self, id: &str) -> Result<tokio::sync::broadcast::Receiver<usize>, AppError> {
-        Ok(self.slot(id)?.updates.subscribe())
+    pub async fn subscribe(
+        &self,
+        id: &str,
+    ) -> Result<tokio::sync::broadcast::Receiver<usize>, AppError> {
+        Ok(self.slot(id).await?.updates.subscribe())
     }
 
     fn config(&self) -> &Config {
         &self.0.config
     }
 
-    fn slot(&self, id: &str) -> Result<Arc<GameSlot>, AppError> {
-        self.0
-            .games
-            .read()
-            .map_err(poisoned)?
-            .get(id)
-            .cloned()
-            .ok_or_else(|| AppError::NotFound(format!("no game with id '{id}'")))
+    fn limits(&self) -> &Limits {
+        &self.0.limits
     }
 
-    /// Runs a database operation on the blocking pool.
-    async fn db<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Store) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, AppError> {
-        let store = self.0.store.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut store = store.lock().map_err(poisoned)?;
-            f(&mut store).map_err(AppError::from)
+    fn now_ms(&self) -> u64 {
+        self.0.started.elapsed().as_millis() as u64
+    }
+
+    /// The game `id`, from memory or else from the database; marks it as seen, and sets it
+    /// going if it waits for the server.
+    async fn slot(&self, id: &str) -> Result<Arc<GameSlot>, AppError> {
+        let found = self.0.games.read().map_err(poisoned)?.get(id).cloned();
+        let slot = match found {
+            Some(slot) => slot,
+            None => self.load(id).await?,
+        };
+        slot.last_seen.store(self.now_ms(), Ordering::Release);
+        self.wake(&slot);
+        Ok(slot)
+    }
+
+    /// Reads a game from the database into memory.
+    async fn load(&self, id: &str) -> Result<Arc<GameSlot>, AppError> {
+        let unknown = || AppError::NotFound(format!("no game with id '{id}'"));
+        // Ids are 16 hex digits: anything else is not looked up.
+        if id.len() != 16 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(unknown());
+        }
+        let reader = self.0.reader.clone();
+        let limits = self.0.limits.clone();
+        let key = id.to_string();
+        let loaded = tokio::task::spawn_blocking(move || {
+            let found = reader.lock().map_err(poisoned)?.load_game(&key)?;
+            Ok::<_, AppError>(found.map(|(row, actions)| {
+                let game = rebuild(&row, &actions, &limits);
+                (row, game)
+            }))
         })
-        .await?
+        .await??;
+        let Some((row, game)) = loaded else {
+            return Err(unknown());
+        };
+        let game = game.map_err(|e| {
+            eprintln!("qasab serve: game {id} not loaded: {e}");
+            AppError::NotFound(format!(
+                "game '{id}' is stored but no longer replays under this version's rules"
+            ))
+        })?;
+        let slot = Arc::new(GameSlot::new(row, game));
+        Ok(self.keep(slot))
+    }
+
+    /// Puts a game in memory, unless another request put it there first (that one is
+    /// returned), and drops the least recently used idle games above the limit.
+    fn keep(&self, slot: Arc<GameSlot>) -> Arc<GameSlot> {
+        let Ok(mut games) = self.0.games.write() else {
+            return slot;
+        };
+        let kept = games
+            .entry(slot.row.id.clone())
+            .or_insert_with(|| slot)
+            .clone();
+        let limit = self.config().games_in_memory.max(1);
+        if games.len() > limit {
+            // Idle: held by nobody but the map (no request, no task, no socket).
+            let mut idle: Vec<(u64, String)> = games
+                .iter()
+                .filter(|(_, s)| Arc::strong_count(s) == 1)
+                .map(|(id, s)| (s.last_seen.load(Ordering::Acquire), id.clone()))
+                .collect();
+            // Down to nine tenths of the limit, so that the scan is not made on every load.
+            let excess = games.len() - limit * 9 / 10;
+            if idle.len() > excess {
+                idle.select_nth_unstable(excess);
+                idle.truncate(excess);
+            }
+            for (_, id) in idle {
+                games.remove(&id);
+            }
+        }
+        kept
+    }
+
+    /// Sets the game's throws and computer moves going in the background, unless a task
+    /// already does it.
+    fn wake(&self, slot: &Arc<GameSlot>) {
+        if slot.waking.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let state = self.clone();
+        let slot = slot.clone();
+        tokio::spawn(async move {
+            if let Err(e) = state.advance(&slot).await {
+                eprintln!("qasab serve: game {}: {e}", slot.row.id);
+            }
+            slot.waking.store(false, Ordering::Release);
+        });
+    }
+
+    /// True while someone watches the game: an open WebSocket, or a read within the window.
+    fn watched(&self, slot: &GameSlot) -> bool {
+        slot.sockets.load(Ordering::Acquire) > 0
+            || self
+                .now_ms()
+                .saturating_sub(slot.last_seen.load(Ordering::Acquire))
+                < self.config().watch_window.as_millis() as u64
     }
 
     /// Takes one game from the creation budget of `client`.
@@ -282,21 +470,25 @@ impl AppState {
     }
 
     /// Creates a game with `actions` already played (an import), stores it, plays the
-    /// server's throws and computer moves, and returns the seats' tokens and the state.
+    /// server's throws and computer moves up to a person's decision, and returns the seats'
+    /// tokens and the state. `hints` missing: on if a computer player takes part, off in a game
+    /// between two people.
     async fn create(
         &self,
         ruleset: String,
         seats: Option<[String; 2]>,
         actions: Vec<String>,
+        hints: Option<bool>,
     ) -> Result<CreatedGame, AppError> {
         let seats = match seats {
             Some(s) => s,
             None => game::default_seats(&ruleset)?,
         };
         let seed = auth::new_seed().map_err(AppError::Internal)?;
+        let limits = self.limits().clone();
         // Preparing a player can take a moment (the Tihbat solver solves the ruleset).
-        let (game, seats) = tokio::task::spawn_blocking(move || {
-            let mut game = game::new_game(&ruleset, &seats, seed)?;
+        let (mut game, seats) = tokio::task::spawn_blocking(move || {
+            let mut game = game::new_game(&ruleset, &seats, seed, &limits)?;
             for (i, a) in actions.iter().enumerate() {
                 game.apply(a)
                     .map_err(|e| GameError::Record(format!("action {}: {e}", i + 1)))?;
@@ -304,34 +496,42 @@ impl AppState {
             Ok::<_, GameError>((game, seats))
         })
         .await??;
+        let seats = seats.map(|s| s.trim().to_string());
+        let hints = hints.unwrap_or_else(|| seats.iter().any(|s| s != "human"));
+        game.set_hints(hints);
         let mut tokens: [Option<String>; 2] = [None, None];
         for p in Player::ALL {
-            if seats[p.index()].trim() == "human" {
+            if seats[p.index()] == "human" {
                 tokens[p.index()] = Some(auth::new_token().map_err(AppError::Internal)?);
             }
         }
         let row = GameRow {
             id: auth::new_game_id().map_err(AppError::Internal)?,
             ruleset: game.ruleset(),
-            seats: seats.clone().map(|s| s.trim().to_string()),
+            seats,
             seed,
             token_hashes: tokens.clone().map(|t| t.map(|t| auth::hash_token(&t))),
             created: now_secs(),
+            hints,
         };
         let view = game.view();
         let stored: Vec<String> = view.actions.iter().map(|a| a.action.clone()).collect();
         let names = game.seat_names();
         let slot = Arc::new(GameSlot::new(row.clone(), game));
-        {
-            let row = row.clone();
-            self.db(move |s| s.insert_game(&row, &stored)).await?;
-        }
+        slot.last_seen.store(self.now_ms(), Ordering::Release);
         self.0
-            .games
-            .write()
-            .map_err(poisoned)?
-            .insert(row.id.clone(), slot.clone());
-        self.advance(&slot).await?;
+            .writer
+            .write(Write::Insert {
+                row: row.clone(),
+                actions: stored,
+            })
+            .await?;
+        let slot = self.keep(slot);
+        if slot.has_person {
+            self.advance(&slot).await?;
+        } else {
+            self.wake(&slot);
+        }
         let id = row.id.clone();
         let seats = Player::ALL
             .into_iter()
@@ -354,26 +554,51 @@ impl AppState {
     }
 
     /// Plays the game's throws and computer moves until a person is to move or the game ends,
-    /// committing each before the next.
+    /// committing each before the next. A game between two computer players goes on only while
+    /// watched, one decision per [`Config::computer_pace`].
     async fn advance(&self, slot: &Arc<GameSlot>) -> Result<(), AppError> {
         let _turn = slot.advancing.lock().await;
+        let mut last_decision: Option<Instant> = None;
         loop {
             let mut game = slot.game.lock().await;
             match game.next() {
                 Next::Human(_) | Next::Over => return Ok(()),
                 Next::Chance => {
-                    let Some(throw) = game.throw() else {
+                    let seed = auth::new_seed().map_err(AppError::Internal)?;
+                    let Some(throw) = game.throw(seed) else {
                         return Ok(());
                     };
                     self.commit(slot, &mut game, &throw).await?;
                 }
                 Next::Computer(_) => {
+                    if !slot.has_person {
+                        if !self.watched(slot) {
+                            return Ok(());
+                        }
+                        if let Some(at) = last_decision {
+                            let wait = self.config().computer_pace.saturating_sub(at.elapsed());
+                            if !wait.is_zero() {
+                                drop(game);
+                                tokio::time::sleep(wait).await;
+                                continue;
+                            }
+                        }
+                    }
                     let Some(job) = game.computer_job() else {
                         return Ok(());
                     };
                     let version = game.version();
                     drop(game);
-                    let chosen = tokio::task::spawn_blocking(job).await?;
+                    let chosen = self
+                        .0
+                        .compute
+                        .submit(Priority::Owed, job)
+                        .map_err(|_| {
+                            AppError::Internal(anyhow!("the computer queue refused a move"))
+                        })?
+                        .await
+                        .map_err(AppError::internal)?;
+                    last_decision = Some(Instant::now());
                     let mut game = slot.game.lock().await;
                     if game.version() != version {
                         // An undo replaced the state while the computer thought.
@@ -389,15 +614,35 @@ impl AppState {
     async fn commit(&self, slot: &GameSlot, game: &mut Game, text: &str) -> Result<(), AppError> {
         let index = game.index();
         let canonical = game.apply(text)?;
-        let id = slot.row.id.clone();
-        if let Err(e) = self
-            .db(move |s| s.append_action(&id, index, &canonical))
-            .await
-        {
+        let write = Write::Append {
+            game: slot.row.id.clone(),
+            index,
+            action: canonical,
+        };
+        if let Err(e) = self.0.writer.write(write).await {
             game.truncate(index);
-            return Err(e);
+            return Err(e.into());
         }
         slot.changed(game.index());
+        Ok(())
+    }
+
+    /// Takes a game back to its first `len` actions, on disk and then in memory.
+    async fn take_back(
+        &self,
+        slot: &GameSlot,
+        game: &mut Game,
+        len: usize,
+    ) -> Result<(), AppError> {
+        self.0
+            .writer
+            .write(Write::Truncate {
+                game: slot.row.id.clone(),
+                len,
+            })
+            .await?;
+        game.truncate(len);
+        slot.changed(len);
         Ok(())
     }
 }
@@ -428,7 +673,7 @@ pub async fn serve(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Resul
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     eprintln!(
-        "qasab serve: {} games from {}; listening on http://{}",
+        "qasab serve: {} games waiting for the server in {}; listening on http://{}",
         state.game_count(),
         db.display(),
         listener.local_addr()?

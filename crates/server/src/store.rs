@@ -8,15 +8,22 @@
 //! Durability: the database runs in WAL mode with `synchronous=FULL`, and every action is
 //! committed before the request that made it is answered. In WAL mode `FULL` syncs the log at
 //! every commit, so an acknowledged action survives a killed server and also a power cut or an
-//! operating-system crash (`NORMAL` would survive only the first). The cost, one sync per
-//! action, is small beside the pace of a game.
+//! operating-system crash (`NORMAL` would survive only the first).
+//!
+//! Group commit: one thread ([`Writer`]) owns the connection that writes. Writes that arrive
+//! while it syncs wait, and the next transaction commits all of them with one sync; each
+//! write is answered only after that commit, so durability is kept and many games at once cost
+//! one sync per batch rather than one per action. Each write of a batch runs in a savepoint of
+//! its own, so a failing write fails alone. Reads (a game asked for that is not in memory) use
+//! another connection, which WAL lets read while the writer writes.
 
 use std::path::Path;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 /// The schema version written to `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+/// Version 2 added `games.hints`.
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -27,7 +34,8 @@ CREATE TABLE IF NOT EXISTS games (
     seed     INTEGER NOT NULL,
     token1   TEXT,
     token2   TEXT,
-    created  INTEGER NOT NULL
+    created  INTEGER NOT NULL,
+    hints    INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS actions (
     game    TEXT NOT NULL REFERENCES games(id),
@@ -52,6 +60,8 @@ pub struct GameRow {
     pub token_hashes: [Option<String>; 2],
     /// Creation time, seconds since the Unix epoch.
     pub created: i64,
+    /// Whether hints may be asked in the game.
+    pub hints: bool,
 }
 
 /// The open database.
@@ -59,8 +69,52 @@ pub struct Store {
     conn: Connection,
 }
 
+/// One change of the database, as the [`Writer`] takes it.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A new game with its first actions (those of an imported record).
+    Insert {
+        /// The game's setup.
+        row: GameRow,
+        /// Its first actions.
+        actions: Vec<String>,
+    },
+    /// The action at `index` of a game.
+    Append {
+        /// The game id.
+        game: String,
+        /// The action's index.
+        index: usize,
+        /// The action in canonical notation.
+        action: String,
+    },
+    /// Deletes the actions of a game from `len` on (an undo).
+    Truncate {
+        /// The game id.
+        game: String,
+        /// The length kept.
+        len: usize,
+    },
+}
+
+const SELECT_GAME: &str =
+    "SELECT id, ruleset, seat1, seat2, seed, token1, token2, created, hints FROM games";
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        ruleset: r.get(1)?,
+        seats: [r.get(2)?, r.get(3)?],
+        seed: r.get::<_, i64>(4)? as u64,
+        token_hashes: [r.get(5)?, r.get(6)?],
+        created: r.get(7)?,
+        hints: r.get(8)?,
+    })
+}
+
 impl Store {
-    /// Opens (or creates) the database at `path` and its tables.
+    /// Opens (or creates) the database at `path` and its tables, bringing a file of an older
+    /// schema up to date.
     ///
     /// # Errors
     /// A SQLite error, or a file written by a newer schema.
@@ -79,8 +133,22 @@ impl Store {
                 path.display()
             );
         }
+        if version == 1 {
+            // Games stored before the setting had hints for everyone.
+            conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 1")?;
+        }
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;
+        Ok(Store { conn })
+    }
+
+    /// A second connection to the same file, for reading while the writer writes.
+    ///
+    /// # Errors
+    /// A SQLite error.
+    pub fn reader(path: &Path) -> rusqlite::Result<Store> {
+        let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(Store { conn })
     }
 
@@ -90,30 +158,11 @@ impl Store {
     /// # Errors
     /// A SQLite error; nothing is stored then.
     pub fn insert_game(&mut self, row: &GameRow, actions: &[String]) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (id, ruleset, seat1, seat2, seed, token1, token2, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                row.id,
-                row.ruleset,
-                row.seats[0],
-                row.seats[1],
-                // SQLite integers are signed: the seed's bits are stored as an i64.
-                row.seed as i64,
-                row.token_hashes[0],
-                row.token_hashes[1],
-                row.created,
-            ],
-        )?;
-        {
-            let mut insert =
-                tx.prepare("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?;
-            for (i, a) in actions.iter().enumerate() {
-                insert.execute(params![row.id, i as i64, a])?;
-            }
-        }
-        tx.commit()
+        self.write_batch(&[Write::Insert {
+            row: row.clone(),
+            actions: actions.to_vec(),
+        }])
+        .map(|mut r| r.remove(0))?
     }
 
     /// Appends the action at `index` of a game.
@@ -126,11 +175,12 @@ impl Store {
         index: usize,
         action: &str,
     ) -> rusqlite::Result<()> {
-        self.conn.execute(
-            "INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)",
-            params![game, index as i64, action],
-        )?;
-        Ok(())
+        self.write_batch(&[Write::Append {
+            game: game.to_string(),
+            index,
+            action: action.to_string(),
+        }])
+        .map(|mut r| r.remove(0))?
     }
 
     /// Deletes the actions of a game from `len` on.
@@ -138,11 +188,65 @@ impl Store {
     /// # Errors
     /// A SQLite error.
     pub fn truncate_actions(&mut self, game: &str, len: usize) -> rusqlite::Result<()> {
-        self.conn.execute(
-            "DELETE FROM actions WHERE game = ?1 AND idx >= ?2",
-            params![game, len as i64],
-        )?;
-        Ok(())
+        self.write_batch(&[Write::Truncate {
+            game: game.to_string(),
+            len,
+        }])
+        .map(|mut r| r.remove(0))?
+    }
+
+    /// Makes `writes` in one transaction, each in a savepoint of its own: the answer has one
+    /// result per write, and a write that fails leaves no trace while the others are kept.
+    ///
+    /// # Errors
+    /// If the transaction cannot begin or commit; then none of the writes is stored.
+    pub fn write_batch(&mut self, writes: &[Write]) -> rusqlite::Result<Vec<rusqlite::Result<()>>> {
+        let mut tx = self.conn.transaction()?;
+        let mut results = Vec::with_capacity(writes.len());
+        for w in writes {
+            let mut sp = tx.savepoint()?;
+            let result = apply_write(&sp, w);
+            if result.is_ok() {
+                sp.commit()?;
+            } else {
+                sp.rollback()?;
+            }
+            results.push(result);
+        }
+        tx.commit()?;
+        Ok(results)
+    }
+
+    /// The ids of every game, oldest first.
+    ///
+    /// # Errors
+    /// A SQLite error.
+    pub fn game_ids(&self) -> rusqlite::Result<Vec<String>> {
+        self.conn
+            .prepare("SELECT id FROM games ORDER BY created, id")?
+            .query_map([], |r| r.get(0))?
+            .collect()
+    }
+
+    /// A game with its actions in order, or `None` if there is no such game.
+    ///
+    /// # Errors
+    /// A SQLite error.
+    pub fn load_game(&self, id: &str) -> rusqlite::Result<Option<(GameRow, Vec<String>)>> {
+        let row = self
+            .conn
+            .prepare_cached(&format!("{SELECT_GAME} WHERE id = ?1"))?
+            .query_row([id], game_row)
+            .optional()?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let actions = self
+            .conn
+            .prepare_cached("SELECT action FROM actions WHERE game = ?1 ORDER BY idx")?
+            .query_map([id], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(Some((row, actions)))
     }
 
     /// Every game with its actions in order, oldest game first.
@@ -150,32 +254,115 @@ impl Store {
     /// # Errors
     /// A SQLite error.
     pub fn load_all(&self) -> rusqlite::Result<Vec<(GameRow, Vec<String>)>> {
-        let mut games = self.conn.prepare(
-            "SELECT id, ruleset, seat1, seat2, seed, token1, token2, created
-             FROM games ORDER BY created, id",
-        )?;
-        let rows = games
-            .query_map([], |r| {
-                Ok(GameRow {
-                    id: r.get(0)?,
-                    ruleset: r.get(1)?,
-                    seats: [r.get(2)?, r.get(3)?],
-                    seed: r.get::<_, i64>(4)? as u64,
-                    token_hashes: [r.get(5)?, r.get(6)?],
-                    created: r.get(7)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut actions = self
-            .conn
-            .prepare("SELECT action FROM actions WHERE game = ?1 ORDER BY idx")?;
-        rows.into_iter()
-            .map(|row| {
-                let list = actions
-                    .query_map([&row.id], |r| r.get(0))?
-                    .collect::<rusqlite::Result<Vec<String>>>()?;
-                Ok((row, list))
-            })
+        self.game_ids()?
+            .iter()
+            .filter_map(|id| self.load_game(id).transpose())
             .collect()
+    }
+}
+
+fn apply_write(conn: &Connection, w: &Write) -> rusqlite::Result<()> {
+    match w {
+        Write::Insert { row, actions } => {
+            conn.execute(
+                "INSERT INTO games (id, ruleset, seat1, seat2, seed, token1, token2, created, hints)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    row.id,
+                    row.ruleset,
+                    row.seats[0],
+                    row.seats[1],
+                    // SQLite integers are signed: the seed's bits are stored as an i64.
+                    row.seed as i64,
+                    row.token_hashes[0],
+                    row.token_hashes[1],
+                    row.created,
+                    row.hints,
+                ],
+            )?;
+            let mut insert =
+                conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?;
+            for (i, a) in actions.iter().enumerate() {
+                insert.execute(params![row.id, i as i64, a])?;
+            }
+        }
+        Write::Append {
+            game,
+            index,
+            action,
+        } => {
+            conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?
+                .execute(params![game, *index as i64, action])?;
+        }
+        Write::Truncate { game, len } => {
+            conn.prepare_cached("DELETE FROM actions WHERE game = ?1 AND idx >= ?2")?
+                .execute(params![game, *len as i64])?;
+        }
+    }
+    Ok(())
+}
+
+/// The most writes committed in one transaction.
+const BATCH: usize = 512;
+
+/// A write waiting for the writer, with where to send its result.
+type Request = (Write, tokio::sync::oneshot::Sender<rusqlite::Result<()>>);
+
+/// The thread that owns the writing connection and commits writes in groups. Cheap to clone;
+/// the thread stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct Writer {
+    requests: std::sync::mpsc::Sender<Request>,
+}
+
+impl Writer {
+    /// Starts the writer thread with `store`.
+    ///
+    /// # Errors
+    /// If the operating system cannot start a thread.
+    pub fn start(mut store: Store) -> std::io::Result<Writer> {
+        let (requests, queue) = std::sync::mpsc::channel::<Request>();
+        std::thread::Builder::new()
+            .name("qasab-db-writer".into())
+            .spawn(move || {
+                while let Ok(first) = queue.recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < BATCH {
+                        match queue.try_recv() {
+                            Ok(more) => batch.push(more),
+                            Err(_) => break,
+                        }
+                    }
+                    let writes: Vec<Write> = batch.iter().map(|(w, _)| w.clone()).collect();
+                    match store.write_batch(&writes) {
+                        Ok(results) => {
+                            for ((_, reply), result) in batch.into_iter().zip(results) {
+                                let _ = reply.send(result);
+                            }
+                        }
+                        Err(e) => {
+                            let text = e.to_string();
+                            for (_, reply) in batch {
+                                let _ = reply.send(Err(rusqlite::Error::ToSqlConversionFailure(
+                                    format!("the transaction failed: {text}").into(),
+                                )));
+                            }
+                        }
+                    }
+                }
+            })?;
+        Ok(Writer { requests })
+    }
+
+    /// Makes a write; the answer comes once it is committed.
+    ///
+    /// # Errors
+    /// The write's SQLite error, or that of its transaction.
+    pub async fn write(&self, w: Write) -> rusqlite::Result<()> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let gone =
+            || rusqlite::Error::ToSqlConversionFailure("the database writer has stopped".into());
+        self.requests.send((w, tx)).map_err(|_| gone())?;
+        rx.await.map_err(|_| gone())?
     }
 }

@@ -180,7 +180,7 @@ pub(crate) async fn state_at(
             "bad state index '{index}': expected a non-negative integer"
         ))
     })?;
-    let slot = state.slot(&id)?;
+    let slot = state.slot(&id).await?;
     let (actions, current) = {
         let game = slot.game.lock().await;
         let view = game.view();
@@ -195,8 +195,10 @@ pub(crate) async fn state_at(
         )));
     }
     let row = slot.row.clone();
+    let limits = state.limits().clone();
     let view = tokio::task::spawn_blocking(move || {
-        let mut past = game::new_game(&row.ruleset, &row.seats, row.seed)?;
+        let mut past = game::new_game(&row.ruleset, &row.seats, row.seed, &limits)?;
+        past.set_hints(row.hints);
         for a in &actions[..index] {
             past.apply(&a.action)?;
         }
@@ -241,7 +243,7 @@ pub(crate) async fn seat(
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let token = auth::bearer(&headers)?;
     let p = slot.seat_of(&token).ok_or_else(|| {
         AppError::Forbidden("the token is not the token of a seat of this game".into())

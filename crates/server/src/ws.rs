@@ -94,7 +94,7 @@ pub(crate) async fn watch(
     path: Result<Path<String>, PathRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
-    let slot = state.slot(&game_id(path)?)?;
+    let slot = state.slot(&game_id(path)?).await?;
     let upgrade = upgrade.map_err(|e| {
         AppError::BadRequest(format!(
             "this path takes a WebSocket connection (a GET with Upgrade: websocket): {}",

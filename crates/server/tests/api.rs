@@ -1,171 +1,19 @@
 //! The API, called through the router without a socket (`tower::ServiceExt::oneshot`), on a
 //! temporary database file.
 
-use std::net::SocketAddr;
-use std::path::PathBuf;
+mod common;
 
-use axum::Router;
+use std::net::SocketAddr;
+
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use common::*;
 use qasab_core::record::{Record, replay};
 use qasab_core::{RULESET_NAMES, tihbat};
-use qasab_server::{AppState, Config, app};
+use qasab_server::Config;
 use serde_json::{Value, json};
-use tempfile::TempDir;
 use tower::ServiceExt;
-
-/// A server on a fresh database in a temporary directory.
-struct Server {
-    dir: TempDir,
-    state: AppState,
-    app: Router,
-}
-
-impl Server {
-    fn new() -> Server {
-        Server::with(Config::default())
-    }
-
-    fn with(config: Config) -> Server {
-        let dir = tempfile::tempdir().unwrap();
-        let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
-        Server {
-            dir,
-            app: app(state.clone()),
-            state,
-        }
-    }
-
-    fn db(&self) -> PathBuf {
-        self.dir.path().join("games.db")
-    }
-
-    /// A new server on the same database file, after this one is dropped.
-    fn restart(self) -> Server {
-        let Server { dir, state, app } = self;
-        drop((state, app));
-        let state = AppState::open(&dir.path().join("games.db"), Config::default()).unwrap();
-        Server {
-            dir,
-            app: app_of(state.clone()),
-            state,
-        }
-    }
-
-    async fn raw(&self, req: Request<Body>) -> (StatusCode, String, Option<String>) {
-        let res = self.app.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let ctype = res
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap().to_string());
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        (status, String::from_utf8(bytes.to_vec()).unwrap(), ctype)
-    }
-
-    async fn call(
-        &self,
-        method: Method,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(b.to_string())),
-            None => req.body(Body::empty()),
-        }
-        .unwrap();
-        let (status, text, ctype) = self.raw(req).await;
-        assert_eq!(
-            ctype.as_deref(),
-            Some("application/json"),
-            "{uri}: {status} {text}"
-        );
-        (status, serde_json::from_str(&text).unwrap())
-    }
-
-    async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        self.call(Method::GET, uri, None, None).await
-    }
-
-    async fn post(&self, uri: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-        self.call(Method::POST, uri, token, Some(body)).await
-    }
-
-    /// Creates a game and returns its id and the token of each human seat.
-    async fn create(
-        &self,
-        ruleset: &str,
-        seats: [&str; 2],
-    ) -> (String, [Option<String>; 2], Value) {
-        let (status, body) = self
-            .post(
-                "/api/games",
-                None,
-                json!({"ruleset": ruleset, "seats": seats}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        let token = |i: usize| body["seats"][i]["token"].as_str().map(str::to_string);
-        (
-            body["id"].as_str().unwrap().to_string(),
-            [token(0), token(1)],
-            body,
-        )
-    }
-
-    /// Plays the first legal action as the seat of `token`; returns the new state.
-    async fn play_first(&self, id: &str, token: &str) -> Value {
-        let (status, legal) = self.get(&format!("/api/games/{id}/legal")).await;
-        assert_eq!(status, StatusCode::OK);
-        let action = legal["actions"][0]["action"].as_str().unwrap().to_string();
-        let (status, state) = self
-            .post(
-                &format!("/api/games/{id}/actions"),
-                Some(token),
-                json!({"action": action, "index": legal["index"]}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{state}");
-        state
-    }
-}
-
-fn app_of(state: AppState) -> Router {
-    app(state)
-}
-
-fn is_over(state: &Value) -> bool {
-    state["turn"]["kind"] == "over"
-}
-
-/// Plays a game to its end with the human taking the first legal action each time.
-async fn play_to_end(server: &Server, id: &str, token: &str) -> Value {
-    let (_, mut state) = server.get(&format!("/api/games/{id}")).await;
-    for _ in 0..5000 {
-        if is_over(&state) {
-            return state;
-        }
-        assert_eq!(state["turn"]["kind"], "player", "{}", state["turn"]);
-        assert_eq!(state["turn"]["human"], true);
-        state = server.play_first(id, token).await;
-    }
-    panic!("the game did not end");
-}
-
-fn assert_error(status: StatusCode, body: &Value, expected: StatusCode, needle: &str) {
-    assert_eq!(status, expected, "{body}");
-    let message = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
-    assert!(message.contains(needle), "'{message}' lacks '{needle}'");
-}
 
 #[tokio::test]
 async fn rulesets_list_every_preset_with_documented_options() {
@@ -522,17 +370,40 @@ async fn undo_takes_back_to_the_humans_last_decision() {
     while state["can_undo"] == false {
         state = s.play_first(&id, token).await;
     }
-    let before = state.clone();
-    let after_move = s.play_first(&id, token).await;
-    assert!(after_move["index"].as_u64() > before["index"].as_u64());
+    // A move after which the server throws (one that ends the person's turn).
+    let (before, after_move) = loop {
+        let before = state.clone();
+        let after_move = s.play_first(&id, token).await;
+        assert!(after_move["index"].as_u64() > before["index"].as_u64());
+        if after_move["index"].as_u64().unwrap() > before["index"].as_u64().unwrap() + 1 {
+            break (before, after_move);
+        }
+        state = after_move;
+    };
     let (status, undone) = s.call(Method::POST, &undo, Some(token), None).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(undone["index"], before["index"]);
     assert_eq!(undone["position"], before["position"]);
     assert_eq!(undone["actions"], before["actions"]);
-    // The same throws come again: undo cannot re-roll the sticks.
-    let again = s.play_first(&id, token).await;
-    assert_eq!(again["actions"], after_move["actions"]);
+    // The move is played again; what follows it is drawn afresh each time (the throws come
+    // from the operating system's random source when needed), so undoing and replaying does
+    // not tell the throws to come. With the old seeded throws every replay met the same ones.
+    let tail = |state: &Value| -> Vec<Value> {
+        let from = before["index"].as_u64().unwrap() as usize + 1;
+        state["actions"].as_array().unwrap()[from..].to_vec()
+    };
+    let first = tail(&after_move);
+    let mut differ = false;
+    for _ in 0..20 {
+        let again = s.play_first(&id, token).await;
+        differ |= tail(&again) != first;
+        let (status, _) = s.call(Method::POST, &undo, Some(token), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    assert!(
+        differ,
+        "20 replays after undo met the same throws: {first:?}"
+    );
     // The spectator cannot undo.
     let (status, body) = s.call(Method::POST, &undo, None, None).await;
     assert_error(
@@ -942,7 +813,7 @@ async fn watchers_hear_of_every_change() {
     let s = Server::new();
     let (id, tokens, _) = s.create("tihbat", ["human", "solver"]).await;
     let token = tokens[0].as_deref().unwrap();
-    let mut updates = s.state.subscribe(&id).unwrap();
+    let mut updates = s.state.subscribe(&id).await.unwrap();
     s.play_first(&id, token).await;
     // South's move, then the solver's.
     assert_eq!(updates.recv().await.unwrap(), 1);
@@ -957,7 +828,7 @@ async fn watchers_hear_of_every_change() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(updates.recv().await.unwrap(), 0);
-    assert!(s.state.subscribe("nope").is_err());
+    assert!(s.state.subscribe("nope").await.is_err());
 }
 
 #[tokio::test]
@@ -1060,7 +931,9 @@ async fn hint(s: &Server, id: &str, body: Value) -> (StatusCode, Value) {
 #[tokio::test]
 async fn hints_rank_every_move_with_the_solvers_exact_values() {
     let s = Server::new();
-    let (id, tokens, created) = s.create("tihbat", ["human", "human"]).await;
+    let (id, tokens, created) = s
+        .create_with(json!({"ruleset": "tihbat", "seats": ["human", "human"], "hints": true}))
+        .await;
     let (status, h) = hint(&s, &id, json!({"index": 0})).await;
     assert_eq!(status, StatusCode::OK, "{h}");
     // The default player is the game's strongest: the solver, whose values are exact.
@@ -1111,7 +984,9 @@ async fn hints_rank_every_move_with_the_solvers_exact_values() {
 #[tokio::test]
 async fn tab_hints_are_estimates() {
     let s = Server::new();
-    let (id, _, created) = s.create("tab", ["human", "human"]).await;
+    let (id, _, created) = s
+        .create_with(json!({"ruleset": "tab", "seats": ["human", "human"], "hints": true}))
+        .await;
     let index = created["state"]["index"].clone();
     let (status, h) = hint(
         &s,
@@ -1176,7 +1051,7 @@ async fn hints_are_limited_per_address() {
         hints_per_minute: 2,
         ..Config::default()
     });
-    let (id, _, _) = s.create("tihbat", ["human", "human"]).await;
+    let (id, _, _) = s.create("tihbat", ["human", "solver"]).await;
     for _ in 0..2 {
         let (status, body) = hint(&s, &id, json!({"index": 0, "agent": "greedy"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");

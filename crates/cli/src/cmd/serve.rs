@@ -1,17 +1,28 @@
 //! `qasab serve`: the web server's JSON API (the `qasab-server` crate does the work).
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::cli::ServeArgs;
 
 pub fn run(args: &ServeArgs) -> Result<ExitCode> {
+    let defaults = qasab_server::Config::default();
     let config = qasab_server::Config {
         games_per_minute: args.games_per_minute,
         sockets_per_game: args.sockets_per_game as usize,
         hints_per_minute: args.hints_per_minute,
-        ..qasab_server::Config::default()
+        compute_workers: args
+            .compute_workers
+            .map_or(defaults.compute_workers, |w| w as usize),
+        compute_queue: args.compute_queue as usize,
+        max_think_ms: args.max_think_ms,
+        max_threads: args.max_threads,
+        games_in_memory: args.games_in_memory as usize,
+        watch_window: Duration::from_secs(args.watch_window),
+        computer_pace: Duration::from_millis(args.computer_pace_ms),
+        ..defaults
     };
     qasab_server::run(args.addr, &args.db, config)?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,327 @@
+//! The server's budget of computer work: computer moves and hints wait in one queue, and a
+//! fixed number of worker threads take them in order.
+//!
+//! Whatever clients ask, at most [`Compute::workers`] decisions run at once, each within the
+//! server's per-move limits (time and threads), so the CPU the server spends thinking is
+//! capped. The workers are threads of their own, apart from the async runtime and from the
+//! thread that commits to the database, so thinking never holds up storing a person's move.
+//!
+//! Hints are optional work: when [`Compute::max_queued`] tasks already wait, a hint is refused
+//! at once ([`Full`], answered 503 with `Retry-After`). A computer seat's move is owed to the
+//! game and always queues; there is at most one per game at a time, and games between two
+//! computer players only advance while watched (see the crate documentation), so the queue
+//! stays bounded by the games people are looking at. A task whose requester has gone (a hint
+//! request dropped by its client) is cancelled: it is skipped if it has not started.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+
+/// A unit of work with the flag that cancels it.
+struct Task {
+    work: Box<dyn FnOnce() + Send>,
+    cancelled: Arc<AtomicBool>,
+}
+
+struct Inner {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    /// Tasks being worked on now.
+    running: AtomicUsize,
+    workers: usize,
+    max_queued: usize,
+    /// The longest a task may take (the server's time limit per move), for `Retry-After`.
+    per_task: Duration,
+}
+
+struct Queue {
+    tasks: VecDeque<Task>,
+    closed: bool,
+}
+
+/// The pool of workers and its queue. Dropping it lets the workers finish what is queued and
+/// stop.
+pub struct Compute {
+    inner: Arc<Inner>,
+}
+
+/// The queue is full: try again after `retry_after`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full {
+    /// A fair estimate of when a place frees up.
+    pub retry_after: Duration,
+}
+
+/// The task ended without an answer: its worker panicked (a fault, logged by the worker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a computer task failed")]
+pub struct Failed;
+
+/// The answer of a queued task. Dropping it before the answer cancels the task if it has not
+/// started.
+pub struct Pending<T> {
+    answer: oneshot::Receiver<T>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl<T> Future for Pending<T> {
+    type Output = Result<T, Failed>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.answer).poll(cx).map_err(|_| Failed)
+    }
+}
+
+impl<T> Drop for Pending<T> {
+    fn drop(&mut self) {
+        self.cancelled.store(true, Ordering::Release);
+    }
+}
+
+/// Whether a task may be refused when the queue is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    /// Work a game needs to go on (a computer seat's move): always queued.
+    Owed,
+    /// Work asked for on the side (a hint): refused when the queue is full.
+    Optional,
+}
+
+impl Compute {
+    /// A pool of `workers` threads (at least one) that refuses optional work when
+    /// `max_queued` tasks wait; `per_task` is the longest a task may run.
+    ///
+    /// # Errors
+    /// If the operating system cannot start a thread.
+    pub fn new(workers: usize, max_queued: usize, per_task: Duration) -> std::io::Result<Self> {
+        let inner = Arc::new(Inner {
+            queue: Mutex::new(Queue {
+                tasks: VecDeque::new(),
+                closed: false,
+            }),
+            ready: Condvar::new(),
+            running: AtomicUsize::new(0),
+            workers: workers.max(1),
+            max_queued,
+            per_task,
+        });
+        for i in 0..inner.workers {
+            let inner = inner.clone();
+            std::thread::Builder::new()
+                .name(format!("qasab-compute-{i}"))
+                .spawn(move || work(&inner))?;
+        }
+        Ok(Compute { inner })
+    }
+
+    /// The number of worker threads.
+    pub fn workers(&self) -> usize {
+        self.inner.workers
+    }
+
+    /// The most tasks that may wait before optional work is refused.
+    pub fn max_queued(&self) -> usize {
+        self.inner.max_queued
+    }
+
+    /// Tasks waiting for a worker now (cancelled ones included until a worker drops them).
+    pub fn queued(&self) -> usize {
+        self.inner.queue.lock().map_or(0, |q| q.tasks.len())
+    }
+
+    /// Tasks being worked on now.
+    pub fn running(&self) -> usize {
+        self.inner.running.load(Ordering::Acquire)
+    }
+
+    /// Queues `job`; its answer comes through the returned [`Pending`].
+    ///
+    /// # Errors
+    /// [`Full`] for optional work when the queue is full.
+    pub fn submit<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Pending<T>, Full> {
+        let (tx, rx) = oneshot::channel();
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let task = Task {
+            work: Box::new(move || {
+                // The requester may be gone; its answer is then thrown away.
+                let _ = tx.send(job());
+            }),
+            cancelled: cancelled.clone(),
+        };
+        {
+            let mut queue = self
+                .inner
+                .queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if priority == Priority::Optional && queue.tasks.len() >= self.inner.max_queued {
+                return Err(Full {
+                    retry_after: self.retry_after(queue.tasks.len()),
+                });
+            }
+            queue.tasks.push_back(task);
+        }
+        self.inner.ready.notify_one();
+        Ok(Pending {
+            answer: rx,
+            cancelled,
+        })
+    }
+
+    /// When a place is likely to free up with `queued` tasks waiting: each worker clears one
+    /// task per time limit at worst, and a task usually takes far less; at least a second.
+    fn retry_after(&self, queued: usize) -> Duration {
+        let rounds = queued.div_ceil(self.inner.workers).max(1) as u32;
+        (self.inner.per_task * rounds / 4).clamp(Duration::from_secs(1), Duration::from_secs(60))
+    }
+}
+
+impl Drop for Compute {
+    fn drop(&mut self) {
+        if let Ok(mut q) = self.inner.queue.lock() {
+            q.closed = true;
+        }
+        self.inner.ready.notify_all();
+    }
+}
+
+/// A worker: takes tasks in order until the pool is dropped and the queue is empty.
+fn work(inner: &Inner) {
+    loop {
+        let task = {
+            let mut queue = inner
+                .queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            loop {
+                if let Some(task) = queue.tasks.pop_front() {
+                    break task;
+                }
+                if queue.closed {
+                    return;
+                }
+                queue = inner
+                    .ready
+                    .wait(queue)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+        };
+        if task.cancelled.load(Ordering::Acquire) {
+            continue;
+        }
+        inner.running.fetch_add(1, Ordering::AcqRel);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task.work));
+        inner.running.fetch_sub(1, Ordering::AcqRel);
+        if outcome.is_err() {
+            eprintln!("qasab serve: a computer task panicked");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    fn pool(workers: usize, max_queued: usize) -> Compute {
+        Compute::new(workers, max_queued, Duration::from_secs(2)).unwrap()
+    }
+
+    /// Blocks the pool's only worker until the returned sender is dropped or sends.
+    fn occupy(c: &Compute) -> (mpsc::Sender<()>, Pending<()>) {
+        let (tx, rx) = mpsc::channel::<()>();
+        let (started_tx, started_rx) = mpsc::channel();
+        let pending = c
+            .submit(Priority::Owed, move || {
+                started_tx.send(()).unwrap();
+                let _ = rx.recv();
+            })
+            .unwrap();
+        started_rx.recv().unwrap();
+        (tx, pending)
+    }
+
+    #[tokio::test]
+    async fn answers_come_back() {
+        let c = pool(2, 4);
+        let a = c.submit(Priority::Optional, || 6 * 7).unwrap();
+        assert_eq!(a.await, Ok(42));
+    }
+
+    #[tokio::test]
+    async fn optional_work_is_refused_when_full_but_owed_work_queues() {
+        let c = pool(1, 2);
+        let (release, busy) = occupy(&c);
+        let a = c.submit(Priority::Optional, || 1).unwrap();
+        let b = c.submit(Priority::Optional, || 2).unwrap();
+        let full = c.submit(Priority::Optional, || 3).err().unwrap();
+        assert!(full.retry_after >= Duration::from_secs(1));
+        let owed = c.submit(Priority::Owed, || 4).unwrap();
+        assert_eq!(c.queued(), 3);
+        drop(release);
+        busy.await.unwrap();
+        assert_eq!((a.await, b.await, owed.await), (Ok(1), Ok(2), Ok(4)));
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_is_never_run() {
+        let c = pool(1, 8);
+        let (release, busy) = occupy(&c);
+        let ran = Arc::new(AtomicBool::new(false));
+        let flag = ran.clone();
+        let dropped = c
+            .submit(Priority::Optional, move || {
+                flag.store(true, Ordering::Release)
+            })
+            .unwrap();
+        drop(dropped);
+        let after = c.submit(Priority::Optional, || ()).unwrap();
+        drop(release);
+        busy.await.unwrap();
+        after.await.unwrap();
+        assert!(!ran.load(Ordering::Acquire));
+    }
+
+    #[tokio::test]
+    async fn never_more_running_than_workers() {
+        let c = pool(2, 64);
+        let now = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let tasks: Vec<_> = (0..16)
+            .map(|_| {
+                let (now, most) = (now.clone(), most.clone());
+                c.submit(Priority::Optional, move || {
+                    let n = now.fetch_add(1, Ordering::AcqRel) + 1;
+                    most.fetch_max(n, Ordering::AcqRel);
+                    std::thread::sleep(Duration::from_millis(5));
+                    now.fetch_sub(1, Ordering::AcqRel);
+                })
+                .unwrap()
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap();
+        }
+        assert_eq!(most.load(Ordering::Acquire), 2);
+    }
+
+    #[tokio::test]
+    async fn a_panicking_task_fails_alone() {
+        let c = pool(1, 4);
+        let bad = c
+            .submit(Priority::Owed, || -> u8 { panic!("a fault") })
+            .unwrap();
+        assert_eq!(bad.await, Err(Failed));
+        assert_eq!(c.submit(Priority::Owed, || 5).unwrap().await, Ok(5));
+    }
+}
