@@ -320,6 +320,11 @@ impl AppState {
         self.0.compute.queued()
     }
 
+    /// Computer tasks being worked on now.
+    pub fn running_tasks(&self) -> usize {
+        self.0.compute.running()
+    }
+
     /// Plays the pending throws and computer replies of every game in memory, in the
     /// background: after a restart, the games where a person waits for the server go on.
     pub fn resume(&self) {

@@ -366,3 +366,93 @@ impl Writer {
         rx.await.map_err(|_| gone())?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            ruleset: "tihbat".into(),
+            seats: ["human".into(), "human".into()],
+            seed: 1,
+            token_hashes: [None, None],
+            created: 0,
+            hints: false,
+        }
+    }
+
+    fn append(game: &str, index: usize) -> Write {
+        Write::Append {
+            game: game.into(),
+            index,
+            action: format!("a{index}"),
+        }
+    }
+
+    #[test]
+    fn a_failing_write_fails_alone_in_its_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("g.db")).unwrap();
+        store.insert_game(&row("g"), &[]).unwrap();
+        let results = store
+            .write_batch(&[append("g", 0), append("g", 0), append("g", 1)])
+            .unwrap();
+        assert!(results[0].is_ok() && results[1].is_err() && results[2].is_ok());
+        let (_, actions) = store.load_game("g").unwrap().unwrap();
+        assert_eq!(actions, ["a0", "a1"]);
+        assert!(store.load_game("h").unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn concurrent_writes_are_all_committed_and_answered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.db");
+        let writer = Writer::start(Store::open(&path).unwrap()).unwrap();
+        writer
+            .write(Write::Insert {
+                row: row("g"),
+                actions: vec![],
+            })
+            .await
+            .unwrap();
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..200 {
+            let w = writer.clone();
+            tasks.spawn(async move { w.write(append("g", i)).await });
+        }
+        while let Some(r) = tasks.join_next().await {
+            r.unwrap().unwrap();
+        }
+        let (_, actions) = Store::reader(&path)
+            .unwrap()
+            .load_game("g")
+            .unwrap()
+            .unwrap();
+        assert_eq!(actions.len(), 200);
+    }
+
+    #[test]
+    fn a_version_1_file_is_brought_up_to_date_with_hints_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE games (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, seat1 TEXT NOT NULL,
+                 seat2 TEXT NOT NULL, seed INTEGER NOT NULL, token1 TEXT, token2 TEXT,
+                 created INTEGER NOT NULL);
+                 CREATE TABLE actions (game TEXT NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+                 action TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
+                 INSERT INTO games VALUES ('g', 'tihbat', 'human', 'human', 7, NULL, NULL, 0);
+                 PRAGMA user_version=1;",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let (row, _) = store.load_game("g").unwrap().unwrap();
+        assert!(row.hints);
+        assert_eq!(row.seed, 7);
+    }
+}
