@@ -4,7 +4,8 @@
 //! ```text
 //! cargo build --release -p qasab-cli
 //! cargo run --release -p qasab-server --example load -- [--games 320] [--concurrency 64]
-//!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--bin target/release/qasab]
+//!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--flooders 0]
+//!     [--bin target/release/qasab]
 //! ```
 //!
 //! It starts the real server binary as a child process on a free loopback port with a fresh
@@ -15,6 +16,12 @@
 //! database, and checks that every acknowledged action is in the restarted server's games at
 //! its index. Errors (any answer but 200/201 before the kill) and lost actions must be 0; the
 //! exit status says whether they are.
+//!
+//! With `--flooders N`, N more clients load the server's computer players during the
+//! throughput phase, each without pause: it watches a game between two `mcts(time=500)`
+//! players (reading it every 100 ms, so that it keeps going) and asks for `mcts(time=500)`
+//! hints in a game of its own, one after another, waiting 50 ms after a refusal. The people's
+//! action latency is then measured under that load.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
@@ -40,6 +47,7 @@ struct Options {
     max_actions: usize,
     kill_after: usize,
     seed: u64,
+    flooders: usize,
     bin: PathBuf,
 }
 
@@ -51,6 +59,7 @@ impl Options {
             max_actions: 300,
             kill_after: 3000,
             seed: 1,
+            flooders: 0,
             bin: PathBuf::from("target/release/qasab"),
         };
         let mut args = std::env::args().skip(1);
@@ -67,10 +76,11 @@ impl Options {
                 "--max-actions" => o.max_actions = number()?.max(1),
                 "--kill-after" => o.kill_after = number()?,
                 "--seed" => o.seed = number()? as u64,
+                "--flooders" => o.flooders = number()?,
                 "--bin" => o.bin = PathBuf::from(&value),
                 _ => bail!(
                     "unknown option {flag}; options: --games --concurrency --max-actions \
-                     --kill-after --seed --bin"
+                     --kill-after --seed --flooders --bin"
                 ),
             }
         }
@@ -109,6 +119,7 @@ impl Server {
             .arg("--db")
             .arg(db)
             .args(["--games-per-minute", "1000000"])
+            .args(["--hints-per-minute", "1000000"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
@@ -322,6 +333,69 @@ async fn play_all(run: Arc<Run>) -> Tally {
     all
 }
 
+/// What the flooders got: hints answered, hints refused (503), other answers.
+#[derive(Default)]
+struct Flood {
+    answered: AtomicUsize,
+    refused: AtomicUsize,
+    other: AtomicUsize,
+}
+
+/// One flooding client, until `stop`: it watches a game between two computer players and
+/// asks for hints without pause.
+async fn flood(addr: SocketAddr, stop: Arc<AtomicBool>, flood: Arc<Flood>) -> Result<()> {
+    let mut client = Client::connect(addr).await?;
+    let thinker = "mcts(time=500)";
+    let (status, watched) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(&json!({"ruleset": "tab", "seats": [thinker, thinker]})),
+        )
+        .await?;
+    if status != 201 {
+        bail!("creating a game between computers: {status} {watched}");
+    }
+    let (status, hinted) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(&json!({"ruleset": "tab", "seats": ["human", "human"], "hints": true})),
+        )
+        .await?;
+    if status != 201 {
+        bail!("creating a game with hints: {status} {hinted}");
+    }
+    let watched = format!("/api/games/{}", watched["id"].as_str().unwrap_or_default());
+    let hint = format!("/api/games/{}/hint", hinted["id"].as_str().unwrap_or_default());
+    let body = json!({"index": hinted["state"]["index"], "agent": thinker});
+    let mut watcher = Client::connect(addr).await?;
+    let watching = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = watcher.call("GET", &watched, None, None).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
+    while !stop.load(Ordering::Relaxed) {
+        let (status, _) = client.call("POST", &hint, None, Some(&body)).await?;
+        match status {
+            200 => flood.answered.fetch_add(1, Ordering::Relaxed),
+            503 => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                flood.refused.fetch_add(1, Ordering::Relaxed)
+            }
+            _ => flood.other.fetch_add(1, Ordering::Relaxed),
+        };
+    }
+    let _ = watching.await;
+    Ok(())
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -354,9 +428,24 @@ async fn throughput(options: &Options, dir: &Path) -> Result<usize> {
         acked: AtomicUsize::new(0),
         killing: AtomicBool::new(false),
     });
+    let stop = Arc::new(AtomicBool::new(false));
+    let flooded = Arc::new(Flood::default());
+    let flooders: Vec<_> = (0..options.flooders)
+        .map(|_| tokio::spawn(flood(server.addr, stop.clone(), flooded.clone())))
+        .collect();
+    if options.flooders > 0 {
+        // Let the flood reach its full strength first.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
     let started = Instant::now();
     let mut tally = play_all(run.clone()).await;
     let seconds = started.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    for f in flooders {
+        if let Ok(Err(e)) = f.await {
+            tally.errors.push(format!("a flooder: {e:#}"));
+        }
+    }
     server.kill()?;
     tally.latencies.sort();
     let actions = tally.latencies.len();
@@ -382,6 +471,15 @@ async fn throughput(options: &Options, dir: &Path) -> Result<usize> {
         percentile(&tally.latencies, 1.0),
         tally.errors.len()
     );
+    if options.flooders > 0 {
+        println!(
+            "  under {} flooders: {} hints answered, {} refused (503), {} other answers",
+            options.flooders,
+            flooded.answered.load(Ordering::Relaxed),
+            flooded.refused.load(Ordering::Relaxed),
+            flooded.other.load(Ordering::Relaxed)
+        );
+    }
     for e in tally.errors.iter().take(5) {
         println!("  error: {e}");
     }
