@@ -6,11 +6,12 @@
 //! capped. The workers are threads of their own, apart from the async runtime and from the
 //! thread that commits to the database, so thinking never holds up storing a person's move.
 //!
-//! Hints are optional work: when [`Compute::max_queued`] tasks already wait, a hint is refused
+//! Hints are optional work: when [`Compute::max_queued`] hints already wait, a hint is refused
 //! at once ([`Full`], answered 503 with `Retry-After`). A computer seat's move is owed to the
-//! game and always queues; there is at most one per game at a time, and games between two
-//! computer players only advance while watched (see the crate documentation), so the queue
-//! stays bounded by the games people are looking at. A task whose requester has gone (a hint
+//! game: it always queues, and goes before every waiting hint, so that a person playing the
+//! computer does not wait behind other people's hints. There is at most one such move per game
+//! at a time, and games between two computer players only advance while watched (see the
+//! crate documentation), so that queue stays bounded by the games people are looking at. A task whose requester has gone (a hint
 //! request dropped by its client) is cancelled: it is skipped if it has not started.
 
 use std::collections::VecDeque;
@@ -41,7 +42,10 @@ struct Inner {
 }
 
 struct Queue {
-    tasks: VecDeque<Task>,
+    /// Computer seats' moves, taken first.
+    owed: VecDeque<Task>,
+    /// Hints.
+    optional: VecDeque<Task>,
     closed: bool,
 }
 
@@ -102,7 +106,8 @@ impl Compute {
     pub fn new(workers: usize, max_queued: usize, per_task: Duration) -> std::io::Result<Self> {
         let inner = Arc::new(Inner {
             queue: Mutex::new(Queue {
-                tasks: VecDeque::new(),
+                owed: VecDeque::new(),
+                optional: VecDeque::new(),
                 closed: false,
             }),
             ready: Condvar::new(),
@@ -125,14 +130,17 @@ impl Compute {
         self.inner.workers
     }
 
-    /// The most tasks that may wait before optional work is refused.
+    /// The most hints that may wait before more are refused.
     pub fn max_queued(&self) -> usize {
         self.inner.max_queued
     }
 
     /// Tasks waiting for a worker now (cancelled ones included until a worker drops them).
     pub fn queued(&self) -> usize {
-        self.inner.queue.lock().map_or(0, |q| q.tasks.len())
+        self.inner
+            .queue
+            .lock()
+            .map_or(0, |q| q.owed.len() + q.optional.len())
     }
 
     /// Tasks being worked on now.
@@ -164,12 +172,18 @@ impl Compute {
                 .queue
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if priority == Priority::Optional && queue.tasks.len() >= self.inner.max_queued {
-                return Err(Full {
-                    retry_after: self.retry_after(queue.tasks.len()),
-                });
+            match priority {
+                Priority::Owed => queue.owed.push_back(task),
+                Priority::Optional => {
+                    let waiting = queue.owed.len() + queue.optional.len();
+                    if queue.optional.len() >= self.inner.max_queued {
+                        return Err(Full {
+                            retry_after: self.retry_after(waiting),
+                        });
+                    }
+                    queue.optional.push_back(task);
+                }
             }
-            queue.tasks.push_back(task);
         }
         self.inner.ready.notify_one();
         Ok(Pending {
@@ -204,7 +218,11 @@ fn work(inner: &Inner) {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             loop {
-                if let Some(task) = queue.tasks.pop_front() {
+                if let Some(task) = queue
+                    .owed
+                    .pop_front()
+                    .or_else(|| queue.optional.pop_front())
+                {
                     break task;
                 }
                 if queue.closed {
@@ -271,6 +289,24 @@ mod tests {
         drop(release);
         busy.await.unwrap();
         assert_eq!((a.await, b.await, owed.await), (Ok(1), Ok(2), Ok(4)));
+    }
+
+    #[tokio::test]
+    async fn owed_work_goes_before_waiting_hints() {
+        let c = pool(1, 8);
+        let (release, busy) = occupy(&c);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let log = |name: &'static str| {
+            let order = order.clone();
+            move || order.lock().unwrap().push(name)
+        };
+        let hint = c.submit(Priority::Optional, log("hint")).unwrap();
+        let owed = c.submit(Priority::Owed, log("move")).unwrap();
+        drop(release);
+        busy.await.unwrap();
+        hint.await.unwrap();
+        owed.await.unwrap();
+        assert_eq!(*order.lock().unwrap(), ["move", "hint"]);
     }
 
     #[tokio::test]

@@ -75,7 +75,8 @@ pub struct Config {
     pub hints_per_minute: u32,
     /// Worker threads for computer moves and hints: at most this many think at once.
     pub compute_workers: usize,
-    /// Tasks that may wait for a worker before hints are refused (503).
+    /// Hints that may wait for a worker before more are refused (503); computer seats' moves
+    /// always queue, ahead of hints.
     pub compute_queue: usize,
     /// The most time a computer player may be given per move (`time=`), in milliseconds.
     pub max_think_ms: u64,
