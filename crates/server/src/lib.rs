@@ -3,7 +3,7 @@
 //! [`AppState::open`] opens the database and replays every stored game through the core;
 //! [`app`] builds the router (tests call it with `tower::ServiceExt::oneshot`, without a
 //! socket) from the list of routes that [`routes`] gives; [`run`] serves it (and [`serve`] on
-//! a runtime the caller owns). The API is described in `docs/server.md` and, as an OpenAPI
+//! a runtime the caller owns, [`serve_on`] on a listener the caller bound). The API is described in `docs/server.md` and, as an OpenAPI
 //! document generated from the handlers and their types ([`openapi`]), at
 //! `GET /api/openapi.json`.
 //!
@@ -20,21 +20,24 @@ pub mod error;
 pub mod game;
 pub mod limit;
 pub mod openapi;
+pub mod proxy;
 pub mod store;
 /// The web page and the reads it needs.
 mod web;
 
 mod api;
 mod hint;
+mod net;
 mod ws;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, anyhow};
+pub use ipnet::IpNet;
 use qasab_core::Player;
 
 use crate::error::AppError;
@@ -43,6 +46,7 @@ use crate::limit::RateLimiter;
 use crate::store::{GameRow, Store};
 
 pub use api::{app, routes};
+pub use net::serve_on;
 
 /// Limits of a server.
 #[derive(Clone, Debug)]
@@ -55,21 +59,52 @@ pub struct Config {
     pub sockets_per_game: usize,
     /// Hints a client address may ask for a minute (more get 429).
     pub hints_per_minute: u32,
+    // Connections, timeouts and client addresses (docs/server.md, "Connections and timeouts").
+    /// Time a client has to send a request's headers, from the connection's opening or the end
+    /// of its last answer; then the connection is closed. Also ends idle keep-alive
+    /// connections.
+    pub header_timeout: Duration,
+    /// Time a client has to send a request's whole body, from the end of its headers; then
+    /// the request gets 408.
+    pub body_timeout: Duration,
+    /// A WebSocket from which nothing (no message, no pong) arrived for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// How often the server pings a WebSocket, so that a live client has something to answer
+    /// within [`Config::ws_idle_timeout`]; keep it well below that.
+    pub ws_ping_interval: Duration,
+    /// TCP connections open at once (WebSockets included); the server answers one more with
+    /// 503 and closes it.
+    pub max_connections: usize,
+    /// Peers trusted to say, in `X-Forwarded-For`, which client they forward (reverse
+    /// proxies); empty: the header is ignored and the client is the connection's peer.
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 impl Default for Config {
     /// 1 MiB bodies and 30 games a minute. A Tâb game stopped by the default turn cap (2,000
     /// turns, a few actions each, one short line per action) has a record of a few hundred
-    /// KiB at most. 32 sockets a game and 60 hints a minute.
+    /// KiB at most. 32 sockets a game and 60 hints a minute. 10 s for headers, 30 s for a body
+    /// (1 MiB at 35 KB/s), WebSockets pinged every 30 s and closed after 120 s of silence, 1024
+    /// connections, and no trusted proxy.
     fn default() -> Self {
         Config {
             body_limit: 1024 * 1024,
             games_per_minute: 30,
             sockets_per_game: 32,
             hints_per_minute: 60,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(120),
+            ws_ping_interval: Duration::from_secs(30),
+            max_connections: 1024,
+            trusted_proxies: Vec::new(),
         }
     }
 }
+
+/// The longest timeout taken as given (a year): a longer one is cut to it, so that no
+/// deadline overflows the clock.
+const LONGEST_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Updates a slow watcher may fall behind by before it misses some (it then reloads the game).
 const UPDATES_KEPT: usize = 64;
@@ -434,13 +469,9 @@ pub async fn serve(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Resul
         listener.local_addr()?
     );
     state.resume();
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    serve_on(listener, state, async {
         let _ = tokio::signal::ctrl_c().await;
     })
-    .await?;
+    .await;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `qasab serve`: the web server's JSON API (the `qasab-server` crate does the work).
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 
@@ -11,8 +12,20 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         games_per_minute: args.games_per_minute,
         sockets_per_game: args.sockets_per_game as usize,
         hints_per_minute: args.hints_per_minute,
+        header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: Duration::from_secs(args.body_timeout),
+        ws_idle_timeout: Duration::from_secs(args.ws_idle_timeout),
+        ws_ping_interval: ws_ping_interval(args.ws_idle_timeout),
+        max_connections: args.max_connections as usize,
+        trusted_proxies: args.trust_proxy.clone(),
         ..qasab_server::Config::default()
     };
     qasab_server::run(args.addr, &args.db, config)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Pings every quarter of the WebSocket idle timeout, at most every 30 s: a live client has
+/// several chances to answer before it counts as gone.
+fn ws_ping_interval(idle_secs: u64) -> Duration {
+    (Duration::from_secs(idle_secs) / 4).min(Duration::from_secs(30))
 }
