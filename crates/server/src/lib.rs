@@ -3,9 +3,9 @@
 //! [`AppState::open`] opens the database and replays every stored game through the core;
 //! [`app`] builds the router (tests call it with `tower::ServiceExt::oneshot`, without a
 //! socket) from the list of routes that [`routes`] gives; [`run`] serves it (and [`serve`] on
-//! a runtime the caller owns, [`serve_on`] on a listener the caller bound). The API is described in `docs/server.md` and, as an OpenAPI
-//! document generated from the handlers and their types ([`openapi`]), at
-//! `GET /api/openapi.json`.
+//! a runtime the caller owns, [`serve_on`] on a listener the caller bound). The API is
+//! described in `docs/server.md` and, as an OpenAPI document generated from the handlers and
+//! their types ([`openapi`]), at `GET /api/openapi.json`.
 //!
 //! # Concurrency
 //! Each game sits behind its own async mutex, so requests about one game are applied in
