@@ -179,6 +179,44 @@ pub struct ServeArgs {
     /// milliseconds.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     pub computer_pace_ms: u64,
+    // Connections, timeouts and client addresses (docs/server.md, "Limits").
+    /// Seconds a client has to send a request's headers; then the connection is closed (idle
+    /// keep-alive connections too).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub header_timeout: u64,
+    /// Seconds a client has to send a request's body after its headers; then 408.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub body_timeout: u64,
+    /// Seconds after which a WebSocket from which nothing arrived (no message, no answer to
+    /// the server's pings, sent every quarter of this, at most every 30 s) is closed.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 120,
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub ws_idle_timeout: u64,
+    /// TCP connections open at once, WebSockets included; one more is answered with 503.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// A reverse proxy (an IP address or a CIDR range; repeatable) whose X-Forwarded-For
+    /// header names the client. Without it the header is ignored.
+    #[arg(
+        long = "trust-proxy",
+        value_name = "ADDR",
+        value_parser = qasab_server::proxy::parse_network
+    )]
+    pub trust_proxy: Vec<qasab_server::IpNet>,
 }
 
 #[derive(Args, Debug)]

@@ -369,7 +369,10 @@ async fn flood(addr: SocketAddr, stop: Arc<AtomicBool>, flood: Arc<Flood>) -> Re
         bail!("creating a game with hints: {status} {hinted}");
     }
     let watched = format!("/api/games/{}", watched["id"].as_str().unwrap_or_default());
-    let hint = format!("/api/games/{}/hint", hinted["id"].as_str().unwrap_or_default());
+    let hint = format!(
+        "/api/games/{}/hint",
+        hinted["id"].as_str().unwrap_or_default()
+    );
     let body = json!({"index": hinted["state"]["index"], "agent": thinker});
     let mut watcher = Client::connect(addr).await?;
     let watching = {

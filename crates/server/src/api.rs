@@ -14,9 +14,12 @@ use axum::extract::{
     ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State,
 };
 use axum::handler::Handler;
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::header::{
+    CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
@@ -25,6 +28,8 @@ use qasab_core::{AnyRuleset, Player};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyDeadlineLayer;
 use utoipa::openapi::schema::{Array, ArrayBuilder, ObjectBuilder, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 
@@ -91,15 +96,40 @@ pub fn routes() -> Vec<(Method, &'static str)> {
     table().into_iter().map(|r| (r.method, r.path)).collect()
 }
 
-/// The router of the whole API, with its body limit.
+/// The Content-Security-Policy of every answer that sets none of its own (all but the web
+/// page's): nothing may be loaded from it, and no page may frame it.
+pub(crate) const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
+
+/// The headers that every answer carries unless its handler set them: no content sniffing,
+/// no referrer, no framing, and [`API_CSP`].
+pub(crate) const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
+    (X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (REFERRER_POLICY, "no-referrer"),
+    (X_FRAME_OPTIONS, "DENY"),
+    (CONTENT_SECURITY_POLICY, API_CSP),
+];
+
+/// The router of the whole API, with its body limit, its body timeout and the security
+/// headers of every answer.
 pub fn app(state: AppState) -> Router {
     let limit = state.config().body_limit;
-    table()
+    let body_timeout = state.config().body_timeout;
+    let router = table()
         .into_iter()
         .fold(Router::new(), |router, r| router.route(r.path, r.handler))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        // A body that has not arrived in time fails to read (408, see `AppError`).
+        .layer(RequestBodyDeadlineLayer::new(body_timeout));
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(router, |router, (name, value)| {
+            router.layer(SetResponseHeaderLayer::if_not_present(
+                name,
+                HeaderValue::from_static(value),
+            ))
+        })
         .with_state(state)
 }
 
@@ -128,20 +158,23 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 }
 
 /// The client's IP address: the peer of the connection, or `0.0.0.0` when there is none
-/// (requests made in tests without a socket). Forwarding headers are not trusted: the server
-/// binds the loopback by default and is not meant to sit behind a proxy.
+/// (requests made in tests without a socket). `X-Forwarded-For` is read only from a peer
+/// that is a trusted proxy ([`crate::proxy`]); from any other peer it is ignored.
 pub(crate) struct ClientIp(pub(crate) IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
-        Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
-        ))
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        Ok(ClientIp(crate::proxy::client_addr(
+            peer,
+            &parts.headers,
+            &state.config().trusted_proxies,
+        )))
     }
 }
 
@@ -245,6 +278,7 @@ fn seats_of_import() -> Array {
     responses(
         (status = 201, description = "The game was created", body = CreatedGame),
         (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
+        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
         (status = 422, description = "A bad ruleset string or player spec", body = ErrorBody),
@@ -301,6 +335,7 @@ pub(crate) struct ImportRequest {
     responses(
         (status = 201, description = "The game was created", body = CreatedGame),
         (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
+        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
         (status = 422, description = "A record that cannot be read or replayed (with the line at fault), or a bad player spec", body = ErrorBody),
@@ -456,6 +491,7 @@ pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::E
         (status = 401, description = "No seat token", body = ErrorBody),
         (status = 403, description = "The token is not a seat of this game, or not the seat to move", body = ErrorBody),
         (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
         (status = 409, description = "A stale action (made against an older state), or the computer or the sticks act next", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON", body = ErrorBody),

@@ -35,6 +35,9 @@ pub enum AppError {
     /// 404: no such game or path.
     #[error("{0}")]
     NotFound(String),
+    /// 408: the request body did not arrive within the body timeout.
+    #[error("{0}")]
+    RequestTimeout(String),
     /// 409: the action was made against an older state, or nothing can be undone.
     #[error("{0}")]
     Conflict(String),
@@ -76,6 +79,7 @@ impl AppError {
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -110,8 +114,26 @@ impl From<tokio::task::JoinError> for AppError {
     }
 }
 
+/// Whether reading the body failed because it did not arrive in time (the body deadline of
+/// [`crate::app`]).
+fn timed_out(rejection: &JsonRejection) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
+    while let Some(e) = cause {
+        if e.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 impl From<JsonRejection> for AppError {
     fn from(r: JsonRejection) -> AppError {
+        if timed_out(&r) {
+            return AppError::RequestTimeout(
+                "the request body did not arrive within the server's body timeout".into(),
+            );
+        }
         let text = r.body_text();
         match r.status() {
             StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge(format!(

@@ -63,6 +63,7 @@ impl AppState {
         (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
         (status = 403, description = "Hints are off in this game", body = ErrorBody),
         (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
         (status = 409, description = "A stale index, or no decision to rank (the sticks are thrown next, or the game is over)", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON", body = ErrorBody),

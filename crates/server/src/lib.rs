@@ -3,9 +3,9 @@
 //! [`AppState::open`] opens the database and replays every stored game through the core;
 //! [`app`] builds the router (tests call it with `tower::ServiceExt::oneshot`, without a
 //! socket) from the list of routes that [`routes`] gives; [`run`] serves it (and [`serve`] on
-//! a runtime the caller owns). The API is described in `docs/server.md` and, as an OpenAPI
-//! document generated from the handlers and their types ([`openapi`]), at
-//! `GET /api/openapi.json`.
+//! a runtime the caller owns, [`serve_on`] on a listener the caller bound). The API is
+//! described in `docs/server.md` and, as an OpenAPI document generated from the handlers and
+//! their types ([`openapi`]), at `GET /api/openapi.json`.
 //!
 //! # Concurrency
 //! Each game sits behind its own async mutex, so requests about one game are applied in
@@ -35,12 +35,14 @@ pub mod error;
 pub mod game;
 pub mod limit;
 pub mod openapi;
+pub mod proxy;
 pub mod store;
 /// The web page and the reads it needs.
 mod web;
 
 mod api;
 mod hint;
+mod net;
 mod ws;
 
 use std::collections::HashMap;
@@ -51,6 +53,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, anyhow};
+pub use ipnet::IpNet;
 use qasab_ai::players::Limits;
 use qasab_core::Player;
 
@@ -61,6 +64,7 @@ use crate::limit::RateLimiter;
 use crate::store::{GameRow, Store, Write, Writer};
 
 pub use api::{app, routes};
+pub use net::serve_on;
 
 /// Limits of a server.
 #[derive(Clone, Debug)]
@@ -90,14 +94,35 @@ pub struct Config {
     pub watch_window: Duration,
     /// The least time between two decisions of a game between two computer players.
     pub computer_pace: Duration,
+    // Connections, timeouts and client addresses (docs/server.md, "Connections and timeouts").
+    /// Time a client has to send a request's headers, from the connection's opening or the end
+    /// of its last answer; then the connection is closed. Also ends idle keep-alive
+    /// connections.
+    pub header_timeout: Duration,
+    /// Time a client has to send a request's whole body, from the end of its headers; then
+    /// the request gets 408.
+    pub body_timeout: Duration,
+    /// A WebSocket from which nothing (no message, no pong) arrived for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// How often the server pings a WebSocket, so that a live client has something to answer
+    /// within [`Config::ws_idle_timeout`]; keep it well below that.
+    pub ws_ping_interval: Duration,
+    /// TCP connections open at once (WebSockets included); the server answers one more with
+    /// 503 and closes it.
+    pub max_connections: usize,
+    /// Peers trusted to say, in `X-Forwarded-For`, which client they forward (reverse
+    /// proxies); empty: the header is ignored and the client is the connection's peer.
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 impl Default for Config {
     /// 1 MiB bodies and 30 games a minute. A Tâb game stopped by the default turn cap (2,000
     /// turns, a few actions each, one short line per action) has a record of a few hundred
     /// KiB at most. 32 sockets a game and 60 hints a minute. One worker fewer than the
-    /// machine's cores (at least one), 32 waiting tasks, 2 s and one thread a move; 1,000 games
-    /// in memory; games between computers watched within 30 s, one decision a second.
+    /// machine's cores (at least one), 32 waiting hints, 2 s and one thread a move; 1,000 games
+    /// in memory; games between computers watched within 30 s, one decision a second. 10 s for
+    /// headers, 30 s for a body (1 MiB at 35 KB/s), WebSockets pinged every 30 s and closed
+    /// after 120 s of silence, 1024 connections, and no trusted proxy.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Config {
@@ -112,6 +137,12 @@ impl Default for Config {
             games_in_memory: 1_000,
             watch_window: Duration::from_secs(30),
             computer_pace: Duration::from_secs(1),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(120),
+            ws_ping_interval: Duration::from_secs(30),
+            max_connections: 1024,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -132,6 +163,10 @@ impl Config {
         }
     }
 }
+
+/// The longest timeout taken as given (a year): a longer one is cut to it, so that no
+/// deadline overflows the clock.
+const LONGEST_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Updates a slow watcher may fall behind by before it misses some (it then reloads the game).
 const UPDATES_KEPT: usize = 64;
@@ -685,13 +720,9 @@ pub async fn serve(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Resul
         listener.local_addr()?
     );
     state.resume();
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    serve_on(listener, state, async {
         let _ = tokio::signal::ctrl_c().await;
     })
-    .await?;
+    .await;
     Ok(())
 }

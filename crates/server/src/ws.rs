@@ -8,18 +8,25 @@
 //!
 //! Each game takes at most [`crate::Config::sockets_per_game`] sockets at once; a place is
 //! held by a [`Place`] guard, so every way a socket ends frees it.
+//!
+//! The server pings every socket ([`crate::Config::ws_ping_interval`]) and closes one from
+//! which nothing, not even a pong, arrived within [`crate::Config::ws_idle_timeout`], so that
+//! dead clients do not keep their places; a frame that the client does not take within that
+//! time ends the socket too.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Serialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::{Instant, MissedTickBehavior};
 use utoipa::ToSchema;
 
 use crate::api::{GameId, game_id};
@@ -108,7 +115,13 @@ pub(crate) async fn watch(
              try again later or poll GET /api/games/{{id}}"
         ))
     })?;
-    Ok(upgrade.on_upgrade(move |socket| send_updates(socket, place)))
+    let idle = Idle {
+        timeout: state.config().ws_idle_timeout.min(crate::LONGEST_TIMEOUT),
+        // An interval cannot be zero.
+        ping_every: (state.config().ws_ping_interval)
+            .clamp(Duration::from_millis(1), crate::LONGEST_TIMEOUT),
+    };
+    Ok(upgrade.on_upgrade(move |socket| send_updates(socket, place, idle)))
 }
 
 /// The text frame carrying the game's current state.
@@ -122,31 +135,66 @@ async fn state_message(slot: &GameSlot) -> String {
     .to_string()
 }
 
+/// When a socket counts as dead: nothing from the client for `timeout`, although pinged
+/// every `ping_every`.
+#[derive(Clone, Copy)]
+struct Idle {
+    timeout: Duration,
+    ping_every: Duration,
+}
+
 /// What woke the socket's loop.
 enum Event {
     Changed,
     Closed,
     Ignored,
+    Ping,
+    Idle,
 }
 
-/// Sends the state now and after every change, until the client leaves.
-async fn send_updates(mut socket: WebSocket, place: Place) {
+/// Sends a frame; false if it failed or the client took nothing for `limit`.
+async fn send(socket: &mut WebSocket, message: Message, limit: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(limit, socket.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Sends the state now and after every change, until the client leaves or falls silent.
+async fn send_updates(mut socket: WebSocket, place: Place, idle: Idle) {
     let slot = &place.0;
     // Subscribed before the first state is read, so that no change falls between.
     let mut updates = slot.updates.subscribe();
     let mut last = String::new();
     let mut event = Event::Changed;
+    let mut pings = tokio::time::interval_at(Instant::now() + idle.ping_every, idle.ping_every);
+    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let silence = tokio::time::sleep(idle.timeout);
+    tokio::pin!(silence);
     loop {
         match event {
             Event::Changed => {
                 let text = state_message(slot).await;
                 // Several changes may have been announced for one state already sent.
                 if text != last {
-                    if socket.send(Message::text(text.clone())).await.is_err() {
+                    if !send(&mut socket, Message::text(text.clone()), idle.timeout).await {
                         return;
                     }
                     last = text;
                 }
+            }
+            Event::Ping => {
+                if !send(&mut socket, Message::Ping(Default::default()), idle.timeout).await {
+                    return;
+                }
+            }
+            Event::Idle => {
+                let close = CloseFrame {
+                    code: close_code::AWAY,
+                    reason: "nothing received within the idle timeout".into(),
+                };
+                send(&mut socket, Message::Close(Some(close)), idle.timeout).await;
+                return;
             }
             Event::Closed => return,
             Event::Ignored => {}
@@ -157,10 +205,16 @@ async fn send_updates(mut socket: WebSocket, place: Place) {
                 Err(RecvError::Closed) => Event::Closed,
             },
             message = socket.recv() => match message {
-                // After a close frame, reading on sends the reply and then ends the stream.
-                Some(Ok(_)) => Event::Ignored,
+                // Anything, a pong included, shows that the client is alive. After a close
+                // frame, reading on sends the reply and then ends the stream.
+                Some(Ok(_)) => {
+                    silence.as_mut().reset(Instant::now() + idle.timeout);
+                    Event::Ignored
+                }
                 Some(Err(_)) | None => Event::Closed,
             },
+            _ = pings.tick() => Event::Ping,
+            () = &mut silence => Event::Idle,
         };
     }
 }

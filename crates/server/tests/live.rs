@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use futures_util::{SinkExt, StreamExt};
-use qasab_server::{AppState, Config, app};
+use qasab_server::{AppState, Config, serve_on};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -26,14 +26,7 @@ impl Live {
         let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app(state).into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-            .unwrap();
-        });
+        tokio::spawn(serve_on(listener, state, std::future::pending()));
         Live { _dir: dir, addr }
     }
 

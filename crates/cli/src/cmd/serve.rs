@@ -22,8 +22,20 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         games_in_memory: args.games_in_memory as usize,
         watch_window: Duration::from_secs(args.watch_window),
         computer_pace: Duration::from_millis(args.computer_pace_ms),
+        header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: Duration::from_secs(args.body_timeout),
+        ws_idle_timeout: Duration::from_secs(args.ws_idle_timeout),
+        ws_ping_interval: ws_ping_interval(args.ws_idle_timeout),
+        max_connections: args.max_connections as usize,
+        trusted_proxies: args.trust_proxy.clone(),
         ..defaults
     };
     qasab_server::run(args.addr, &args.db, config)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Pings every quarter of the WebSocket idle timeout, at most every 30 s: a live client has
+/// several chances to answer before it counts as gone.
+fn ws_ping_interval(idle_secs: u64) -> Duration {
+    (Duration::from_secs(idle_secs) / 4).min(Duration::from_secs(30))
 }
