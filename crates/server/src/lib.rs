@@ -318,8 +318,7 @@ impl AppState {
             token_hashes: tokens.clone().map(|t| t.map(|t| auth::hash_token(&t))),
             created: now_secs(),
         };
-        let view = game.view();
-        let stored: Vec<String> = view.actions.iter().map(|a| a.action.clone()).collect();
+        let stored = game.action_texts();
         let names = game.seat_names();
         let slot = Arc::new(GameSlot::new(row.clone(), game));
         {
