@@ -170,7 +170,7 @@ export async function clickOneMove(page) {
 
 /** Shows the computer's moves at once rather than step by step. */
 export async function atOnce(page) {
-  await page.selectOption('#pace', '0');
+  if (await page.locator('#pace').count()) await page.selectOption('#pace', '0');
 }
 
 /** Plays this page's seat by clicking until the game is over (the computer's moves at once). */
