@@ -60,6 +60,23 @@ export async function startServer(db, port) {
   throw new Error(`port ${port} stayed busy`);
 }
 
+/**
+ * Calls the API of the server in `env` with `fetch`; fails the test on an error status.
+ * Returns the JSON answer.
+ */
+export async function api(env, method, path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${env.server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 /** Kills the server at once (SIGKILL: no graceful shutdown) and waits for it to end. */
 export function killServer(server) {
   return new Promise((ok) => {
@@ -151,8 +168,14 @@ export async function clickOneMove(page) {
   );
 }
 
-/** Plays this page's seat by clicking until the game is over. */
+/** Shows the computer's moves at once rather than step by step. */
+export async function atOnce(page) {
+  if (await page.locator('#pace').count()) await page.selectOption('#pace', '0');
+}
+
+/** Plays this page's seat by clicking until the game is over (the computer's moves at once). */
 export async function playToEnd(page, maxDecisions = 3000) {
+  await atOnce(page);
   for (let i = 0; i < maxDecisions; i++) {
     if ((await settled(page)) === 'over') return i;
     await clickOneMove(page);

@@ -11,6 +11,17 @@ import {
 
 const env = serverAndBrowser();
 
+/** The page whose turn it is once one is ready (the other shows the last move), and the other. */
+async function whoseTurn(a, b) {
+  for (let tries = 0; tries < 600; tries++) {
+    for (const [p, q] of [[a, b], [b, a]]) {
+      if ((await p.evaluate(() => document.body.dataset.state)) === 'ready') return [p, q];
+    }
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  throw new Error('neither page is ready to move');
+}
+
 const atIndex = (page, i) =>
   page.waitForFunction((n) => Number(document.body.dataset.index) >= n, i, { timeout: 15000 });
 
@@ -56,8 +67,7 @@ test('two people online through their links, watched by a spectator', async () =
   for (let move = 0; move < 6; move++) {
     const state = await a.evaluate(() => document.body.dataset.state);
     if (state === 'over') break;
-    const [mover, other] = (await a.evaluate(() => document.body.dataset.state)) === 'ready' ? [a, b] : [b, a];
-    await settled(mover);
+    const [mover, other] = await whoseTurn(a, b);
     await clickOneMove(mover);
     const i = await liveIndex(mover);
     // The move appears on the other seat's page and on the spectator's, without a reload.

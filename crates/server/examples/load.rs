@@ -527,7 +527,23 @@ async fn crash(options: &Options, dir: &Path) -> Result<(usize, usize)> {
             lost += actions.len();
             continue;
         }
-        let stored = game["actions"].as_array().cloned().unwrap_or_default();
+        // A view lists only the last actions: every one is read in pages.
+        let mut stored: Vec<Value> = Vec::new();
+        loop {
+            let (status, page) = client
+                .call(
+                    "GET",
+                    &format!("/api/games/{id}/actions?from={}", stored.len()),
+                    None,
+                    None,
+                )
+                .await?;
+            let more = page["actions"].as_array().cloned().unwrap_or_default();
+            if status != 200 || more.is_empty() {
+                break;
+            }
+            stored.extend(more);
+        }
         for (index, action) in actions {
             if stored.get(*index).and_then(|a| a["action"].as_str()) != Some(action.as_str()) {
                 lost += 1;

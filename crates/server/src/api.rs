@@ -9,9 +9,9 @@ use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::OnceLock;
 
-use axum::extract::rejection::PathRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{
-    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State,
+    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Query, Request, State,
 };
 use axum::handler::Handler;
 use axum::http::header::{
@@ -34,7 +34,7 @@ use utoipa::openapi::schema::{Array, ArrayBuilder, ObjectBuilder, SchemaType, Ty
 use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{AppError, ErrorBody};
-use crate::game::{LegalView, Next, StateView};
+use crate::game::{ACTIONS_PAGE, ActionsView, LegalView, Next, StateView};
 use crate::{AppState, CreatedGame, auth};
 
 /// One route of the server: a method on a path, and the handler that answers it.
@@ -83,6 +83,7 @@ fn table() -> Vec<Route> {
         Route::get("/api/games/{id}/ws", crate::ws::watch),
         Route::post("/api/games/{id}/hint", crate::hint::hint),
         Route::post("/api/games/{id}/actions", act),
+        Route::get("/api/games/{id}/actions", actions),
         Route::post("/api/games/{id}/undo", undo),
         Route::get("/api/games/{id}/record", record),
     ];
@@ -445,6 +446,58 @@ pub(crate) async fn record(
         text,
     )
         .into_response())
+}
+
+/// The query of `GET /api/games/{id}/actions`.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ActionsQuery {
+    /// The index of the first action to list (default 0).
+    #[serde(default)]
+    from: usize,
+    /// The most actions to list, 1 to 1000 (default 1000).
+    #[serde(default)]
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<usize>,
+}
+
+/// A stretch of the game's actions
+///
+/// The actions from `from` on, at most `limit` of them, each as in a view (`seat`, `detail`,
+/// the description). A view of the game lists only its last 100 actions; this is how a page
+/// reads the rest. `from` at or past the end gives an empty list; `total` is the number of
+/// actions in the game.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/actions",
+    operation_id = "getActions",
+    tag = "games",
+    params(GameId, ActionsQuery),
+    responses(
+        (status = 200, description = "The actions", body = ActionsView),
+        (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 404, description = "No game with this id", body = ErrorBody),
+        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+    ),
+)]
+pub(crate) async fn actions(
+    State(state): State<AppState>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<ActionsQuery>, QueryRejection>,
+) -> Result<Json<ActionsView>, AppError> {
+    let id = game_id(path)?;
+    let Query(query) =
+        query.map_err(|e| AppError::BadRequest(format!("bad query: {}", e.body_text())))?;
+    let limit = query.limit.unwrap_or(ACTIONS_PAGE);
+    if !(1..=ACTIONS_PAGE).contains(&limit) {
+        return Err(AppError::BadRequest(format!(
+            "bad limit {limit}: expected 1 to {ACTIONS_PAGE}"
+        )));
+    }
+    let slot = state.slot(&id).await?;
+    let view = slot.game.lock().await.actions(query.from, limit);
+    Ok(Json(view))
 }
 
 /// The body of `POST /api/games/{id}/actions`.

@@ -18,7 +18,7 @@
 //! secret seed and the action's index, so their choices do not depend on whether the server
 //! restarted in between.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
 
 use qasab_ai::agent::ValueKind;
@@ -129,10 +129,50 @@ pub struct ActionView {
     pub index: usize,
     /// Who acted: a seat name, or `chance`.
     pub actor: &'static str,
+    /// The seat it belongs to: for a decision, the seat that made it; for a chance outcome,
+    /// the seat whose throw it was (as the turn said before the throw); `null` if the game
+    /// does not say.
+    #[schema(required = true)]
+    pub seat: Option<&'static str>,
     /// The action in the game's notation.
     pub action: String,
     /// What it did, in words.
     pub description: String,
+    /// The action's structured form from the core (squares, pits, throw), as a legal
+    /// action's `detail`.
+    #[schema(value_type = Value)]
+    pub detail: Value,
+}
+
+/// The most actions a view lists: the last ones, from [`StateView::actions_from`]. The rest
+/// are read with `GET /api/games/{id}/actions`.
+pub const VIEW_ACTIONS: usize = 100;
+
+/// The most actions one answer of `GET /api/games/{id}/actions` lists (and its default).
+pub const ACTIONS_PAGE: usize = 1000;
+
+/// How many take-backs a game remembers the lengths of (for [`Game::kept_since`]).
+const TRUNCATIONS_KEPT: usize = 64;
+
+/// A stretch of a game's actions.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Actions)]
+pub struct ActionsView {
+    /// The index of the first action listed.
+    pub from: usize,
+    /// The number of actions in the game.
+    pub total: usize,
+    /// The actions from `from` on, at most the limit asked.
+    pub actions: Vec<ActionView>,
+}
+
+/// One action of the log, as played (the views add its structured form).
+#[derive(Clone, Debug)]
+struct Logged {
+    actor: &'static str,
+    seat: Option<&'static str>,
+    action: String,
+    description: String,
 }
 
 /// One legal action at the current turn.
@@ -241,7 +281,12 @@ pub struct StateView {
     pub state: Value,
     /// The position as the terminal draws it.
     pub board: String,
-    /// Every action so far.
+    /// The index of the first action in `actions`. A view lists the last 100 actions; a
+    /// WebSocket frame after the first only those its watcher has not had (after an undo,
+    /// from below what the watcher had: it drops its actions from here on).
+    pub actions_from: usize,
+    /// The actions from `actions_from` to `index` (the whole history is at
+    /// `GET /api/games/{id}/actions`).
     pub actions: Vec<ActionView>,
     /// The legal actions now (empty while the game is over).
     pub legal: Vec<LegalAction>,
@@ -262,12 +307,15 @@ pub struct Game {
     seats: [Seat; 2],
     specs: [String; 2],
     seed: u64,
-    log: Vec<ActionView>,
+    log: Vec<Logged>,
     /// Who made each action of the log: a seat, or `None` for chance.
     movers: Vec<Option<Player>>,
     takebacks: u64,
     /// Whether hints may be asked.
     hints: bool,
+    /// The last take-backs: the number of each (the value of `takebacks` after it) and the
+    /// length the log was cut to.
+    truncations: VecDeque<(u64, usize)>,
 }
 
 fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
@@ -306,6 +354,7 @@ pub fn new_game(
         movers: Vec::new(),
         takebacks: 0,
         hints: true,
+        truncations: VecDeque::new(),
     })
 }
 
@@ -408,6 +457,12 @@ impl Game {
         let state = self.game.state();
         let who = state.actor().unwrap_or("nobody");
         let mover = state.turn().player();
+        let seat = if action.is_chance() {
+            state.chance_player()
+        } else {
+            mover
+        }
+        .map(|p| self.rules().seat_name(p));
         let description = if action.is_chance() {
             state.describe(action)
         } else {
@@ -417,9 +472,9 @@ impl Game {
             .apply_unchecked(action)
             .map_err(|e| GameError::Action(e.to_string()))?;
         let text = action.to_string();
-        self.log.push(ActionView {
-            index: self.log.len(),
+        self.log.push(Logged {
             actor: who,
+            seat,
             action: text.clone(),
             description,
         });
@@ -467,8 +522,52 @@ impl Game {
         }
     }
 
-    /// The full view of the game.
+    /// The action at `index` of the log as the views show it.
+    fn action_view(&self, index: usize) -> ActionView {
+        let logged = &self.log[index];
+        ActionView {
+            index,
+            actor: logged.actor,
+            seat: logged.seat,
+            action: logged.action.clone(),
+            description: logged.description.clone(),
+            detail: serde_json::to_value(self.game.actions()[index]).unwrap_or(Value::Null),
+        }
+    }
+
+    /// At most `limit` actions from `from` on (none if `from` is past the end).
+    pub fn actions(&self, from: usize, limit: usize) -> ActionsView {
+        let total = self.index();
+        let end = from.saturating_add(limit).min(total);
+        ActionsView {
+            from,
+            total,
+            actions: (from.min(end)..end).map(|i| self.action_view(i)).collect(),
+        }
+    }
+
+    /// Every action so far in the game's notation.
+    pub fn action_texts(&self) -> Vec<String> {
+        self.log.iter().map(|a| a.action.clone()).collect()
+    }
+
+    /// The view of the game with every action from `from` on, however many (a WebSocket
+    /// frame sends those its watcher has not had).
+    pub fn view_from(&self, from: usize) -> StateView {
+        let from = from.min(self.index());
+        let mut view = self.view_without_actions();
+        view.actions_from = from;
+        view.actions = self.actions(from, usize::MAX).actions;
+        view
+    }
+
+    /// The view of the game with its last [`VIEW_ACTIONS`] actions.
     pub fn view(&self) -> StateView {
+        self.view_from(self.index().saturating_sub(VIEW_ACTIONS))
+    }
+
+    /// The view of the game, its list of actions empty (from the current index).
+    fn view_without_actions(&self) -> StateView {
         let rules = self.rules();
         let state = self.game.state();
         let seat = |p: Player| SeatView {
@@ -486,7 +585,8 @@ impl Game {
             scores: state.scores().into_array(),
             state: serde_json::to_value(state).unwrap_or(Value::Null),
             board: state.render(),
-            actions: self.log.clone(),
+            actions_from: self.index(),
+            actions: Vec::new(),
             legal: self.legal_actions().1,
             can_undo: self.undo_point().is_some(),
             drawing: state.drawing(self.last_chance()),
@@ -553,6 +653,10 @@ impl Game {
             return;
         }
         self.takebacks += 1;
+        if self.truncations.len() == TRUNCATIONS_KEPT {
+            self.truncations.pop_front();
+        }
+        self.truncations.push_back((self.takebacks, len));
         let kept: Vec<AnyAction> = self.game.actions()[..len].to_vec();
         self.game = AnyGame::new(&self.rules().clone());
         self.log.clear();
@@ -566,6 +670,27 @@ impl Game {
     /// The index and the number of takebacks: a version that changes with every change.
     pub fn version(&self) -> (usize, u64) {
         (self.index(), self.takebacks)
+    }
+
+    /// The shortest length the log has had since take-back number `takebacks` (the second
+    /// half of a [`Game::version`]): the actions below it have not changed since. 0 when the
+    /// game no longer remembers that far back.
+    pub fn kept_since(&self, takebacks: u64) -> usize {
+        if takebacks >= self.takebacks {
+            return self.index();
+        }
+        let remembered = self
+            .truncations
+            .front()
+            .is_some_and(|&(first, _)| first <= takebacks + 1);
+        if !remembered {
+            return 0;
+        }
+        self.truncations
+            .iter()
+            .filter(|&&(n, _)| n > takebacks)
+            .map(|&(_, len)| len)
+            .fold(self.index(), usize::min)
     }
 
     /// The length undo takes the game back to: the last decision of the person, in a game

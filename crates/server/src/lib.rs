@@ -555,8 +555,7 @@ impl AppState {
             created: now_secs(),
             hints,
         };
-        let view = game.view();
-        let stored: Vec<String> = view.actions.iter().map(|a| a.action.clone()).collect();
+        let stored = game.action_texts();
         let names = game.seat_names();
         let slot = Arc::new(GameSlot::new(row.clone(), game));
         slot.last_seen.store(self.now_ms(), Ordering::Release);

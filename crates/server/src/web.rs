@@ -183,11 +183,10 @@ pub(crate) async fn state_at(
     let slot = state.slot(&id).await?;
     let (actions, current) = {
         let game = slot.game.lock().await;
-        let view = game.view();
-        if index == view.index {
-            return Ok(Json(view));
+        if index == game.index() {
+            return Ok(Json(game.view()));
         }
-        (view.actions, view.index)
+        (game.action_texts(), game.index())
     };
     if index > current {
         return Err(AppError::NotFound(format!(
@@ -200,7 +199,7 @@ pub(crate) async fn state_at(
         let mut past = game::new_game(&row.ruleset, &row.seats, row.seed, &limits)?;
         past.set_hints(row.hints);
         for a in &actions[..index] {
-            past.apply(&a.action)?;
+            past.apply(a)?;
         }
         Ok::<_, game::GameError>(past.view())
     })

@@ -1,9 +1,11 @@
 //! `GET /api/games/{id}/ws`: a game's state pushed over a WebSocket after every change.
 //!
 //! The socket first gets `{"type":"state","state":...}` with the game's current view (the
-//! answer of `GET /api/games/{id}`), then the same after every action, throw, computer move
-//! and undo. A socket that falls behind the game's broadcast channel just gets the current
-//! state, so it never misses the last one. Messages from the client are ignored (actions go
+//! answer of `GET /api/games/{id}`, with the last 100 actions), then the same after every
+//! action, throw, computer move and undo, but with only the actions the socket has not sent
+//! yet (`actions_from` says where they start; after an undo, below what the watcher had). A
+//! socket that falls behind the game's broadcast channel just gets the current state, so it
+//! never misses the last one. Messages from the client are ignored (actions go
 //! through `POST .../actions`); pings are answered by the WebSocket layer.
 //!
 //! Each game takes at most [`crate::Config::sockets_per_game`] sockets at once; a place is
@@ -40,7 +42,10 @@ pub(crate) struct StateMessage {
     /// The kind of frame: always `state`.
     #[serde(rename = "type")]
     kind: MessageKind,
-    /// The game's view, as `GET /api/games/{id}` answers it.
+    /// The game's view, as `GET /api/games/{id}` answers it, but for its actions: the first
+    /// frame has the last 100, each later one those the watcher has not had, from
+    /// `actions_from` (the watcher keeps its actions below `actions_from` and replaces the
+    /// rest).
     state: StateView,
 }
 
@@ -77,9 +82,11 @@ impl Drop for Place {
 ///
 /// A WebSocket upgrade (GET with 'Connection: Upgrade' and 'Upgrade: websocket'). Once
 /// connected, the server sends a text frame {"type": "state", "state": GameState} with the
-/// current state (the answer of GET /api/games/{id}), then the same after every change of the
-/// game: an action, a throw, a computer move, an undo. A watcher that falls behind gets the
-/// current state. Messages from the client are ignored (actions go through POST
+/// current state (the answer of GET /api/games/{id}, with the last 100 actions), then the same
+/// after every change of the game (an action, a throw, a computer move, an undo) with only the
+/// actions the watcher has not had yet: the watcher keeps its actions below the frame's
+/// actions_from (lower than what it had after an undo) and appends the frame's. A watcher
+/// that falls behind gets the current state. Messages from the client are ignored (actions go through POST
 /// .../actions); pings are answered. The schema StateMessage describes the frames. No token is
 /// needed.
 #[utoipa::path(
@@ -124,15 +131,41 @@ pub(crate) async fn watch(
     Ok(upgrade.on_upgrade(move |socket| send_updates(socket, place, idle)))
 }
 
-/// The text frame carrying the game's current state.
-async fn state_message(slot: &GameSlot) -> String {
-    let view = slot.game.lock().await.view();
+/// What a socket has sent of a game's log: its length then, and the game's version.
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct Sent {
+    /// The length of the log the watcher has.
+    len: usize,
+    /// The game's version ([`crate::game::Game::version`]) when it was sent.
+    version: (usize, u64),
+}
+
+/// The text frame carrying the game's current state, with the actions the watcher has not
+/// had (the last [`crate::game::VIEW_ACTIONS`] in the first frame), and what the watcher
+/// then has; `None` if nothing changed since `sent`.
+async fn state_message(slot: &GameSlot, sent: Option<Sent>) -> Option<(String, Sent)> {
+    let game = slot.game.lock().await;
+    let version = game.version();
+    let view = match sent {
+        None => game.view(),
+        // Several changes may have been announced for one state already sent.
+        Some(sent) if sent.version == version => return None,
+        // The watcher's actions below the shortest length the log has had since are
+        // still the game's.
+        Some(sent) => game.view_from(sent.len.min(game.kept_since(sent.version.1))),
+    };
+    drop(game);
+    let now = Sent {
+        len: view.index,
+        version,
+    };
     // Through a JSON value, as the frame has always been built (its objects' keys sorted).
-    json!(StateMessage {
+    let text = json!(StateMessage {
         kind: MessageKind::State,
         state: view,
     })
-    .to_string()
+    .to_string();
+    Some((text, now))
 }
 
 /// When a socket counts as dead: nothing from the client for `timeout`, although pinged
@@ -165,7 +198,7 @@ async fn send_updates(mut socket: WebSocket, place: Place, idle: Idle) {
     let slot = &place.0;
     // Subscribed before the first state is read, so that no change falls between.
     let mut updates = slot.updates.subscribe();
-    let mut last = String::new();
+    let mut sent = None;
     let mut event = Event::Changed;
     let mut pings = tokio::time::interval_at(Instant::now() + idle.ping_every, idle.ping_every);
     pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -174,13 +207,11 @@ async fn send_updates(mut socket: WebSocket, place: Place, idle: Idle) {
     loop {
         match event {
             Event::Changed => {
-                let text = state_message(slot).await;
-                // Several changes may have been announced for one state already sent.
-                if text != last {
-                    if !send(&mut socket, Message::text(text.clone()), idle.timeout).await {
+                if let Some((text, now)) = state_message(slot, sent).await {
+                    if !send(&mut socket, Message::text(text), idle.timeout).await {
                         return;
                     }
-                    last = text;
+                    sent = Some(now);
                 }
             }
             Event::Ping => {

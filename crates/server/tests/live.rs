@@ -97,6 +97,15 @@ impl Live {
     }
 }
 
+/// A view without its list of actions (which a frame after the first sends only in part).
+fn without_actions(view: &Value) -> Value {
+    let mut view = view.clone();
+    let map = view.as_object_mut().unwrap();
+    map.remove("actions");
+    map.remove("actions_from");
+    view
+}
+
 /// The next state a socket receives.
 async fn next_state(socket: &mut Socket) -> Value {
     loop {
@@ -147,8 +156,13 @@ async fn watchers_get_the_state_now_and_after_every_action() {
         .await;
     assert_eq!(status, 200, "{after}");
     assert_eq!(after["index"], 1);
-    assert_eq!(next_state(&mut first).await, after);
-    assert_eq!(next_state(&mut second).await, after);
+    // Later frames are the view with only the actions the watcher has not had.
+    for socket in [&mut first, &mut second] {
+        let frame = next_state(socket).await;
+        assert_eq!(without_actions(&frame), without_actions(&after));
+        assert_eq!(frame["actions_from"], 0);
+        assert_eq!(frame["actions"], after["actions"]);
+    }
 
     // North answers; both hear of it.
     let action = after["legal"][0]["action"].clone();
@@ -161,8 +175,15 @@ async fn watchers_get_the_state_now_and_after_every_action() {
         )
         .await;
     assert_eq!(status, 200, "{after}");
-    assert_eq!(next_state(&mut first).await, after);
-    assert_eq!(next_state(&mut second).await, after);
+    for socket in [&mut first, &mut second] {
+        let frame = next_state(socket).await;
+        assert_eq!(without_actions(&frame), without_actions(&after));
+        assert_eq!(frame["actions_from"], 1);
+        assert_eq!(
+            frame["actions"].as_array().unwrap()[..],
+            after["actions"].as_array().unwrap()[1..]
+        );
+    }
 
     // A clean close: the server answers the close frame and the stream ends.
     first.close(None).await.unwrap();
@@ -255,4 +276,188 @@ async fn unknown_games_and_plain_requests_are_refused_before_upgrading() {
         body["error"].as_str().unwrap().contains("WebSocket"),
         "{body}"
     );
+}
+
+/// A watcher's copy of a game's actions, kept from the frames of its socket.
+struct Watcher {
+    socket: Socket,
+    actions: Vec<Value>,
+    frames: usize,
+}
+
+impl Watcher {
+    /// Connects and applies the first frame, reading the actions before it over HTTP.
+    async fn connect(live: &Live, id: &str) -> (Watcher, Value) {
+        let mut socket = live.watch(id).await;
+        let first = next_state(&mut socket).await;
+        let from = first["actions_from"].as_u64().unwrap() as usize;
+        let mut actions = Vec::new();
+        while actions.len() < from {
+            let (status, page) = live
+                .http(
+                    "GET",
+                    &format!(
+                        "/api/games/{id}/actions?from={}&limit={}",
+                        actions.len(),
+                        from - actions.len()
+                    ),
+                    None,
+                    None,
+                )
+                .await;
+            assert_eq!(status, 200, "{page}");
+            actions.extend(page["actions"].as_array().unwrap().iter().cloned());
+        }
+        actions.extend(first["actions"].as_array().unwrap().iter().cloned());
+        assert_eq!(actions.len(), first["index"].as_u64().unwrap() as usize);
+        let watcher = Watcher {
+            socket,
+            actions,
+            frames: 1,
+        };
+        (watcher, first)
+    }
+
+    /// Applies frames until one shows `view` (its index and position); returns the
+    /// `actions_from` of each frame read.
+    async fn catch_up(&mut self, view: &Value) -> Vec<usize> {
+        let mut froms = Vec::new();
+        loop {
+            let frame = next_state(&mut self.socket).await;
+            self.frames += 1;
+            let from = frame["actions_from"].as_u64().unwrap() as usize;
+            assert!(
+                from <= self.actions.len(),
+                "a frame from {from} for a watcher with {} actions",
+                self.actions.len()
+            );
+            self.actions.truncate(from);
+            self.actions
+                .extend(frame["actions"].as_array().unwrap().iter().cloned());
+            assert_eq!(
+                self.actions.len(),
+                frame["index"].as_u64().unwrap() as usize
+            );
+            froms.push(from);
+            if frame["index"] == view["index"] && frame["position"] == view["position"] {
+                assert_eq!(without_actions(&frame), without_actions(view));
+                return froms;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn frames_after_the_first_carry_only_new_actions_and_rebuild_the_history() {
+    let live = Live::start(Config::default()).await;
+    let (status, created) = live
+        .http(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"ruleset": "tab", "seats": ["human", "greedy"]})),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_string();
+    let mut state = created["state"].clone();
+    let play = |state: Value, pick: usize| {
+        let live = &live;
+        let (id, token) = (&id, &token);
+        async move {
+            let legal = state["legal"].as_array().unwrap();
+            let action = &legal[pick % legal.len()]["action"];
+            let (status, after) = live
+                .http(
+                    "POST",
+                    &format!("/api/games/{id}/actions"),
+                    Some(token),
+                    Some(json!({"action": action, "index": state["index"]})),
+                )
+                .await;
+            assert_eq!(status, 200, "{after}");
+            after
+        }
+    };
+    let undo = || async {
+        let (status, after) = live
+            .http("POST", &format!("/api/games/{id}/undo"), Some(&token), None)
+            .await;
+        assert_eq!(status, 200, "{after}");
+        after
+    };
+    let all = || async {
+        let (status, page) = live
+            .http("GET", &format!("/api/games/{id}/actions"), None, None)
+            .await;
+        assert_eq!(status, 200, "{page}");
+        page["actions"].as_array().unwrap().clone()
+    };
+
+    // A watcher from the start, and one that comes after more than 100 actions.
+    let (mut early, _) = Watcher::connect(&live, &id).await;
+    let mut n = 0;
+    while state["index"].as_u64().unwrap() < 110 {
+        let before = early.actions.len();
+        n += 1;
+        if state["turn"]["kind"] != "player" {
+            // Lost early: take the last move back and try another.
+            state = undo().await;
+            early.catch_up(&state).await;
+            continue;
+        }
+        state = play(state, n).await;
+        // Only what is new: the person's move and the computer's turn.
+        for from in early.catch_up(&state).await {
+            assert!(from >= before, "a frame from {from} after {before}");
+        }
+        assert_eq!(early.actions, all().await);
+    }
+    let (mut late, first) = Watcher::connect(&live, &id).await;
+    assert_eq!(
+        first["actions_from"],
+        first["index"].as_u64().unwrap() - 100
+    );
+    assert_eq!(late.actions, all().await);
+
+    // Play, undo, play, undo twice, play: both watchers keep the game's actions. (At the end
+    // of the game, an undo instead of a move.)
+    let mut undos = 0;
+    for step in [
+        "play", "play", "undo", "play", "undo", "undo", "play", "play",
+    ] {
+        let step = if state["turn"]["kind"] == "player" {
+            step
+        } else {
+            "undo"
+        };
+        undos += usize::from(step == "undo");
+        let had = early.actions.len();
+        state = if step == "play" {
+            n += 3;
+            play(state, n).await
+        } else {
+            undo().await
+        };
+        for watcher in [&mut early, &mut late] {
+            let froms = watcher.catch_up(&state).await;
+            if step == "undo" {
+                // The undo frame starts at the length the game was taken back to.
+                assert_eq!(
+                    *froms.last().unwrap(),
+                    state["index"].as_u64().unwrap() as usize
+                );
+                assert!(*froms.last().unwrap() < had);
+                assert_eq!(
+                    watcher.actions.len(),
+                    state["index"].as_u64().unwrap() as usize
+                );
+            }
+        }
+        let actions = all().await;
+        assert_eq!(early.actions, actions, "after {step}");
+        assert_eq!(late.actions, actions, "after {step}");
+    }
+    assert!(undos >= 3);
 }

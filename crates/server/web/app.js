@@ -2,7 +2,7 @@
 // `#token=`; several for two people on one screen; none for a spectator). Every rule is the
 // server's: the page draws the view it gets and offers only the legal actions it lists.
 
-import { drawBoard, drawSticks } from './board.js';
+import { drawBoard, drawThrows } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,13 +11,22 @@ const page = {
   paths: {}, // the API's paths, from its OpenAPI document (to know the optional routes)
   id: null,
   tokens: {}, // seat name -> token
-  live: null, // the game's current view
-  shown: null, // the view drawn (the live one, or an earlier state)
+  live: null, // the game's current view (its `actions` are not kept: see `actions`)
+  actions: [], // every action of the game so far, kept from the views and frames
+  shown: null, // the view drawn (the live one, an earlier state, or a step towards the live one)
+  following: true, // false while the player looks at an earlier state
+  generation: 0, // bumped when the live state goes back (an undo): stale steps are dropped
+  stepping: false, // the computer's turn is being shown step by step
+  lastStep: 0, // when the last step was shown (ms)
+  pace: 600, // ms per step of another's turn
+  flipped: null, // the board turned round (null until the page knows whose it is)
   selected: null, // the square or pit picked as the source of a move
+  focus: null, // the square or pit that has the board's roving focus
   busy: false,
   pollTimer: null,
   socket: null,
-  hintsShown: false,
+  queue: Promise.resolve(), // views are taken in one at a time, in order
+  answers: 0, // answers to this page's own requests taken in (a poll older than one is dropped)
 };
 
 // ---------- talking to the server ----------
@@ -306,13 +315,26 @@ async function openRecord(file) {
 
 // ---------- the game screen ----------
 
+const heldSeats = () => Object.keys(page.tokens);
+
 function myTurnToken(view) {
   if (view.turn.kind !== 'player' || !view.turn.human) return null;
   return page.tokens[view.turn.seat] || null;
 }
 
+/** True while the player looks at an earlier state of the game. */
 function browsing() {
-  return page.shown && page.live && page.shown.index !== page.live.index;
+  return !page.following;
+}
+
+/** True while another's turn is shown step by step on the way to the live state. */
+function animating() {
+  return page.following && page.shown && page.live && page.shown.index !== page.live.index;
+}
+
+/** A decision made on this page (shown at once; others' actions are shown step by step). */
+function isMine(a) {
+  return Boolean(a && a.actor !== 'chance' && page.tokens[a.seat]);
 }
 
 // Legal actions grouped for the board: by source square/pit, then by target.
@@ -337,8 +359,43 @@ function boardMarks(view, canAct) {
   return marks;
 }
 
+/** The action at `i` of the history of `view` (the game's, or the view's own list). */
+function actionAt(view, i) {
+  if (page.actions.length >= view.index) return page.actions[i];
+  const from = view.actions_from ?? 0;
+  return i >= from ? (view.actions || [])[i - from] : undefined;
+}
+
+/**
+ * The squares of the opponent's last turn (of the last mover's, for a spectator or two people
+ * on one screen): name -> 'from' | 'to', from the `detail` of its decisions.
+ */
+function lastMoveMarks(view) {
+  const marks = new Map();
+  const held = heldSeats();
+  let seat = held.length === 1 ? view.seats.map((s) => s.seat).find((s) => s !== held[0]) : null;
+  const turn = [];
+  for (let i = view.index - 1; i >= 0; i--) {
+    const a = actionAt(view, i);
+    if (!a) break;
+    if (a.actor === 'chance') continue;
+    if (seat === null) seat = a.seat;
+    if (a.seat === seat) turn.push(a);
+    else if (turn.length) break;
+  }
+  for (const a of turn.reverse()) {
+    const d = a.detail;
+    if (!d || typeof d !== 'object') continue;
+    const from = d.from ?? d.pit;
+    if (from !== undefined && from !== null) marks.set(from, 'from');
+    if (d.to !== undefined && d.to !== null) marks.set(d.to, 'to');
+  }
+  return marks;
+}
+
 function onPick(name) {
   const view = page.shown;
+  const keyboard = page.keyboard;
   const fromHere = view.legal.filter((a) => sourceOf(a.detail) === name);
   if (view.drawing.kind === 'tihbat') {
     choose(fromHere, `Sow pit ${name}`);
@@ -353,16 +410,17 @@ function onPick(name) {
   }
   if (page.selected === name) {
     page.selected = null;
+    page.focus = name;
   } else if (fromHere.length > 0) {
     page.selected = name;
+    // From the keyboard, on to the first target; a click keeps the piece's focus.
+    page.focus = keyboard ? null : name;
   }
   $('prompt').hidden = true;
   render();
   if (page.selected !== null) {
     const here = view.legal.filter((a) => sourceOf(a.detail) === page.selected && !a.detail.to);
     if (here.length > 0) prompt(here, `On ${page.selected} itself`, true);
-    const again = document.querySelector(`[data-square="${page.selected}"]`);
-    if (again) again.focus();
   }
 }
 
@@ -403,7 +461,12 @@ function prompt(actions, title, keepSelection) {
   choices.appendChild(cancel);
   box.hidden = false;
   const first = choices.querySelector('button');
-  if (first && !keepSelection) first.focus();
+  if (first && !keepSelection) {
+    first.focus({ preventScroll: true });
+    // Into view only if it is not: the board keeps its place when it can.
+    const r = box.getBoundingClientRect();
+    if (r.bottom > window.innerHeight) box.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 async function play(action) {
@@ -415,10 +478,11 @@ async function play(action) {
   $('prompt').hidden = true;
   hideHints();
   showMessage('');
+  render();
   setStatus(`Playing ${action}…`);
   try {
     const next = await api('POST', `/api/games/${page.id}/actions`, { body: { action, index: view.index }, token });
-    setLive(next);
+    await receive(next, 'http');
   } catch (err) {
     showMessage(`${action} was refused: ${err.message}`);
     if (err.status === 409) await refresh();
@@ -432,25 +496,58 @@ function setStatus(text) {
   $('status').textContent = text;
 }
 
+function seatLabel(view, seat) {
+  const s = view.seats.find((x) => x.seat === seat);
+  if (page.tokens[seat]) return heldSeats().length > 1 ? `${seat}` : `${seat} (you)`;
+  return s && s.player !== 'human' ? `${seat} (computer)` : seat;
+}
+
 function statusText(view) {
   const t = view.turn;
-  const seatLabel = (seat) => {
-    const s = view.seats.find((x) => x.seat === seat);
-    if (page.tokens[seat]) return Object.keys(page.tokens).length > 1 ? `${seat}` : `${seat} (you)`;
-    return s && s.player !== 'human' ? `${seat} (computer)` : seat;
-  };
   if (t.kind === 'over') return 'The game is over.';
-  if (t.kind === 'chance') return `${t.seat ? `${seatLabel(t.seat)}: ` : ''}the sticks are being thrown…`;
-  if (!t.human) return `${seatLabel(t.seat)} is thinking…`;
-  if (page.tokens[t.seat]) return `${seatLabel(t.seat)} to move`;
+  if (t.kind === 'chance') return `${t.seat ? `${seatLabel(view, t.seat)}: ` : ''}the sticks are being thrown…`;
+  if (!t.human) return `${seatLabel(view, t.seat)} is thinking…`;
+  if (page.tokens[t.seat]) return `${seatLabel(view, t.seat)} to move`;
   return `Waiting for ${t.seat}`;
+}
+
+const againstComputer = (view) => view.seats.some((s) => s.player !== 'human');
+
+/** What to do next, in plain words, for the game and the turn. */
+function instructionText(view, canAct) {
+  const live = page.live;
+  if (browsing()) return 'You are looking at an earlier position: » (or the End key) returns to the game.';
+  if (animating()) {
+    const a = page.actions[page.shown.index - 1];
+    const who = a && a.seat ? `${seatLabel(live, a.seat)}'s turn` : 'the moves';
+    return `Showing ${who} step by step (» skips to the end).`;
+  }
+  const t = live.turn;
+  if (t.kind === 'over') return 'The game is over: download the record, or start a new game.';
+  if (page.busy) return againstComputer(live) ? 'Waiting for the computer…' : 'Sending your move…';
+  if (t.kind === 'chance') return 'The sticks are being thrown…';
+  if (!t.human) return 'Waiting for the computer…';
+  if (!page.tokens[t.seat]) {
+    return heldSeats().length ? `Waiting for ${t.seat} to move…` : `You are watching: ${t.seat} to move.`;
+  }
+  if (!canAct) return '';
+  const who = heldSeats().length > 1 ? `${t.seat}: ` : '';
+  if (view.drawing.kind === 'tihbat') return `${who}Tap one of your blue pits to sow it.`;
+  const squares = view.legal.some((a) => sourceOf(a.detail) !== null);
+  const buttons = view.legal.some((a) => sourceOf(a.detail) === null);
+  if (page.selected !== null) {
+    return `${who}Now tap a green square to move the piece on ${page.selected}, or tap it again to choose another.`;
+  }
+  if (squares && buttons) return `${who}Tap a blue piece, then a green square, or choose a button below the board.`;
+  if (squares) return `${who}Tap a blue piece, then a green square.`;
+  return `${who}No piece can move: choose a button below the board.`;
 }
 
 function resultText(view) {
   const t = view.turn;
   if (t.kind !== 'over') return '';
   const who = t.winner ? `${t.winner} wins` : 'No winner';
-  const mine = t.winner && page.tokens[t.winner] && Object.keys(page.tokens).length === 1 ? ' — you win!' : '';
+  const mine = t.winner && page.tokens[t.winner] && heldSeats().length === 1 ? ' — you win!' : '';
   return `${who}${mine}: ${t.description}${t.truncated ? ' (stopped by a safety limit)' : ''}. Scores ${view.seats[0].seat} ${t.scores[0]}, ${view.seats[1].seat} ${t.scores[1]}.`;
 }
 
@@ -468,43 +565,74 @@ function renderInfo(view) {
   const d = view.drawing || {};
   addInfo(dl, 'To move', view.turn.kind === 'over' ? '—' : view.turn.seat || '—');
   view.seats.forEach((s, i) => {
-    addInfo(dl, s.seat, `${s.player === 'human' ? (page.tokens[s.seat] ? (Object.keys(page.tokens).length > 1 ? 'person' : 'you') : 'person') : s.player}`);
+    addInfo(dl, s.seat, `${s.player === 'human' ? (page.tokens[s.seat] ? (heldSeats().length > 1 ? 'person' : 'you') : 'person') : s.player}`);
     if (d.kind === 'tab') {
       addInfo(dl, `${s.seat} captured`, `${view.scores[i]}; on board ${d.on_board[i]} (${d.unconverted[i]} unconverted)${d.removed[i] ? `, lost to reductions ${d.removed[i]}` : ''}`);
-      addInfo(dl, `${s.seat} banked tabs`, String(d.banked[i]));
     } else {
       addInfo(dl, `${s.seat} captured`, String(view.scores[i]));
     }
   });
-  if (d.kind === 'tab') {
-    addInfo(dl, 'Pending throws', d.pending.length ? d.pending.map((t) => `${t.value} (${t.name})`).join(', ') : 'none');
-  }
+}
+
+const entryKey = (a) => `${a.index}:${a.actor}:${a.action}`;
+
+/** An entry of the move list: who threw or moved, and what. */
+function moveEntry(a) {
+  const li = document.createElement('li');
+  li.dataset.key = entryKey(a);
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = `move-entry ${a.actor === 'chance' ? 'chance' : 'decision'}`;
+  b.dataset.index = String(a.index + 1);
+  const shown = document.createElement('span');
+  shown.textContent = a.actor === 'chance'
+    ? `${a.seat ? `${a.seat} threw` : 'throw'} ${a.action}`
+    : `${a.seat || a.actor} ${a.action}`;
+  const words = document.createElement('span');
+  words.className = 'visually-hidden';
+  words.textContent = `: ${a.description}`;
+  b.append(shown, words);
+  b.title = a.description;
+  b.addEventListener('click', () => showIndex(a.index + 1));
+  li.appendChild(b);
+  return li;
+}
+
+/** Scrolls `box` (never the page) so that `item` is inside it. */
+function keepInBox(box, item) {
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < box.scrollTop) box.scrollTop = top;
+  else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
 }
 
 function renderMoves(view) {
   const list = $('moves');
-  const live = page.live;
-  const items = [];
-  for (const a of live.actions) {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = `move-entry ${a.actor === 'chance' ? 'chance' : 'decision'}`;
-    b.dataset.index = String(a.index + 1);
-    b.textContent = `${a.actor === 'chance' ? 'throw' : a.actor} ${a.action}`;
-    b.title = a.description;
-    b.setAttribute('aria-label', `${a.index + 1}. ${a.description}`);
-    if (a.index + 1 === view.index) {
-      b.setAttribute('aria-current', 'step');
-      b.classList.add('current');
-    }
-    b.addEventListener('click', () => showIndex(a.index + 1));
-    li.appendChild(b);
-    items.push(li);
+  const actions = page.actions;
+  let keep = 0;
+  const items = list.children;
+  while (keep < items.length && keep < actions.length && items[keep].dataset.key === entryKey(actions[keep])) keep++;
+  while (list.children.length > keep) list.lastElementChild.remove();
+  if (keep < actions.length) {
+    const more = document.createDocumentFragment();
+    for (let i = keep; i < actions.length; i++) more.appendChild(moveEntry(actions[i]));
+    list.appendChild(more);
   }
-  list.replaceChildren(...items);
-  const current = list.querySelector('.current');
-  if (current && typeof current.scrollIntoView === 'function') current.scrollIntoView({ block: 'nearest' });
+  const old = list.querySelector('.current');
+  const item = view.index > 0 ? list.children[view.index - 1] : null;
+  const current = item ? item.firstElementChild : null;
+  if (old !== current) {
+    if (old) {
+      old.classList.remove('current');
+      old.removeAttribute('aria-current');
+    }
+    if (current) {
+      current.classList.add('current');
+      current.setAttribute('aria-current', 'step');
+    }
+  }
+  if (item) keepInBox(list, item);
+  else list.scrollTop = 0;
 }
 
 function renderActions(view, canAct) {
@@ -526,21 +654,116 @@ function renderActions(view, canAct) {
   select.closest('.keyboard').hidden = !canAct;
 }
 
+/** The board's buttons (squares or pits that can be picked), in drawing order. */
+const boardButtons = () => [...$('board').querySelectorAll('[role=button]')];
+const nameOf = (g) => g.dataset.square ?? g.dataset.pit;
+
+/** Draws the board of the shown view, keeping the keyboard's place on it. */
+function renderBoard(canAct) {
+  const view = page.shown;
+  const board = $('board');
+  const hadFocus = board.contains(document.activeElement) && document.activeElement !== board;
+  drawBoard(board, view, {
+    marks: boardMarks(view, canAct),
+    last: lastMoveMarks(view),
+    flipped: Boolean(page.flipped),
+    onPick: (name) => {
+      page.keyboard = false;
+      onPick(name);
+    },
+  });
+  // Roving focus: one button of the board is in the tab order; arrow keys move it.
+  const buttons = boardButtons();
+  let current = buttons.find((g) => nameOf(g) === page.focus);
+  if (!current && page.selected !== null) {
+    current = buttons.find((g) => g.classList.contains('target')) || buttons.find((g) => g.classList.contains('selected'));
+  }
+  if (!current) current = buttons[0];
+  if (current) {
+    current.setAttribute('tabindex', '0');
+    page.focus = nameOf(current);
+    if (hadFocus) current.focus({ preventScroll: true });
+  }
+  // A board wider than its box scrolls sideways, and then takes the focus itself too.
+  const scrolls = board.scrollWidth > board.clientWidth + 1;
+  if (scrolls) {
+    board.setAttribute('tabindex', '0');
+    board.setAttribute('role', 'region');
+    board.setAttribute('aria-label', 'Board (scrolls sideways)');
+  } else {
+    board.removeAttribute('tabindex');
+    board.removeAttribute('role');
+    board.removeAttribute('aria-label');
+  }
+}
+
+function boardKeys(e) {
+  const g = e.target && e.target.closest ? e.target.closest('[role=button]') : null;
+  if (!g || !$('board').contains(g)) return;
+  const name = nameOf(g);
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    e.stopPropagation();
+    page.keyboard = true;
+    onPick(name);
+    page.keyboard = false;
+    return;
+  }
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (step) {
+    e.preventDefault();
+    e.stopPropagation();
+    let group = boardButtons();
+    // Once a piece is picked, the keys go among its targets.
+    const targets = group.filter((b) => !b.classList.contains('selected'));
+    if (page.selected !== null && targets.length) group = targets;
+    const i = group.indexOf(g);
+    const next = group[(i + step + group.length) % group.length];
+    for (const b of boardButtons()) b.setAttribute('tabindex', '-1');
+    next.setAttribute('tabindex', '0');
+    page.focus = nameOf(next);
+    next.focus({ preventScroll: false });
+    return;
+  }
+  if (e.key === 'Escape') {
+    e.preventDefault();
+    e.stopPropagation();
+    cancelSelection();
+  }
+}
+
+function cancelSelection() {
+  if (page.selected === null) return;
+  page.focus = page.selected;
+  page.selected = null;
+  $('prompt').hidden = true;
+  render();
+}
+
 function render() {
   const view = page.shown;
   if (!view) return;
   const live = page.live;
   const past = browsing();
-  const canAct = !past && !page.busy && myTurnToken(live) !== null;
+  const stepping = animating();
+  const canAct = !past && !stepping && !page.busy && myTurnToken(live) !== null;
   document.title = `Qasab — ${view.name}`;
   $('game-title').textContent = view.title;
   if (!canAct) {
     page.selected = null;
     $('prompt').hidden = true;
   }
-  drawBoard($('board'), view, boardMarks(view, canAct), onPick);
-  drawSticks($('sticks'), view.drawing && view.drawing.kind === 'tab' ? view.drawing.last_throw : null);
-  if (!page.busy) setStatus(past ? `Position after ${view.index} action${view.index === 1 ? '' : 's'}` : statusText(view));
+  renderBoard(canAct);
+  const tab = view.drawing && view.drawing.kind === 'tab';
+  $('throws').hidden = !tab;
+  if (tab) drawThrows($('sticks'), $('pending'), view);
+  if (!page.busy) {
+    let status = statusText(view);
+    if (past) status = `Position after ${view.index} action${view.index === 1 ? '' : 's'}`;
+    else if (stepping) status = `Showing action ${view.index} of ${live.index}`;
+    setStatus(status);
+  }
+  $('instruction').textContent = instructionText(view, canAct);
   const result = $('result');
   result.hidden = view.turn.kind !== 'over';
   result.textContent = resultText(view);
@@ -553,30 +776,123 @@ function render() {
   $('step-prev').disabled = view.index === 0;
   $('step-next').disabled = view.index >= live.index;
   $('step-last').disabled = view.index >= live.index;
-  const hasToken = Object.keys(page.tokens).length > 0;
+  $('flip').setAttribute('aria-pressed', String(Boolean(page.flipped)));
+  const hasToken = heldSeats().length > 0;
   $('undo').hidden = !(hasToken && live.can_undo && !past);
   $('undo').disabled = page.busy;
-  $('hint').hidden = !(page.hintRoute && canAct);
+  $('hint').hidden = !(page.hintRoute && canAct && live.hints !== false);
   $('download').href = `/api/games/${page.id}/record`;
   // For tests and styling: where the page stands.
   const body = document.body.dataset;
   body.index = String(live.index);
   body.shown = String(view.index);
-  body.state = page.busy ? 'busy' : live.turn.kind === 'over' ? 'over' : canAct ? 'ready' : past ? 'browsing' : 'waiting';
+  body.state = page.busy ? 'busy' : stepping ? 'animating' : live.turn.kind === 'over' ? 'over' : canAct ? 'ready' : past ? 'browsing' : 'waiting';
 }
 
-function setLive(view) {
-  const followed = !page.shown || !page.live || page.shown.index === page.live.index;
-  const changed = !page.live || page.live.index !== view.index || JSON.stringify(page.live.turn) !== JSON.stringify(view.turn);
-  page.live = view;
-  if (followed) {
-    if (changed) {
-      page.selected = null;
-      hideHints();
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+const sameAction = (a, b) => Boolean(a && b && a.index === b.index && a.actor === b.actor && a.action === b.action);
+
+/** Reads the game's actions from `start` to `end` into `page.actions`. */
+async function fetchActions(start, end) {
+  page.actions.length = Math.min(page.actions.length, start);
+  while (page.actions.length < end) {
+    const from = page.actions.length;
+    const limit = Math.min(1000, end - from);
+    const got = await api('GET', `/api/games/${page.id}/actions?from=${from}&limit=${limit}`);
+    if (!got.actions.length) break;
+    page.actions.push(...got.actions);
+  }
+}
+
+/**
+ * Takes in a view of the game: from the WebSocket (`socket`: its actions are those the socket
+ * had not sent, from `actions_from`), an answer (`http`, `undo`) or a poll (`poll`). Views are
+ * taken one at a time, in the order they come.
+ */
+function receive(view, source) {
+  page.queue = page.queue
+    .then(() => take(view, source))
+    .catch((err) => showMessage(`The game could not be updated: ${err.message}`));
+  return page.queue;
+}
+
+async function take(view, source) {
+  const old = page.live;
+  const from = view.actions_from ?? 0;
+  const delta = view.actions || [];
+  if (source === 'http' || source === 'undo') page.answers++;
+  if (old && view.index < old.index && source !== 'undo' && source !== 'poll') {
+    // An answer older than a frame already taken, or a frame behind an answer: nothing new,
+    // unless the game was taken back meanwhile (then the frame's actions differ).
+    if (source === 'http') return;
+    if (delta.length && delta.every((a, k) => sameAction(page.actions[from + k], a))) return;
+  }
+  if (page.actions.length < from) await fetchActions(page.actions.length, from);
+  let cut = page.actions.length;
+  for (let k = 0; k < delta.length; k++) {
+    if (!sameAction(page.actions[from + k], delta[k])) {
+      cut = Math.min(cut, from + k);
+      break;
     }
-    page.shown = view;
+  }
+  if (from + delta.length < page.actions.length) cut = Math.min(cut, from + delta.length);
+  page.actions.length = Math.min(page.actions.length, from);
+  page.actions.push(...delta);
+  // The shown state is gone if the actions before it changed.
+  const back = Boolean(old) && (view.index < old.index || (page.shown && cut < page.shown.index));
+  const changed = !old || old.index !== view.index || JSON.stringify(old.turn) !== JSON.stringify(view.turn);
+  page.live = view;
+  if (changed) {
+    page.selected = null;
+    hideHints();
+  }
+  if (source === 'undo') page.following = true;
+  if (back) {
+    page.generation++;
+    if (page.following) page.shown = view;
+  } else if (page.following) {
+    if (!page.shown || view.index <= page.shown.index || page.pace === 0 || view.index - page.shown.index > 60) {
+      page.shown = view;
+    } else {
+      stepTowardsLive();
+    }
   }
   render();
+}
+
+/**
+ * Shows the states between the one shown and the live one, one at a time: another's action
+ * `pace` ms after the one before, a decision of this page at once.
+ */
+async function stepTowardsLive() {
+  if (page.stepping) return;
+  page.stepping = true;
+  const generation = page.generation;
+  const current = () => page.following && page.generation === generation;
+  try {
+    while (current() && page.shown.index < page.live.index) {
+      const live = page.live;
+      let next = page.shown.index + 1;
+      // A state that a decision of this page follows at once is not worth a pause.
+      while (next < live.index && isMine(page.actions[next])) next++;
+      const wait = isMine(page.actions[next - 1]) || page.pace === 0
+        ? 0
+        : Math.max(0, page.lastStep + page.pace - Date.now());
+      const state = next === live.index ? live : api('GET', `/api/games/${page.id}/states/${next}`);
+      const [view] = await Promise.all([state, sleep(wait)]);
+      if (!current() || page.shown.index >= next) break;
+      page.shown = view;
+      page.lastStep = Date.now();
+      render();
+    }
+  } catch {
+    if (current()) page.shown = page.live;
+  } finally {
+    page.stepping = false;
+    if (current() && page.shown.index < page.live.index) stepTowardsLive();
+    else render();
+  }
 }
 
 async function showIndex(index) {
@@ -584,7 +900,9 @@ async function showIndex(index) {
   if (!live) return;
   const i = Math.max(0, Math.min(index, live.index));
   try {
-    page.shown = i === live.index ? live : await api('GET', `/api/games/${page.id}/states/${i}`);
+    const view = i === live.index ? live : await api('GET', `/api/games/${page.id}/states/${i}`);
+    page.following = i === page.live.index;
+    page.shown = page.following ? page.live : view;
     page.selected = null;
     hideHints();
     render();
@@ -594,9 +912,14 @@ async function showIndex(index) {
 }
 
 async function refresh() {
+  const seen = page.answers;
   const view = await api('GET', `/api/games/${page.id}`);
-  if (!page.live || page.live.index !== view.index || JSON.stringify(page.live.turn) !== JSON.stringify(view.turn) || page.live.can_undo !== view.can_undo) {
-    setLive(view);
+  // An answer to this page's own action taken meanwhile is newer.
+  if (seen !== page.answers) return;
+  const live = page.live;
+  if (!live || live.index !== view.index || JSON.stringify(live.turn) !== JSON.stringify(view.turn)
+      || live.can_undo !== view.can_undo || live.hints !== view.hints) {
+    await receive(view, 'poll');
   }
 }
 
@@ -638,12 +961,13 @@ function startLive() {
     opened = true;
   });
   socket.addEventListener('message', (e) => {
+    let msg = null;
     try {
-      const msg = JSON.parse(e.data);
-      if (msg && msg.type === 'state' && msg.state && !page.busy) setLive(msg.state);
+      msg = JSON.parse(e.data);
     } catch {
       // Not a frame of the contract: ignored.
     }
+    if (msg && msg.type === 'state' && msg.state) receive(msg.state, 'socket');
   });
   socket.addEventListener('close', () => {
     page.socket = null;
@@ -699,13 +1023,13 @@ async function hint() {
 }
 
 async function undo() {
-  const token = page.tokens[Object.keys(page.tokens)[0]];
+  const token = page.tokens[heldSeats()[0]];
   if (!token || page.busy) return;
   page.busy = true;
+  render();
   try {
     const view = await api('POST', `/api/games/${page.id}/undo`, { token });
-    page.shown = null;
-    setLive(view);
+    await receive(view, 'undo');
   } catch (err) {
     showMessage(`Undo refused: ${err.message}`);
   } finally {
@@ -716,14 +1040,19 @@ async function undo() {
 
 function readFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { tokens: params.getAll('token').filter((t) => t), step: params.get('step') };
+  return { tokens: params.getAll('token').filter((t) => t), step: params.get('step'), pace: params.get('pace') };
 }
 
 async function showGame(id) {
   page.id = id;
   $('setup').hidden = true;
   $('game').hidden = false;
-  const { tokens, step } = readFragment();
+  const { tokens, step, pace } = readFragment();
+  if (pace !== null && /^\d+$/.test(pace)) {
+    page.pace = Math.min(Number(pace), 5000);
+    const option = [...$('pace').options].find((o) => Number(o.value) === page.pace);
+    if (option) $('pace').value = option.value;
+  }
   await loadPaths();
   page.hintRoute = hasRoute('/api/games/{id}/hint');
   let view;
@@ -746,12 +1075,15 @@ async function showGame(id) {
   if (refused.length) {
     showMessage(`This link's token was refused (${refused[0]}): you can watch, not play.`);
   }
-  $('role').textContent = Object.keys(page.tokens).length === 0
+  const held = heldSeats();
+  $('role').textContent = held.length === 0
     ? 'You are watching.'
-    : Object.keys(page.tokens).length > 1
+    : held.length > 1
       ? 'Both seats play on this screen.'
-      : `You play ${Object.keys(page.tokens)[0]}.`;
-  setLive(view);
+      : `You play ${held[0]}.`;
+  // The board is turned round for whoever holds the second seat alone.
+  page.flipped = held.length === 1 && held[0] === view.seats[1].seat;
+  await receive(view, 'http');
   if (step !== null && /^\d+$/.test(step)) await showIndex(Number(step));
   startLive();
 }
@@ -760,15 +1092,14 @@ function stepKeys(e) {
   if (!page.live || $('game').hidden) return;
   const tag = (e.target && e.target.tagName) || '';
   if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target && e.target.closest && e.target.closest('#board [role=button]')) return;
   const i = page.shown.index;
   const keys = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: page.live.index };
   if (e.key in keys) {
     e.preventDefault();
     showIndex(keys[e.key]);
-  } else if (e.key === 'Escape' && page.selected !== null) {
-    page.selected = null;
-    $('prompt').hidden = true;
-    render();
+  } else if (e.key === 'Escape') {
+    cancelSelection();
   }
 }
 
@@ -779,6 +1110,17 @@ async function showRules() {
   $('rules-title').textContent = r ? `Rules: ${r.title}` : 'Rules';
   $('rules-text').textContent = r ? r.rules : '';
   $('rules-dialog').showModal();
+}
+
+let resizing = false;
+
+function onResize() {
+  if (resizing || !page.shown) return;
+  resizing = true;
+  requestAnimationFrame(() => {
+    resizing = false;
+    render();
+  });
 }
 
 async function main() {
@@ -797,7 +1139,16 @@ async function main() {
   $('step-last').addEventListener('click', () => showIndex(page.live.index));
   $('hint').addEventListener('click', hint);
   $('undo').addEventListener('click', undo);
+  $('flip').addEventListener('click', () => {
+    page.flipped = !page.flipped;
+    render();
+  });
+  $('pace').addEventListener('change', () => {
+    page.pace = Number($('pace').value);
+  });
+  $('board').addEventListener('keydown', boardKeys);
   document.addEventListener('keydown', stepKeys);
+  window.addEventListener('resize', onResize);
   const m = /^\/play\/([^/]+)\/?$/.exec(location.pathname);
   try {
     if (m) {

@@ -1,8 +1,16 @@
 // Draws a game's board in SVG from the view's `drawing` (computed by the server from the
 // core). Nothing here knows a rule: which squares can be picked is passed in by app.js, read
 // from the legal actions the server sent.
+//
+// A Tâb board is drawn in real pixels (no scaling), its squares sized to the space there is
+// but never below MIN_CELL: a wide board scrolls sideways in its box instead of shrinking, and
+// its labels stay at their size.
 
 const SVG = 'http://www.w3.org/2000/svg';
+
+/** The smallest and largest side of a Tâb square, in CSS pixels. */
+export const MIN_CELL = 36;
+const MAX_CELL = 72;
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(SVG, name);
@@ -20,113 +28,152 @@ function text(parent, x, y, content, cls) {
 }
 
 // Which seat is drawn light: the first seat (white, south).
-function sideClass(drawing, seats, owner) {
+function sideClass(seats, owner) {
   return owner === seats[0] ? 'light' : 'dark';
 }
 
-function describeUnit(u) {
-  const parts = [`${u.owner}: ${u.pieces === 1 ? 'a piece' : `a stack of ${u.pieces}`}`];
-  if (u.unconverted > 0) parts.push(`${u.unconverted} not yet converted`);
-  if (u.entered_enemy_row > 0) parts.push(`${u.entered_enemy_row} has been in the enemy row`);
-  if (u.dissolved) parts.push('dissolved');
+/** A unit in words: "white stack of 2, 1 converted, has been in the enemy row". */
+export function describeUnit(u) {
+  const parts = [];
+  if (u.pieces === 1) {
+    parts.push(`${u.owner} piece`);
+    parts.push(u.unconverted > 0 ? 'not yet converted' : 'converted');
+  } else {
+    parts.push(`${u.owner} stack of ${u.pieces}${u.dissolved ? ', dissolved' : ''}`);
+    const converted = u.pieces - u.unconverted;
+    parts.push(converted === u.pieces ? 'all converted' : `${converted} converted`);
+  }
+  if (u.entered_enemy_row > 0) {
+    parts.push(u.pieces === 1 ? 'has been in the enemy row' : `${u.entered_enemy_row} been in the enemy row`);
+  }
   if (u.frozen) parts.push('frozen in the enemy row');
   if (u.held) parts.push('may not leave the enemy row');
   return parts.join(', ');
 }
 
-// Makes `g` a focusable button that calls `onPick` on click, Enter or Space.
-function pickable(g, label, onPick) {
-  g.setAttribute('role', 'button');
-  g.setAttribute('tabindex', '0');
-  g.setAttribute('aria-label', label);
-  g.addEventListener('click', onPick);
-  g.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onPick();
-    }
-  });
+const MARK_WORDS = { source: 'can move', selected: 'selected', target: 'move here' };
+const LAST_WORDS = { from: 'last move from here', to: 'last move to here' };
+
+/**
+ * Gives a square or pit its role and accessible name: a button (with roving focus, see
+ * app.js) when it can be picked, an image otherwise.
+ */
+function label(g, name, mark, onPick) {
+  g.setAttribute('aria-label', name);
+  const t = el('title', {}, g);
+  t.textContent = name;
+  if (mark) {
+    g.setAttribute('role', 'button');
+    g.setAttribute('tabindex', '-1');
+    g.addEventListener('click', onPick);
+  } else {
+    g.setAttribute('role', 'img');
+  }
 }
 
-// Draws a Tâb board. `marks` maps a square name to 'source' | 'selected' | 'target';
-// `onPick(name)` is called for squares in `marks`.
-function drawTab(container, view, marks, onPick) {
+/** The words for a square's marks, appended to its name. */
+function markWords(mark, last) {
+  const words = [];
+  if (last) words.push(LAST_WORDS[last]);
+  if (mark) words.push(MARK_WORDS[mark]);
+  return words.length ? `: ${words.join(', ')}` : '';
+}
+
+// Draws a Tâb board. `marks` maps a square name to 'source' | 'selected' | 'target', `last`
+// to 'from' | 'to' (the opponent's last move); `onPick(name)` is called for squares in
+// `marks`.
+function drawTab(container, view, opts) {
+  const { marks, last, flipped, onPick } = opts;
   const d = view.drawing;
   const seats = view.seats.map((s) => s.seat);
-  const cell = 56;
-  const pad = 16;
-  const width = d.columns * cell + pad * 2;
-  const height = 4 * cell + pad * 2;
+  const left = 16;
+  const top = 4;
+  const room = (container.clientWidth || 600) - left - 6;
+  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(room / d.columns)));
+  const width = d.columns * cell + left + 4;
+  const height = 4 * cell + top * 2;
   const svg = el('svg', {
+    width,
+    height,
     viewBox: `0 0 ${width} ${height}`,
     class: 'tab-board',
     role: 'group',
-    'aria-label': `Board of 4 rows and ${d.columns} columns`,
+    'aria-label': `Board of 4 rows and ${d.columns} columns${flipped ? ', turned round' : ''}`,
+    'aria-describedby': 'board-help',
+    'data-cell': cell,
   });
-  // No wider than about 80 pixels a column (set through the CSSOM, which the policy allows).
-  svg.style.maxWidth = `${d.columns * 80 + 40}px`;
-  d.rows.forEach((row, r) => {
-    const rowLabel = text(svg, 4, pad + r * cell + cell / 2 + 4, String(row[0].row), 'row-label');
+  const radius = Math.round(cell * 0.3);
+  // The texts are drawn over the squares but outside them: a square's name says all they
+  // say, and a click on a text reaches the square below.
+  const texts = el('g', { class: 'labels', 'aria-hidden': 'true' });
+  let rows = d.rows;
+  if (flipped) rows = [...rows].reverse().map((row) => [...row].reverse());
+  rows.forEach((row, r) => {
+    const y = top + r * cell;
+    const rowLabel = text(svg, 3, y + cell / 2 + 4, String(row[0].row), 'row-label');
     rowLabel.setAttribute('aria-hidden', 'true');
     row.forEach((sq, c) => {
-      const x = pad + c * cell;
-      const y = pad + r * cell;
+      const x = left + c * cell;
       const mark = marks.get(sq.name);
-      const g = el('g', {
-        class: `square${sq.home ? ` home home-${sideClass(d, seats, sq.home)}` : ''}${mark ? ` ${mark}` : ''}`,
-        'data-square': sq.name,
-      }, svg);
+      const lastMark = last.get(sq.name);
+      const classes = ['square'];
+      if (sq.home) classes.push('home', `home-${sideClass(seats, sq.home)}`);
+      if (mark) classes.push(mark);
+      if (lastMark) classes.push(`last-${lastMark}`);
+      const g = el('g', { class: classes.join(' '), 'data-square': sq.name, 'data-row': sq.row }, svg);
       el('rect', { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4, class: 'cell' }, g);
-      text(g, x + 4, y + 12, sq.name, 'square-name');
+      if (lastMark) {
+        el('rect', { x: x + 4, y: y + 4, width: cell - 8, height: cell - 8, rx: 3, class: 'last-mark' }, g);
+      }
+      text(texts, x + 4, y + 13, sq.name, 'square-name');
       const u = sq.unit;
-      let label = `square ${sq.name}`;
+      let name = `Square ${sq.name}, `;
       if (u) {
-        label += `, ${describeUnit(u)}`;
+        name += describeUnit(u);
         g.setAttribute('data-owner', u.owner);
         g.setAttribute('data-pieces', u.pieces);
-        const cx = x + cell / 2;
-        const cy = y + cell / 2 + 4;
-        const side = sideClass(d, seats, u.owner);
+        const cx = x + cell / 2 + 2;
+        const cy = y + cell * 0.58;
+        const side = sideClass(seats, u.owner);
         el('circle', {
-          cx, cy, r: 17,
+          cx, cy, r: radius,
           class: `piece ${side}${u.unconverted > 0 ? ' unconverted' : ''}`,
         }, g);
         if (u.pieces > 1) {
-          text(g, cx, cy + 5, `${u.pieces}${u.dissolved ? '~' : ''}`, `stack-count ${side}`);
+          text(texts, cx, cy + 5, `${u.pieces}${u.dissolved ? '~' : ''}`, `stack-count ${side}`);
         }
         if (u.entered_enemy_row > 0) {
+          const tx = cx + radius * 0.7;
+          const ty = cy - radius * 1.1;
           el('polygon', {
-            points: `${cx + 13},${cy - 21} ${cx + 17},${cy - 13} ${cx + 9},${cy - 13}`,
+            points: `${tx},${ty} ${tx + 5},${ty + 8} ${tx - 5},${ty + 8}`,
             class: 'entered-mark',
           }, g);
         }
         if (u.unconverted > 0 && u.unconverted < u.pieces) {
-          text(g, cx - 16, cy + 20, `${u.unconverted}u`, 'small-mark');
+          text(texts, x + 3, y + cell - 4, `${u.unconverted}u`, 'small-mark');
         }
         if (u.frozen || u.held) {
-          text(g, cx + 12, cy + 20, u.frozen ? '✕' : '↔', 'small-mark');
+          text(texts, x + cell - 13, y + cell - 4, u.frozen ? '✕' : '↔', 'small-mark');
         }
       } else {
-        label += ', empty';
+        name += 'empty';
       }
-      const t = el('title', {}, g);
-      t.textContent = label;
-      if (mark) {
-        const what = mark === 'target' ? 'move here' : mark === 'selected' ? 'selected' : 'can move';
-        pickable(g, `${label}: ${what}`, () => onPick(sq.name));
-      }
+      label(g, name + markWords(mark, lastMark), mark, () => onPick(sq.name));
     });
   });
+  svg.appendChild(texts);
   const legend = document.createElement('p');
   legend.className = 'legend';
   legend.textContent = 'Dashed ring: not yet converted (moves only with a tab). Red corner: '
     + 'has been in the enemy row. A number: a stack; ~ a dissolved stack. ✕ frozen in the enemy '
-    + 'row; ↔ may not leave it.';
+    + 'row; ↔ may not leave it. Orange frame: the last move.';
   container.replaceChildren(svg, legend);
 }
 
 // Draws the four Tihbat pits.
-function drawTihbat(container, view, marks, onPick) {
+function drawTihbat(container, view, opts) {
+  const { marks, last, flipped, onPick } = opts;
   const d = view.drawing;
   const seats = view.seats.map((s) => s.seat);
   const size = 130;
@@ -135,42 +182,55 @@ function drawTihbat(container, view, marks, onPick) {
     viewBox: `0 0 ${2 * size + pad * 2} ${2 * size + pad * 2 + 10}`,
     class: 'tihbat-board',
     role: 'group',
-    'aria-label': 'The four pits',
+    'aria-label': `The four pits${flipped ? ', turned round' : ''}`,
+    'aria-describedby': 'board-help',
   });
-  d.rows.forEach((row, r) => {
-    text(svg, pad + size, r === 0 ? 18 : 2 * size + pad * 2 + 4, `${row[0].owner}`, 'owner-label');
+  const texts = el('g', { class: 'labels', 'aria-hidden': 'true' });
+  let rows = d.rows;
+  if (flipped) rows = [...rows].reverse().map((row) => [...row].reverse());
+  rows.forEach((row, r) => {
+    const owner = text(svg, pad + size, r === 0 ? 18 : 2 * size + pad * 2 + 4, `${row[0].owner}`, 'owner-label');
+    owner.setAttribute('aria-hidden', 'true');
     row.forEach((pit, c) => {
       const x = pad + c * size;
       const y = pad + r * size;
       const mark = marks.get(pit.name);
-      const side = sideClass(d, seats, pit.owner);
+      const lastMark = last.get(pit.name);
+      const side = sideClass(seats, pit.owner);
       const g = el('g', {
-        class: `pit pit-${side}${mark ? ` ${mark}` : ''}`,
+        class: `pit pit-${side}${mark ? ` ${mark}` : ''}${lastMark ? ` last-${lastMark}` : ''}`,
         'data-pit': pit.name,
         'data-counters': pit.counters,
       }, svg);
       el('rect', { x: x + 4, y: y + 4, width: size - 8, height: size - 8, rx: 40, class: 'pit-hole' }, g);
-      text(g, x + 16, y + 26, pit.name, 'pit-name');
+      if (lastMark) {
+        el('rect', { x: x + 10, y: y + 10, width: size - 20, height: size - 20, rx: 34, class: 'last-mark' }, g);
+      }
+      text(texts, x + 16, y + 26, pit.name, 'pit-name');
       const shown = Math.min(pit.counters, 24);
       for (let i = 0; i < shown; i++) {
         const col = i % 6;
         const line = Math.floor(i / 6);
         el('circle', { cx: x + 30 + col * 14, cy: y + 50 + line * 14, r: 5, class: 'counter' }, g);
       }
-      text(g, x + size / 2, y + size - 14, String(pit.counters), 'pit-count');
-      const label = `pit ${pit.name} of ${pit.owner}, ${pit.counters} counter${pit.counters === 1 ? '' : 's'}`;
-      const t = el('title', {}, g);
-      t.textContent = label;
-      if (mark) pickable(g, `${label}: sow it`, () => onPick(pit.name));
+      text(texts, x + size / 2, y + size - 14, String(pit.counters), 'pit-count');
+      const name = `Pit ${pit.name} of ${pit.owner}, ${pit.counters} counter${pit.counters === 1 ? '' : 's'}`;
+      const words = mark === 'source' ? ': sow it' : '';
+      label(g, name + (lastMark ? ': last move from here' : '') + words, mark, () => onPick(pit.name));
     });
   });
+  svg.appendChild(texts);
   container.replaceChildren(svg);
 }
 
-export function drawBoard(container, view, marks, onPick) {
+/**
+ * Draws the board of `view` into `container`. `opts`: `marks` and `last` (maps from a square
+ * or pit name), `flipped` (turned round: the second seat's side at the bottom), `onPick`.
+ */
+export function drawBoard(container, view, opts) {
   const kind = view.drawing && view.drawing.kind;
-  if (kind === 'tab') drawTab(container, view, marks, onPick);
-  else if (kind === 'tihbat') drawTihbat(container, view, marks, onPick);
+  if (kind === 'tab') drawTab(container, view, opts);
+  else if (kind === 'tihbat') drawTihbat(container, view, opts);
   else {
     const pre = document.createElement('pre');
     pre.textContent = view.board;
@@ -178,18 +238,51 @@ export function drawBoard(container, view, marks, onPick) {
   }
 }
 
-// Draws the four sticks of a throw: `whites` of them white side up.
-export function drawSticks(container, t) {
-  if (!t) {
-    container.replaceChildren();
-    return;
-  }
-  const svg = el('svg', { viewBox: '0 0 100 60', class: 'sticks-svg', 'aria-hidden': 'true' });
+/** A picture of the four sticks of a throw: `whites` of them white side up. */
+function sticksPicture(t, cls) {
+  const svg = el('svg', { viewBox: '0 0 100 60', class: cls, 'aria-hidden': 'true' });
   for (let i = 0; i < 4; i++) {
     el('rect', { x: 6 + i * 24, y: 6, width: 16, height: 48, rx: 6, class: i < t.whites ? 'stick white' : 'stick black' }, svg);
   }
-  const caption = document.createElement('p');
-  caption.className = 'throw-caption';
-  caption.textContent = `${t.value} (${t.name})${t.description ? ` — ${t.description}` : ''}`;
-  container.replaceChildren(svg, caption);
+  return svg;
+}
+
+/**
+ * Draws the throws of a Tâb view: the last throw (marked as played when no throw is
+ * pending), the throws still to play, and the banked tâbs of each seat.
+ */
+export function drawThrows(sticks, pending, view) {
+  const d = view.drawing;
+  const t = d.last_throw;
+  if (!t) {
+    sticks.replaceChildren();
+  } else {
+    const played = d.pending.length === 0;
+    sticks.classList.toggle('played', played);
+    const caption = document.createElement('p');
+    caption.className = 'throw-caption';
+    caption.textContent = `Last throw: ${t.value} (${t.name})${t.description ? ` — ${t.description}` : ''}${played ? ' (played)' : ''}`;
+    sticks.replaceChildren(sticksPicture(t, 'sticks-svg'), caption);
+  }
+  const items = [];
+  const title = document.createElement('span');
+  title.className = 'pending-title';
+  title.textContent = d.pending.length ? 'To play:' : 'No throw to play';
+  items.push(title);
+  for (const p of d.pending) {
+    const chip = document.createElement('span');
+    chip.className = 'chip pending-throw';
+    chip.dataset.value = String(p.value);
+    chip.append(sticksPicture(p, 'chip-sticks'), `${p.value} (${p.name})`);
+    items.push(chip);
+  }
+  view.seats.forEach((s, i) => {
+    if (!d.banked[i]) return;
+    const chip = document.createElement('span');
+    chip.className = 'chip banked';
+    chip.dataset.seat = s.seat;
+    chip.textContent = `${s.seat}: ${d.banked[i]} banked tâb${d.banked[i] === 1 ? '' : 's'}`;
+    items.push(chip);
+  });
+  pending.replaceChildren(...items);
 }
