@@ -4,7 +4,7 @@
 //! ```text
 //! cargo build --release -p qasab-cli
 //! cargo run --release -p qasab-server --example load -- [--games 320] [--concurrency 64]
-//!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--flooders 0]
+//!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--flooders 0] [--think-ms 0]
 //!     [--bin target/release/qasab]
 //! ```
 //!
@@ -22,6 +22,10 @@
 //! players (reading it every 100 ms, so that it keeps going) and asks for `mcts(time=500)`
 //! hints in a game of its own, one after another, waiting 50 ms after a refusal. The people's
 //! action latency is then measured under that load.
+//!
+//! With `--think-ms MS`, each player waits MS milliseconds before each action, as a person
+//! would; without it the players act back to back, and the latency is mostly the queue of
+//! `--concurrency` players waiting for the server.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
@@ -48,6 +52,7 @@ struct Options {
     kill_after: usize,
     seed: u64,
     flooders: usize,
+    think_ms: u64,
     bin: PathBuf,
 }
 
@@ -60,6 +65,7 @@ impl Options {
             kill_after: 3000,
             seed: 1,
             flooders: 0,
+            think_ms: 0,
             bin: PathBuf::from("target/release/qasab"),
         };
         let mut args = std::env::args().skip(1);
@@ -77,10 +83,11 @@ impl Options {
                 "--kill-after" => o.kill_after = number()?,
                 "--seed" => o.seed = number()? as u64,
                 "--flooders" => o.flooders = number()?,
+                "--think-ms" => o.think_ms = number()? as u64,
                 "--bin" => o.bin = PathBuf::from(&value),
                 _ => bail!(
                     "unknown option {flag}; options: --games --concurrency --max-actions \
-                     --kill-after --seed --flooders --bin"
+                     --kill-after --seed --flooders --think-ms --bin"
                 ),
             }
         }
@@ -270,6 +277,9 @@ async fn play_game(run: &Run, n: usize, tally: &mut Tally) -> Result<()> {
         }
         let action = legal[rng.below(legal.len())]["action"].clone();
         let index = state["index"].as_u64().unwrap_or_default() as usize;
+        if run.options.think_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(run.options.think_ms)).await;
+        }
         let started = Instant::now();
         let (status, next) = client
             .call(

@@ -529,7 +529,8 @@ pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::E
 /// Play an action for the seat of the token
 ///
 /// The action is stored before the answer. The answer is the state after the server's throws
-/// and the computer's replies, up to the next decision of a person or the end.
+/// and the computer's replies, up to the next decision of a person or the end; its actions
+/// are those from the one played on (actions_from is the request's index).
 #[utoipa::path(
     post,
     path = "/api/games/{id}/actions",
@@ -596,7 +597,8 @@ pub(crate) async fn act(
             state.commit(&slot, &mut game, &req.action).await?;
         }
         state.advance(&slot).await?;
-        let view = slot.game.lock().await.view();
+        // The player has every action before its own: the answer lists those from it on.
+        let view = slot.game.lock().await.view_from(req.index);
         Ok(view)
     })
     .await?;

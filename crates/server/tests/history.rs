@@ -96,9 +96,14 @@ async fn views_list_the_last_actions_and_the_rest_is_read_in_pages() {
     let index = state["index"].as_u64().unwrap() as usize;
     assert!(index > VIEW_ACTIONS, "the game ended after {index} actions");
 
-    // The answer to an action, the game's view and a past state list their last 100.
+    // The answer to an action lists the actions from the one played on (the player has the
+    // ones before).
+    let played = state["actions_from"].as_u64().unwrap() as usize;
+    assert!(!listed(&state).is_empty() && listed(&state).len() < 100);
+    assert_eq!(listed(&state)[0]["index"], played);
+
+    // The game's view and a past state list their last 100.
     for view in [
-        state.clone(),
         s.get_ok(&format!("/api/games/{id}")).await,
         s.get_ok(&format!("/api/games/{id}/states/{}", index - 1))
             .await,
