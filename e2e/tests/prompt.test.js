@@ -5,22 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { screenshots, serverAndBrowser, settled, watch } from './helpers.js';
+import { api as callApi, screenshots, serverAndBrowser, settled, watch } from './helpers.js';
 
 const env = serverAndBrowser();
 
-async function api(method, path, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** Calls the API of this file's server; fails the test on an error status. */
+const api = (method, path, body, token) => callApi(env, method, path, body, token);
 
 /** The groups of legal actions with the same source and target square, largest first. */
 function sharedTargets(view) {

@@ -383,7 +383,6 @@ async fn undo_takes_back_to_the_humans_last_decision() {
         if after_move["index"].as_u64().unwrap() > before["index"].as_u64().unwrap() + 1 {
             break (before, after_move);
         }
-        state = after_move;
     };
     let (status, undone) = s.call(Method::POST, &undo, Some(token), None).await;
     assert_eq!(status, StatusCode::OK, "{undone}");

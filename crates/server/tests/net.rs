@@ -3,6 +3,8 @@
 //! headers of every answer. Some tests serve on a loopback port (`serve_on`), the others
 //! call the router without a socket (`tower::ServiceExt::oneshot`).
 
+mod common;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -559,35 +561,30 @@ async fn forwarded_for_is_read_only_from_trusted_proxies() {
         trusted_proxies: vec![proxy::parse_network("192.0.2.0/28").unwrap()],
         ..Config::default()
     });
-    assert_eq!(
-        create_from(&proxied, peer, Some("198.51.100.1")).await,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        create_from(&proxied, "192.0.2.2:5000", Some("198.51.100.2, 192.0.2.9")).await,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        create_from(&proxied, peer, Some("198.51.100.1")).await,
-        StatusCode::TOO_MANY_REQUESTS
-    );
-    assert_eq!(
-        create_from(&proxied, "192.0.2.99:4000", Some("198.51.100.3")).await,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        create_from(&proxied, "192.0.2.99:4000", Some("198.51.100.4")).await,
-        StatusCode::TOO_MANY_REQUESTS
-    );
-    // A malformed header from the proxy counts the proxy.
-    assert_eq!(
-        create_from(&proxied, peer, Some("not-an-address")).await,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        create_from(&proxied, peer, None).await,
-        StatusCode::TOO_MANY_REQUESTS
-    );
+    // Each forwarded client has its own allowance; a malformed header counts the proxy.
+    for (from, forwarded, expected) in [
+        (peer, Some("198.51.100.1"), StatusCode::CREATED),
+        (
+            "192.0.2.2:5000",
+            Some("198.51.100.2, 192.0.2.9"),
+            StatusCode::CREATED,
+        ),
+        (peer, Some("198.51.100.1"), StatusCode::TOO_MANY_REQUESTS),
+        ("192.0.2.99:4000", Some("198.51.100.3"), StatusCode::CREATED),
+        (
+            "192.0.2.99:4000",
+            Some("198.51.100.4"),
+            StatusCode::TOO_MANY_REQUESTS,
+        ),
+        (peer, Some("not-an-address"), StatusCode::CREATED),
+        (peer, None, StatusCode::TOO_MANY_REQUESTS),
+    ] {
+        assert_eq!(
+            create_from(&proxied, from, forwarded).await,
+            expected,
+            "from {from}, forwarded for {forwarded:?}"
+        );
+    }
 }
 
 /// The answer's status and the security headers it carries.
@@ -597,14 +594,7 @@ async fn headers_of(
     uri: &str,
     body: Option<&str>,
 ) -> (u16, [String; 5]) {
-    let req = Request::builder().method(method).uri(uri);
-    let req = match body {
-        Some(b) => req
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(b.to_string())),
-        None => req.body(Body::empty()),
-    }
-    .unwrap();
+    let req = common::request(method, uri, None, body.map(str::to_string));
     let res = app.clone().oneshot(req).await.unwrap();
     let get = |name: header::HeaderName| {
         res.headers()

@@ -70,18 +70,9 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(b.to_string())),
-            None => req.body(Body::empty()),
-        }
-        .unwrap();
-        let (status, text, ctype) = self.raw(req).await;
+        let (status, text, ctype) = self
+            .raw(request(method, uri, token, body.map(|b| b.to_string())))
+            .await;
         assert_eq!(
             ctype.as_deref(),
             Some("application/json"),
@@ -163,4 +154,24 @@ pub fn assert_error(status: StatusCode, body: &Value, expected: StatusCode, need
     assert_eq!(status, expected, "{body}");
     let message = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
     assert!(message.contains(needle), "'{message}' lacks '{needle}'");
+}
+
+/// A request, with the seat token and a JSON body if given.
+pub fn request(
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<String>,
+) -> Request<Body> {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    match body {
+        Some(b) => req
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(b)),
+        None => req.body(Body::empty()),
+    }
+    .unwrap()
 }
