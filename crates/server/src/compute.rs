@@ -4,7 +4,9 @@
 //! Whatever clients ask, at most [`Compute::workers`] decisions run at once, each within the
 //! server's per-move limits (time and threads), so the CPU the server spends thinking is
 //! capped. The workers are threads of their own, apart from the async runtime and from the
-//! thread that commits to the database, so thinking never holds up storing a person's move.
+//! thread that commits to the database, and run at a lower scheduling priority (nice 10 on
+//! Linux), so that when the CPU is short the requests of people go first and thinking never
+//! holds up storing a person's move.
 //!
 //! Hints are optional work: when [`Compute::max_queued`] hints already wait, a hint is refused
 //! at once ([`Full`], answered 503 with `Retry-After`). A computer seat's move is owed to the
@@ -120,7 +122,10 @@ impl Compute {
             let inner = inner.clone();
             std::thread::Builder::new()
                 .name(format!("qasab-compute-{i}"))
-                .spawn(move || work(&inner))?;
+                .spawn(move || {
+                    lower_priority();
+                    work(&inner)
+                })?;
         }
         Ok(Compute { inner })
     }
@@ -206,6 +211,16 @@ impl Drop for Compute {
             q.closed = true;
         }
         self.inner.ready.notify_all();
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (to nice 10 on Linux; threads it starts
+/// inherit it). Where the system refuses, the thread keeps the normal priority.
+fn lower_priority() {
+    use thread_priority::{ThreadPriority, ThreadPriorityValue, set_current_thread_priority};
+    // 22 on the crate's scale of 0 (lowest) to 99 maps to nice 10 (checked by a test).
+    if let Ok(value) = ThreadPriorityValue::try_from(22u8) {
+        let _ = set_current_thread_priority(ThreadPriority::Crossplatform(value));
     }
 }
 
@@ -349,6 +364,28 @@ mod tests {
             t.await.unwrap();
         }
         assert_eq!(most.load(Ordering::Acquire), 2);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn workers_run_at_a_lower_priority() {
+        let c = pool(1, 4);
+        // The worker's niceness, from the kernel's own view of the thread.
+        let nice = c
+            .submit(Priority::Owed, || {
+                let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+                let fields: Vec<&str> = stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .collect();
+                fields[16].parse::<i32>().unwrap()
+            })
+            .unwrap()
+            .await
+            .unwrap();
+        assert_eq!(nice, 10);
     }
 
     #[tokio::test]
