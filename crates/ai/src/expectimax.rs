@@ -92,6 +92,7 @@ use std::collections::HashMap;
 use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::cancel::{self, Cancel};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
@@ -392,18 +393,28 @@ fn key<S: GameState>(s: &S, kind: u8, left: u32, run: u32) -> u128 {
     fingerprint(&(kind, left, run, s))
 }
 
-/// One search: the budget, the table and the player searching.
+/// One search: the budget, the table, the player searching, and the flag that stops it
+/// early ([`crate::cancel`]).
 struct Search<'a> {
     me: Player,
     opts: &'a Options,
     nodes: u64,
     table: HashMap<u128, (f64, Bound), BuildPassHasher>,
+    cancel: Option<Cancel>,
 }
+
+/// Nodes between two looks at the cancel flag.
+const CANCEL_EVERY: u64 = 4096;
 
 impl Search<'_> {
     fn spend(&mut self, n: u64) -> Result<(), OutOfNodes> {
+        let before = self.nodes;
         self.nodes += n;
-        if self.nodes > self.opts.nodes {
+        // A cancelled search stops as if its budget had run out.
+        if self.nodes > self.opts.nodes
+            || (before / CANCEL_EVERY != self.nodes / CANCEL_EVERY
+                && cancel::requested(self.cancel.as_ref()))
+        {
             Err(OutOfNodes)
         } else {
             Ok(())
@@ -631,6 +642,7 @@ pub fn analyse<S: Evaluate>(state: &S, opts: &Options, full: bool) -> Analysis<S
         opts,
         nodes: (g.len() + ends.len()) as u64,
         table: HashMap::default(),
+        cancel: cancel::current(),
     };
     let ctx = Ctx::root(state);
     'deepen: for d in 1..=opts.depth {

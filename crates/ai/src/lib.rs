@@ -23,6 +23,7 @@ pub mod agent;
 pub mod analysis;
 pub mod arena;
 pub mod bench;
+pub mod cancel;
 pub mod driver;
 pub mod eval;
 pub mod expectimax;

@@ -85,6 +85,7 @@ use rand_core::Rng;
 use rayon::prelude::*;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::cancel::{self, Cancel};
 use crate::eval::Evaluate;
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
@@ -281,6 +282,7 @@ impl<S: Evaluate> Tree<S> {
         seed: u64,
         (iterations, deadline, max_links): (u64, Option<Instant>, usize),
         root_turn: Option<&RootTurn<S::Move>>,
+        cancel: Option<&Cancel>,
     ) {
         let mut rng = rng_from_seed(seed);
         let limit = iterations.min(MAX_TREE_ITERATIONS);
@@ -310,10 +312,9 @@ impl<S: Evaluate> Tree<S> {
         }
         let mut done = 0;
         while done < limit {
-            if let Some(d) = deadline
-                && done > 0
+            if done > 0
                 && done % CLOCK_EVERY == 0
-                && Instant::now() >= d
+                && (deadline.is_some_and(|d| Instant::now() >= d) || cancel::requested(cancel))
             {
                 break;
             }
@@ -656,6 +657,8 @@ fn run_search<S: Evaluate>(
             .map(|e| e.evaluate_with(Player::One, options.eval))
             .collect(),
     });
+    // Read here, on the caller's thread, and carried into the search threads.
+    let cancel = cancel::current();
     let work = |(t, tree): (usize, &mut Tree<S>)| {
         tree.search(
             state,
@@ -663,6 +666,7 @@ fn run_search<S: Evaluate>(
             derive_seed(seed, t as u64),
             (share(t), deadline, max_links),
             root_turn.as_ref(),
+            cancel.as_ref(),
         );
     };
     if threads == 1 {

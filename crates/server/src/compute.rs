@@ -19,17 +19,18 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use qasab_ai::cancel::Cancel;
 use tokio::sync::oneshot;
 
 /// A unit of work with the flag that cancels it.
 struct Task {
     work: Box<dyn FnOnce() + Send>,
-    cancelled: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 struct Inner {
@@ -73,7 +74,7 @@ pub struct Failed;
 /// started.
 pub struct Pending<T> {
     answer: oneshot::Receiver<T>,
-    cancelled: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl<T> Future for Pending<T> {
@@ -86,7 +87,7 @@ impl<T> Future for Pending<T> {
 
 impl<T> Drop for Pending<T> {
     fn drop(&mut self) {
-        self.cancelled.store(true, Ordering::Release);
+        self.cancel.cancel();
     }
 }
 
@@ -163,13 +164,13 @@ impl Compute {
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<Pending<T>, Full> {
         let (tx, rx) = oneshot::channel();
-        let cancelled = Arc::new(AtomicBool::new(false));
+        let cancel = Cancel::new();
         let task = Task {
             work: Box::new(move || {
                 // The requester may be gone; its answer is then thrown away.
                 let _ = tx.send(job());
             }),
-            cancelled: cancelled.clone(),
+            cancel: cancel.clone(),
         };
         {
             let mut queue = self
@@ -191,10 +192,7 @@ impl Compute {
             }
         }
         self.inner.ready.notify_one();
-        Ok(Pending {
-            answer: rx,
-            cancelled,
-        })
+        Ok(Pending { answer: rx, cancel })
     }
 
     /// When a place is likely to free up with `queued` tasks waiting: each worker clears one
@@ -249,11 +247,14 @@ fn work(inner: &Inner) {
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
             }
         };
-        if task.cancelled.load(Ordering::Acquire) {
+        if task.cancel.is_cancelled() {
             continue;
         }
         inner.running.fetch_add(1, Ordering::AcqRel);
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task.work));
+        let Task { work, cancel } = task;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            qasab_ai::cancel::within(&cancel, work)
+        }));
         inner.running.fetch_sub(1, Ordering::AcqRel);
         if outcome.is_err() {
             eprintln!("qasab serve: a computer task panicked");
@@ -264,6 +265,7 @@ fn work(inner: &Inner) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
     use std::sync::mpsc;
 
     fn pool(workers: usize, max_queued: usize) -> Compute {
@@ -341,6 +343,27 @@ mod tests {
         busy.await.unwrap();
         after.await.unwrap();
         assert!(!ran.load(Ordering::Acquire));
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_stops_the_search_under_way() {
+        let c = pool(1, 8);
+        let (started_tx, started_rx) = mpsc::channel();
+        let (stopped_tx, stopped_rx) = mpsc::channel();
+        let pending = c
+            .submit(Priority::Optional, move || {
+                // A stand-in for a search: it polls the flag in force, as the searches do.
+                let flag = qasab_ai::cancel::current().unwrap();
+                started_tx.send(()).unwrap();
+                while !flag.is_cancelled() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                stopped_tx.send(()).unwrap();
+            })
+            .unwrap();
+        started_rx.recv().unwrap();
+        drop(pending);
+        stopped_rx.recv_timeout(Duration::from_secs(10)).unwrap();
     }
 
     #[tokio::test]

@@ -4,7 +4,8 @@
 //! hints (off by default between two people). Hints are limited per client address, and the
 //! player runs under the same limits as a computer seat, in the server's bounded queue of
 //! computer work ([`crate::compute`]), with the game unlocked: a full queue answers 503 with
-//! `Retry-After`, and a hint whose client has gone before it started is never computed.
+//! `Retry-After`, and a hint whose client has gone is never computed, or stopped if it has
+//! started.
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;

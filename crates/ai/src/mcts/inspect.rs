@@ -43,7 +43,14 @@ impl<S: Evaluate> SearchTree<S> {
         max_links: usize,
     ) -> Self {
         let mut tree = Tree::new();
-        tree.search(root, options, seed, (iterations, None, max_links), None);
+        tree.search(
+            root,
+            options,
+            seed,
+            (iterations, None, max_links),
+            None,
+            None,
+        );
         SearchTree { tree }
     }
 
