@@ -281,3 +281,27 @@ async fn only_active_games_stay_in_memory_and_others_come_back_from_the_database
     let (status, body) = s.get("/api/games/0123456789abcdef").await;
     assert_error(status, &body, StatusCode::NOT_FOUND, "no game with id");
 }
+
+#[tokio::test]
+async fn a_hint_thinking_for_a_client_that_hung_up_is_stopped() {
+    let s = Arc::new(Server::with(Config {
+        compute_workers: 1,
+        ..Config::default()
+    }));
+    let (id, _, created) = s
+        .create_with(json!({"ruleset": "tab", "seats": ["human", "human"], "hints": true}))
+        .await;
+    let slow = json!({"index": created["state"]["index"], "agent": "mcts(time=2000)"});
+    let request = spawn_hint(&s, &id, slow);
+    until("the hint never started", || s.state.running_tasks() == 1).await;
+    request.abort();
+    let _ = request.await;
+    let hung_up = Instant::now();
+    until("the hint went on thinking", || s.state.running_tasks() == 0).await;
+    // Far less than the 2 s the search was given.
+    assert!(
+        hung_up.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        hung_up.elapsed()
+    );
+}
