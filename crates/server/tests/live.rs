@@ -1,10 +1,12 @@
 //! Live updates over real sockets: the server listens on a loopback port, watchers connect
 //! with a WebSocket client and actions are played over plain HTTP.
 
+mod common;
+
 use std::net::SocketAddr;
 
 use futures_util::{SinkExt, StreamExt};
-use qasab_server::{AppState, Config, serve_on};
+use qasab_server::Config;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -18,16 +20,18 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 struct Live {
     _dir: TempDir,
     addr: SocketAddr,
+    /// Serving until this is dropped with the server.
+    _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 impl Live {
     async fn start(config: Config) -> Live {
-        let dir = tempfile::tempdir().unwrap();
-        let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(serve_on(listener, state, std::future::pending()));
-        Live { _dir: dir, addr }
+        let (dir, addr, stop, _) = common::serve_locally(config).await;
+        Live {
+            _dir: dir,
+            addr,
+            _stop: stop,
+        }
     }
 
     /// One HTTP/1.1 request on a connection of its own; the status and the JSON answer.

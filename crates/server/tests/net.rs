@@ -14,7 +14,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode, header};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
-use qasab_server::{AppState, Config, app, proxy, serve_on};
+use qasab_server::{AppState, Config, app, proxy};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -39,14 +39,7 @@ struct Live {
 
 impl Live {
     async fn start(config: Config) -> Live {
-        let dir = tempfile::tempdir().unwrap();
-        let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve_on(listener, state, async {
-            let _ = stopped.await;
-        }));
+        let (dir, addr, stop, task) = common::serve_locally(config).await;
         Live {
             _dir: dir,
             addr,

@@ -175,3 +175,24 @@ pub fn request(
     }
     .unwrap()
 }
+
+/// A server on a fresh database in a temporary directory, serving on a free loopback port
+/// until `stop` is sent (or dropped): the directory, the address, the stop and the task.
+pub async fn serve_locally(
+    config: Config,
+) -> (
+    TempDir,
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::open(&dir.path().join("games.db"), config).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(qasab_server::serve_on(listener, state, async {
+        let _ = stopped.await;
+    }));
+    (dir, addr, stop, task)
+}
