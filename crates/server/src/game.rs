@@ -657,14 +657,10 @@ impl Game {
             self.truncations.pop_front();
         }
         self.truncations.push_back((self.takebacks, len));
-        let kept: Vec<AnyAction> = self.game.actions()[..len].to_vec();
-        self.game = AnyGame::new(&self.rules().clone());
-        self.log.clear();
-        self.movers.clear();
-        for a in kept {
-            // Each was legal at its point when first applied, so it is again.
-            let _ = self.push(a);
-        }
+        // The kept actions, their log lines and movers are those of the same history.
+        self.game.truncate(len);
+        self.log.truncate(len);
+        self.movers.truncate(len);
     }
 
     /// The index and the number of takebacks: a version that changes with every change.

@@ -406,7 +406,14 @@ impl AppState {
             None => self.load(id).await?,
         };
         slot.last_seen.store(self.now_ms(), Ordering::Release);
-        self.wake(&slot);
+        // Woken if it waits for a throw or a computer move, or if it is locked now (the task
+        // then finds out, once the lock is free).
+        let waits = slot.game.try_lock().map_or(true, |g| {
+            matches!(g.next(), Next::Chance | Next::Computer(_))
+        });
+        if waits {
+            self.wake(&slot);
+        }
         Ok(slot)
     }
 
