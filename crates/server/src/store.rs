@@ -152,49 +152,6 @@ impl Store {
         Ok(Store { conn })
     }
 
-    /// Stores a new game with its first actions (those of an imported record), in one
-    /// transaction.
-    ///
-    /// # Errors
-    /// A SQLite error; nothing is stored then.
-    pub fn insert_game(&mut self, row: &GameRow, actions: &[String]) -> rusqlite::Result<()> {
-        self.write_batch(&[Write::Insert {
-            row: row.clone(),
-            actions: actions.to_vec(),
-        }])
-        .map(|mut r| r.remove(0))?
-    }
-
-    /// Appends the action at `index` of a game.
-    ///
-    /// # Errors
-    /// A SQLite error, including an index already taken.
-    pub fn append_action(
-        &mut self,
-        game: &str,
-        index: usize,
-        action: &str,
-    ) -> rusqlite::Result<()> {
-        self.write_batch(&[Write::Append {
-            game: game.to_string(),
-            index,
-            action: action.to_string(),
-        }])
-        .map(|mut r| r.remove(0))?
-    }
-
-    /// Deletes the actions of a game from `len` on.
-    ///
-    /// # Errors
-    /// A SQLite error.
-    pub fn truncate_actions(&mut self, game: &str, len: usize) -> rusqlite::Result<()> {
-        self.write_batch(&[Write::Truncate {
-            game: game.to_string(),
-            len,
-        }])
-        .map(|mut r| r.remove(0))?
-    }
-
     /// Makes `writes` in one transaction, each in a savepoint of its own: the answer has one
     /// result per write, and a write that fails leaves no trace while the others are kept.
     ///
@@ -247,17 +204,6 @@ impl Store {
             .query_map([id], |r| r.get(0))?
             .collect::<rusqlite::Result<Vec<String>>>()?;
         Ok(Some((row, actions)))
-    }
-
-    /// Every game with its actions in order, oldest game first.
-    ///
-    /// # Errors
-    /// A SQLite error.
-    pub fn load_all(&self) -> rusqlite::Result<Vec<(GameRow, Vec<String>)>> {
-        self.game_ids()?
-            .iter()
-            .filter_map(|id| self.load_game(id).transpose())
-            .collect()
     }
 }
 
@@ -395,7 +341,14 @@ mod tests {
     fn a_failing_write_fails_alone_in_its_batch() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("g.db")).unwrap();
-        store.insert_game(&row("g"), &[]).unwrap();
+        store
+            .write_batch(&[Write::Insert {
+                row: row("g"),
+                actions: vec![],
+            }])
+            .unwrap()
+            .remove(0)
+            .unwrap();
         let results = store
             .write_batch(&[append("g", 0), append("g", 0), append("g", 1)])
             .unwrap();
