@@ -232,28 +232,40 @@ pub fn play_pair<S: GameState>(
     rules: &S::Ruleset,
     makers: [&AgentMaker<S>; 2],
     seeds: &PairSeeds,
-    mut on_action: impl FnMut(usize, &S, ActionOf<S>),
+    on_action: impl FnMut(usize, &S, ActionOf<S>),
 ) -> [GameResult; 2] {
-    let mut results = [GameResult::Draw; 2];
-    for (g, result) in results.iter_mut().enumerate() {
-        let a = (makers[0])(seeds.a);
-        let b = (makers[1])(seeds.b);
-        let (mut agents, a_seat) = if g == 0 {
-            ([a, b], Player::One)
-        } else {
-            ([b, a], Player::Two)
-        };
-        let mut chance = ChanceSource::new(seeds.chance);
-        let end = play_out(rules.initial_state(), &mut agents, &mut chance, |s, act| {
-            on_action(g, s, act)
-        });
+    let ends = play_pair_to_end(rules, makers, seeds, on_action);
+    let mut g = 0;
+    ends.map(|end| {
+        let a_seat = if g == 0 { Player::One } else { Player::Two };
+        g += 1;
         let outcome = end
             .turn()
             .outcome()
             .expect("play_out returns a finished game");
-        *result = GameResult::of(&outcome, a_seat);
-    }
-    results
+        GameResult::of(&outcome, a_seat)
+    })
+}
+
+/// Plays one game pair as [`play_pair`] does and returns the two finished games.
+///
+/// # Panics
+/// If an agent returns an illegal move (a bug in the agent).
+pub fn play_pair_to_end<S: GameState>(
+    rules: &S::Ruleset,
+    makers: [&AgentMaker<S>; 2],
+    seeds: &PairSeeds,
+    mut on_action: impl FnMut(usize, &S, ActionOf<S>),
+) -> [S; 2] {
+    [0, 1].map(|g| {
+        let a = (makers[0])(seeds.a);
+        let b = (makers[1])(seeds.b);
+        let mut agents = if g == 0 { [a, b] } else { [b, a] };
+        let mut chance = ChanceSource::new(seeds.chance);
+        play_out(rules.initial_state(), &mut agents, &mut chance, |s, act| {
+            on_action(g, s, act)
+        })
+    })
 }
 
 impl ArenaOptions {

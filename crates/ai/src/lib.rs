@@ -38,6 +38,7 @@ pub mod simulate;
 pub mod solver;
 pub mod spec;
 pub mod stats;
+pub mod study;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
