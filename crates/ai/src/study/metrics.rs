@@ -338,7 +338,7 @@ impl Metrics {
         };
         let stick =
             |f: fn(&StickStats) -> u32| move |g: &GameStats| g.sticks.map(|s| f64::from(f(&s)));
-        let differences = unit_means(units, &|g: &GameStats| {
+        let differences = unit_means(units, |g: &GameStats| {
             Some(won(0)(g).unwrap_or(0.0) - won(1)(g).unwrap_or(0.0))
         });
         Metrics {
