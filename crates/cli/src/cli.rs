@@ -31,6 +31,9 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Rate players: a round robin with paired throws, scores, Elo differences and a ladder.
     Arena(ArenaArgs),
+    /// Measure what each variant of a ruleset does to the game: balance, length, decisions,
+    /// drama, skill, with 95% intervals, charts and a report (see docs/study.md).
+    Study(StudyArgs),
     /// Analyse a game record: every decision against a player's best move (with marks for
     /// doubtful moves, mistakes and blunders), and the luck of every throw.
     Analyse(AnalyseArgs),
@@ -273,6 +276,48 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct StudyArgs {
+    /// The base ruleset; every variant is it with the --vary values on top.
+    #[arg(required_unless_present = "variants", conflicts_with = "variants")]
+    pub ruleset: Option<String>,
+    /// An option to vary, KEY=V1,V2,... or KEY=A..B for integers; give it several times to
+    /// study the product of the values.
+    #[arg(long, value_name = "KEY=V1,V2,...")]
+    pub vary: Vec<String>,
+    /// A file listing the variants instead: one ruleset string per line (blank lines and lines
+    /// starting with # are skipped).
+    #[arg(long, value_name = "FILE", conflicts_with = "vary")]
+    pub variants: Option<PathBuf>,
+    /// The two players, seated both ways round with the same throws.
+    #[arg(long, default_value = "greedy,greedy", value_name = "A,B")]
+    pub players: String,
+    /// A skill check for every variant: the strong player against the weak one.
+    #[arg(long, value_name = "STRONG,WEAK")]
+    pub skill: Option<String>,
+    /// Games per variant (and per skill check): an even number; 0 gives only the exact
+    /// solver values (tihbat).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The study seed: every throw and every player's seed is derived from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Keep the games in DIR/study.sqlite (a run stopped and started again continues where it
+    /// was) and write results.csv, results.json, SVG charts and report.html there.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Play at most N chunks of games in this run, then stop; run again to continue (needs
+    /// --out).
+    #[arg(long, value_name = "N", requires = "out")]
+    pub chunks: Option<u64>,
+    /// Print the results as one JSON object.
     #[arg(long)]
     pub json: bool,
 }

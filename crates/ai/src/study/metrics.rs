@@ -294,6 +294,45 @@ pub struct Metrics {
     pub skill_gap: Option<Estimate>,
 }
 
+impl Metrics {
+    /// Every metric with its name (as serialised), in the documented order.
+    pub fn entries(&self) -> [(&'static str, Option<Estimate>); 23] {
+        [
+            ("Balance", self.balance),
+            ("AdvantageP1", self.advantage_p1),
+            ("Completion", self.completion),
+            ("Drawishness", self.drawishness),
+            ("Timeouts", self.timeouts),
+            ("DurationTurns", self.duration_turns),
+            ("DurationTurnsStdDev", self.duration_turns_std_dev),
+            ("DurationActions", self.duration_actions),
+            ("DurationActionsStdDev", self.duration_actions_std_dev),
+            ("DecisionMoves", self.decision_moves),
+            ("BranchingFactor", self.branching_factor),
+            ("LeadChange", self.lead_change),
+            ("Stability", self.stability),
+            ("Drama", self.drama),
+            ("Decisiveness", self.decisiveness),
+            ("DecisivenessThreshold", self.decisiveness_threshold),
+            ("Captures", self.captures),
+            ("Conversions", self.conversions),
+            ("Reductions", self.reductions),
+            ("Banked", self.banked),
+            ("ThrowsPerTurn", self.throws_per_turn),
+            ("TabTurnShare", self.tab_turn_share),
+            ("SkillGap", self.skill_gap),
+        ]
+    }
+
+    /// Whether the metric is a share of games or states (shown as a percentage).
+    pub fn is_share(name: &str) -> bool {
+        matches!(
+            name,
+            "AdvantageP1" | "Completion" | "Drawishness" | "Timeouts" | "DecisionMoves" | "TabTurnShare"
+        )
+    }
+}
+
 /// The mean of `f` over the games of each unit where it is defined, one value per unit that
 /// has any.
 fn unit_means(units: &[[GameStats; 2]], f: impl Fn(&GameStats) -> Option<f64>) -> Vec<f64> {

@@ -17,6 +17,7 @@ mod rules;
 mod serve;
 mod simulate;
 mod solve;
+mod study;
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::Study(args) => study::run(&args),
         Command::Analyse(args) => analyse::run(&args),
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),

@@ -1,0 +1,204 @@
+//! `qasab study`: the variant laboratory (see docs/study.md).
+//!
+//! The games are played by `qasab_ai::study` in seeded chunks; this command builds the study
+//! from its flags, keeps the chunks in `--out DIR` ([`store`]), shows progress, and writes the
+//! results: a table, JSON, CSV, charts and a report ([`output`]).
+
+mod output;
+mod store;
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::study::{
+    ChunkGames, ChunkKey, StudyReport, StudySpec, Variant, parse_axis, solver_values, vary,
+};
+use qasab_core::AnyRuleset;
+use rayon::prelude::*;
+
+use super::{parse_ruleset, split_specs};
+use crate::cli::StudyArgs;
+use store::Store;
+
+pub fn run(args: &StudyArgs) -> Result<ExitCode> {
+    let spec = build(args)?;
+    spec.check()?;
+    let store = args
+        .out
+        .as_deref()
+        .map(|dir| Store::open(dir, &spec))
+        .transpose()?;
+    let mut done = match &store {
+        Some(s) => s.load(&spec)?,
+        None => BTreeMap::new(),
+    };
+    let all = spec.chunks();
+    let pending: Vec<ChunkKey> = all.iter().filter(|k| !done.contains_key(k)).cloned().collect();
+    play(&spec, args, &pending, store.as_ref(), &mut done)?;
+    if done.len() < all.len() {
+        eprintln!(
+            "study stopped with {} of {} chunks played; run the same command again to continue",
+            done.len(),
+            all.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = spec.report(&done, &solver_values(&spec.variants));
+    let command = command_line();
+    if args.json {
+        outln!("{}", output::json(&report, &command)?);
+    } else {
+        output::print_table(&report)?;
+    }
+    if let Some(dir) = &args.out {
+        let files = output::write_all(dir, &report, &command)?;
+        if !args.json {
+            outln!();
+            outln!("wrote {} files to {}", files.len(), dir.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The study the flags describe.
+fn build(args: &StudyArgs) -> Result<StudySpec> {
+    let variants = match (&args.ruleset, &args.variants) {
+        (Some(base), _) => {
+            let base = parse_ruleset(base)?;
+            let axes = args
+                .vary
+                .iter()
+                .map(|a| parse_axis(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            vary(&base, &axes)?
+        }
+        (None, Some(file)) => read_variants(file)?,
+        (None, None) => bail!("give a ruleset, or --variants FILE"),
+    };
+    let pair = |flag: &str, text: &str| -> Result<[String; 2]> {
+        let specs = split_specs(text);
+        <[String; 2]>::try_from(specs).map_err(|s| {
+            anyhow!(
+                "{flag} needs two players separated by a comma, e.g. mcts,greedy; got {}",
+                s.len()
+            )
+        })
+    };
+    Ok(StudySpec {
+        variants,
+        players: pair("--players", &args.players)?,
+        skill: args
+            .skill
+            .as_deref()
+            .map(|s| pair("--skill", s))
+            .transpose()?,
+        games: args.games,
+        seed: args.seed,
+    })
+}
+
+/// Reads a `--variants` file: one ruleset string per line.
+fn read_variants(file: &std::path::Path) -> Result<Vec<Variant>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let mut out: Vec<Variant> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let rules: AnyRuleset = line
+            .parse()
+            .map_err(|e| anyhow!("{} line {}: {e}", file.display(), n + 1))?;
+        if out.iter().any(|v| v.rules == rules) {
+            bail!("{} line {}: {rules} is listed twice", file.display(), n + 1);
+        }
+        out.push(Variant {
+            rules,
+            values: Vec::new(),
+        });
+    }
+    if out.is_empty() {
+        bail!("{} lists no ruleset", file.display());
+    }
+    Ok(out)
+}
+
+/// Plays the pending chunks on the worker threads, storing each as it comes in.
+fn play(
+    spec: &StudySpec,
+    args: &StudyArgs,
+    pending: &[ChunkKey],
+    store: Option<&Store>,
+    done: &mut BTreeMap<ChunkKey, ChunkGames>,
+) -> Result<()> {
+    let budget = args.chunks.unwrap_or(u64::MAX);
+    let games: u64 = pending
+        .iter()
+        .take(usize::try_from(budget).unwrap_or(usize::MAX))
+        .map(|k| k.pairs * 2)
+        .sum();
+    if games == 0 {
+        return Ok(());
+    }
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
+    let taken = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(ChunkKey, ChunkGames)>();
+    std::thread::scope(|scope| -> Result<()> {
+        scope.spawn(|| {
+            pool.install(|| {
+                pending.par_iter().for_each_with(tx, |tx, key| {
+                    if !stop.load(Ordering::Relaxed) && taken.fetch_add(1, Ordering::Relaxed) < budget {
+                        // The receiver only goes away on a storage error, reported below.
+                        let _ = tx.send((key.clone(), spec.run_chunk(key)));
+                    }
+                });
+            });
+        });
+        for (key, games) in rx {
+            if let Some(store) = store
+                && let Err(e) = store.save(spec, &key, &games)
+            {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            bar.inc(key.pairs * 2);
+            done.insert(key, games);
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// The command as typed, each argument quoted for a POSIX shell where it needs it.
+fn command_line() -> String {
+    let quote = |a: &str| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-./=,:@%+".contains(c));
+        if plain {
+            a.to_string()
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    };
+    std::iter::once("qasab".to_string())
+        .chain(std::env::args().skip(1).map(|a| quote(&a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
