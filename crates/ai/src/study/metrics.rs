@@ -328,7 +328,12 @@ impl Metrics {
     pub fn is_share(name: &str) -> bool {
         matches!(
             name,
-            "AdvantageP1" | "Completion" | "Drawishness" | "Timeouts" | "DecisionMoves" | "TabTurnShare"
+            "AdvantageP1"
+                | "Completion"
+                | "Drawishness"
+                | "Timeouts"
+                | "DecisionMoves"
+                | "TabTurnShare"
         )
     }
 }

@@ -87,12 +87,12 @@ pub enum StudyError {
         reason: String,
     },
     /// A varied value, or a combination of them, is not a ruleset.
-    #[error("--vary {assignment}: {source}")]
+    #[error("--vary {assignment}: {refusal}")]
     Variant {
         /// The option values that make the variant (`reduction=off, columns=8`).
         assignment: String,
         /// The ruleset's refusal.
-        source: RulesetError,
+        refusal: RulesetError,
     },
     /// The same option is varied twice.
     #[error("--vary {key} is given more than once")]
@@ -123,7 +123,7 @@ pub enum StudyError {
         ruleset: String,
     },
     /// A player's spec does not suit a variant.
-    #[error("{role} player {spec} in {ruleset}: {source}")]
+    #[error("{role} player {spec} in {ruleset}: {refusal}")]
     Player {
         /// Which player (`first`, `second`, `strong`, `weak`).
         role: &'static str,
@@ -132,7 +132,7 @@ pub enum StudyError {
         /// The variant's ruleset.
         ruleset: String,
         /// Why it was refused.
-        source: Box<AgentError>,
+        refusal: Box<AgentError>,
     },
 }
 
@@ -223,13 +223,13 @@ pub fn vary(base: &AnyRuleset, axes: &[(String, Vec<String>)]) -> Result<Vec<Var
             );
             let rules = text
                 .parse::<AnyRuleset>()
-                .map_err(|source| StudyError::Variant {
+                .map_err(|refusal| StudyError::Variant {
                     assignment: values
                         .iter()
                         .map(|(k, v)| format!("{k}={v}"))
                         .collect::<Vec<_>>()
                         .join(", "),
-                    source,
+                    refusal,
                 })?;
             Ok(Variant { rules, values })
         })
@@ -326,12 +326,12 @@ impl StudySpec {
                         .flat_map(|[s, w]| [("strong", s), ("weak", w)]),
                 );
             for (role, spec) in roles {
-                with_ruleset!(&v.rules, r => check_player(r, spec)).map_err(|source| {
+                with_ruleset!(&v.rules, r => check_player(r, spec)).map_err(|refusal| {
                     StudyError::Player {
                         role,
                         spec: spec.clone(),
                         ruleset: v.rules.to_string(),
-                        source: Box::new(source),
+                        refusal: Box::new(refusal),
                     }
                 })?;
             }

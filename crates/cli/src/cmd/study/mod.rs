@@ -14,9 +14,7 @@ use std::sync::mpsc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::study::{
-    ChunkGames, ChunkKey, StudyReport, StudySpec, Variant, parse_axis, solver_values, vary,
-};
+use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec, Variant, parse_axis, solver_values, vary};
 use qasab_core::AnyRuleset;
 use rayon::prelude::*;
 
@@ -37,7 +35,11 @@ pub fn run(args: &StudyArgs) -> Result<ExitCode> {
         None => BTreeMap::new(),
     };
     let all = spec.chunks();
-    let pending: Vec<ChunkKey> = all.iter().filter(|k| !done.contains_key(k)).cloned().collect();
+    let pending: Vec<ChunkKey> = all
+        .iter()
+        .filter(|k| !done.contains_key(k))
+        .cloned()
+        .collect();
     play(&spec, args, &pending, store.as_ref(), &mut done)?;
     if done.len() < all.len() {
         eprintln!(
@@ -103,8 +105,8 @@ fn build(args: &StudyArgs) -> Result<StudySpec> {
 
 /// Reads a `--variants` file: one ruleset string per line.
 fn read_variants(file: &std::path::Path) -> Result<Vec<Variant>> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read {}", file.display()))?;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut out: Vec<Variant> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -162,7 +164,9 @@ fn play(
         scope.spawn(|| {
             pool.install(|| {
                 pending.par_iter().for_each_with(tx, |tx, key| {
-                    if !stop.load(Ordering::Relaxed) && taken.fetch_add(1, Ordering::Relaxed) < budget {
+                    if !stop.load(Ordering::Relaxed)
+                        && taken.fetch_add(1, Ordering::Relaxed) < budget
+                    {
                         // The receiver only goes away on a storage error, reported below.
                         let _ = tx.send((key.clone(), spec.run_chunk(key)));
                     }

@@ -76,21 +76,18 @@ fn summary(report: &StudyReport) -> Table {
             .first()
             .map(|v| v.seats.clone())
             .unwrap_or_default();
-        headers.extend(
-            [
-                "games".to_string(),
-                format!("{} wins", seats[0]),
-                format!("{} wins", seats[1]),
-                "Balance".into(),
-                "Timeouts".into(),
-                "DurationTurns".into(),
-                "DecisionMoves".into(),
-                "BranchingFactor".into(),
-                "LeadChange".into(),
-                "Drama".into(),
-            ]
-            .into_iter(),
-        );
+        headers.extend([
+            "games".to_string(),
+            format!("{} wins", seats[0]),
+            format!("{} wins", seats[1]),
+            "Balance".into(),
+            "Timeouts".into(),
+            "DurationTurns".into(),
+            "DecisionMoves".into(),
+            "BranchingFactor".into(),
+            "LeadChange".into(),
+            "Drama".into(),
+        ]);
     }
     if has_skill {
         headers.push("strong's score".into());
@@ -117,7 +114,7 @@ fn summary(report: &StudyReport) -> Table {
                     "LeadChange",
                     "Drama",
                 ] {
-                    row.push(metric(v, name).map_or(String::new(), |e| with_interval(name, &e)));
+                    row.push(metric(v, name).map_or(String::new(), |e| show(name, e.value)));
                 }
             }
             if has_skill {
@@ -160,7 +157,7 @@ pub fn print_table(report: &StudyReport) -> Result<()> {
     }
     outln!();
     outln!(
-        "Intervals are 95%. Every metric with its interval is in --json and in --out DIR (results.csv, results.json, report.html); docs/study.md defines them."
+        "Win rates and scores with their 95% intervals. Every metric with its interval is in --json and in --out DIR (results.csv, results.json, report.html); docs/study.md defines them."
     );
     Ok(())
 }
@@ -220,15 +217,20 @@ fn csv(report: &StudyReport) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = ["ruleset", "label"].map(String::from).to_vec();
     header.extend(report.varied.iter().cloned());
-    header.extend(
-        ["games", "wins_first", "wins_second", "draws", "timeouts"].map(String::from),
-    );
+    header.extend(["games", "wins_first", "wins_second", "draws", "timeouts"].map(String::from));
     for (name, _) in Metrics::default().entries() {
         header.extend([name.to_string(), format!("{name}_lo"), format!("{name}_hi")]);
     }
     header.extend(
-        ["skill_games", "skill_score", "skill_score_lo", "skill_score_hi", "solver_value", "solver_error"]
-            .map(String::from),
+        [
+            "skill_games",
+            "skill_score",
+            "skill_score_lo",
+            "skill_score_hi",
+            "solver_value",
+            "solver_error",
+        ]
+        .map(String::from),
     );
     w.write_record(&header)?;
     for v in &report.variants {
@@ -253,7 +255,11 @@ fn csv(report: &StudyReport) -> Result<String> {
         for (_, e) in v.metrics.entries() {
             row.extend(triple(e.as_ref()));
         }
-        row.push(v.skill.as_ref().map_or(String::new(), |s| s.games.to_string()));
+        row.push(
+            v.skill
+                .as_ref()
+                .map_or(String::new(), |s| s.games.to_string()),
+        );
         row.extend(triple(v.skill.as_ref().map(|s| &s.score)));
         let (value, error) = match &v.solver {
             Some(SolverValue::Value(x)) => (x.to_string(), String::new()),
@@ -263,7 +269,9 @@ fn csv(report: &StudyReport) -> Result<String> {
         row.extend([value, error]);
         w.write_record(&row)?;
     }
-    Ok(String::from_utf8(w.into_inner().context("cannot write the CSV")?)?)
+    Ok(String::from_utf8(
+        w.into_inner().context("cannot write the CSV")?,
+    )?)
 }
 
 fn interval(e: &Estimate) -> Interval {
@@ -279,14 +287,15 @@ fn interval(e: &Estimate) -> Interval {
 fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
     let labels: Vec<String> = report.variants.iter().map(|v| v.label.clone()).collect();
     let mut out = Vec::new();
-    let mut add = |file: &str, caption: String, svg: Result<String, qasab_plot::PlotError>| -> Result<()> {
-        out.push(Chart {
-            caption,
-            file: file.into(),
-            svg: svg.with_context(|| format!("cannot draw {file}"))?,
-        });
-        Ok(())
-    };
+    let mut add =
+        |file: &str, caption: String, svg: Result<String, qasab_plot::PlotError>| -> Result<()> {
+            out.push(Chart {
+                caption,
+                file: file.into(),
+                svg: svg.with_context(|| format!("cannot draw {file}"))?,
+            });
+            Ok(())
+        };
     let played: Vec<&VariantReport> = report.variants.iter().filter(|v| v.games > 0).collect();
     if !played.is_empty() {
         let seats = played[0].seats.clone();
@@ -299,7 +308,10 @@ fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
             .collect();
         add(
             "win-rates.svg",
-            format!("Win rate of each seat, {} games per variant, 95% intervals", report.games),
+            format!(
+                "Win rate of each seat, {} games per variant, 95% intervals",
+                report.games
+            ),
             qasab_plot::seat_win_rates("Seat win rates", &labels, [&seats[0], &seats[1]], &rates),
         )?;
         let q: Vec<Quantiles> = played
@@ -330,8 +342,18 @@ fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
                 .collect();
             add(
                 "skill.svg",
-                format!("Skill check: the score of {} against {}, 95% intervals; 50% means skill does not show", k.strong, k.weak),
-                qasab_plot::intervals("Strong player's score", &labels, "score", &scores, Some(0.5), Some((0.0, 1.0))),
+                format!(
+                    "Skill check: the score of {} against {}, 95% intervals; 50% means skill does not show",
+                    k.strong, k.weak
+                ),
+                qasab_plot::intervals(
+                    "Strong player's score",
+                    &labels,
+                    "score",
+                    &scores,
+                    Some(0.5),
+                    Some((0.0, 1.0)),
+                ),
             )?;
         }
     }
@@ -346,7 +368,9 @@ fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
                             report
                                 .variants
                                 .iter()
-                                .find(|v| v.values.get(x) == Some(xv) && v.values.get(y) == Some(yv))
+                                .find(|v| {
+                                    v.values.get(x) == Some(xv) && v.values.get(y) == Some(yv)
+                                })
                                 .and_then(f)
                         })
                         .collect()
@@ -357,18 +381,45 @@ fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
             add(
                 "heat-advantage.svg",
                 "The first seat's win rate (AdvantageP1) for each pair of values".into(),
-                qasab_plot::heat_map("AdvantageP1", x, &xs, y, &ys, &cell(&|v| metric(v, "AdvantageP1").map(|e| e.value)), "first seat's win rate", Some((0.0, 1.0))),
+                qasab_plot::heat_map(
+                    "AdvantageP1",
+                    x,
+                    &xs,
+                    y,
+                    &ys,
+                    &cell(&|v| metric(v, "AdvantageP1").map(|e| e.value)),
+                    "first seat's win rate",
+                    Some((0.0, 1.0)),
+                ),
             )?;
             add(
                 "heat-length.svg",
                 "Mean game length in turns (DurationTurns) for each pair of values".into(),
-                qasab_plot::heat_map("DurationTurns", x, &xs, y, &ys, &cell(&|v| metric(v, "DurationTurns").map(|e| e.value)), "turns", None),
+                qasab_plot::heat_map(
+                    "DurationTurns",
+                    x,
+                    &xs,
+                    y,
+                    &ys,
+                    &cell(&|v| metric(v, "DurationTurns").map(|e| e.value)),
+                    "turns",
+                    None,
+                ),
             )?;
             if report.skill.is_some() {
                 add(
                     "heat-skill.svg",
                     "The strong player's score for each pair of values".into(),
-                    qasab_plot::heat_map("Skill check", x, &xs, y, &ys, &cell(&|v| v.skill.as_ref().map(|s| s.score.value)), "strong player's score", Some((0.0, 1.0))),
+                    qasab_plot::heat_map(
+                        "Skill check",
+                        x,
+                        &xs,
+                        y,
+                        &ys,
+                        &cell(&|v| v.skill.as_ref().map(|s| s.score.value)),
+                        "strong player's score",
+                        Some((0.0, 1.0)),
+                    ),
                 )?;
             }
         }
@@ -380,7 +431,9 @@ fn charts(report: &StudyReport) -> Result<Vec<Chart>> {
             )?;
         }
     }
-    if report.variants.iter().any(|v| v.solver.is_some()) && report.varied.iter().any(|k| k == "seeds") {
+    if report.variants.iter().any(|v| v.solver.is_some())
+        && report.varied.iter().any(|k| k == "seeds")
+    {
         solver_charts(report, &mut add)?;
     }
     Ok(out)
@@ -406,12 +459,13 @@ fn axis_values(report: &StudyReport, key: &str) -> Vec<String> {
     out
 }
 
+/// Adds a chart: its file name, caption and drawing.
+type AddChart<'a> =
+    dyn FnMut(&str, String, Result<String, qasab_plot::PlotError>) -> Result<()> + 'a;
+
 /// For a Tihbat study that varies `seeds`: the exact value against the counters per pit, one
 /// line per combination of the other options, and the same as a heat map.
-fn solver_charts(
-    report: &StudyReport,
-    add: &mut dyn FnMut(&str, String, Result<String, qasab_plot::PlotError>) -> Result<()>,
-) -> Result<()> {
+fn solver_charts(report: &StudyReport, add: &mut AddChart<'_>) -> Result<()> {
     let seeds = axis_values(report, "seeds");
     let others: Vec<&String> = report.varied.iter().filter(|k| *k != "seeds").collect();
     let combo = |v: &VariantReport| {
@@ -448,7 +502,8 @@ fn solver_charts(
         })
         .collect();
     let xs: Vec<f64> = seeds.iter().map(|s| s.parse().unwrap_or(0.0)).collect();
-    let series: Vec<(String, Vec<Option<f64>>)> = combos.iter().cloned().zip(grid.iter().cloned()).collect();
+    let series: Vec<(String, Vec<Option<f64>>)> =
+        combos.iter().cloned().zip(grid.iter().cloned()).collect();
     add(
         "solver.svg",
         "The exact value of the start for the first player, in counters, against the counters per pit".into(),

@@ -36,11 +36,10 @@ impl Store {
     /// # Errors
     /// If the file cannot be opened, or holds a study with other players, seed or version.
     pub fn open(dir: &Path, spec: &StudySpec) -> Result<Store> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join("study.sqlite");
-        let conn = Connection::open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+        let conn =
+            Connection::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
         conn.execute_batch(
             "PRAGMA journal_mode=WAL;
              CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -87,7 +86,11 @@ impl Store {
                 .optional()?;
             if let Some(text) = row {
                 let games: ChunkGames = serde_json::from_str(&text).with_context(|| {
-                    format!("{}: a corrupt chunk of {}", self.path.display(), spec.variants[key.variant].rules)
+                    format!(
+                        "{}: a corrupt chunk of {}",
+                        self.path.display(),
+                        spec.variants[key.variant].rules
+                    )
                 })?;
                 if games.len() as u64 != key.pairs {
                     bail!(
