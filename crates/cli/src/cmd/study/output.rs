@@ -459,6 +459,9 @@ fn axis_values(report: &StudyReport, key: &str) -> Vec<String> {
     out
 }
 
+/// The most lines in one chart of exact values.
+const MAX_LINES: usize = 12;
+
 /// Adds a chart: its file name, caption and drawing.
 type AddChart<'a> =
     dyn FnMut(&str, String, Result<String, qasab_plot::PlotError>) -> Result<()> + 'a;
@@ -502,6 +505,14 @@ fn solver_charts(report: &StudyReport, add: &mut AddChart<'_>) -> Result<()> {
         })
         .collect();
     let xs: Vec<f64> = seeds.iter().map(|s| s.parse().unwrap_or(0.0)).collect();
+    if combos.len() > MAX_LINES {
+        // Too many lines to tell apart: the heat map below shows them all.
+        return add(
+            "solver-heat.svg",
+            "The exact value of the start for every combination of options (rows) and counters per pit (columns); a blank cell has no exact value".into(),
+            qasab_plot::heat_map("Exact value of the start", "seeds", &seeds, "options", &combos, &grid, "counters", None),
+        );
+    }
     let series: Vec<(String, Vec<Option<f64>>)> =
         combos.iter().cloned().zip(grid.iter().cloned()).collect();
     add(
