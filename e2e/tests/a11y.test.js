@@ -3,13 +3,9 @@
 // critical fails.
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 
-import { api, serverAndBrowser, settled, watch } from './helpers.js';
-
-const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core');
+import { api, axeViolations as violations, serverAndBrowser, settled, watch } from './helpers.js';
 
 const env = serverAndBrowser();
 
@@ -18,20 +14,11 @@ const SIZES = {
   desktop: { width: 1280, height: 900 },
 };
 
-/** The serious and critical violations axe finds on the page as it is now. */
-async function violations(page) {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
-
 async function check(name, open) {
   for (const [size, viewport] of Object.entries(SIZES)) {
     const problems = [];
     // The policy forbids inline scripts, which is how axe is injected: only here is it set
-    // aside (the other tests run under it).
+    // aside, for the accessibility checks (the other tests run under it).
     const context = await env.browser.newContext({ viewport, bypassCSP: true });
     const page = watch(await context.newPage(), problems);
     await open(page);

@@ -3,6 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -36,10 +37,14 @@ export function cleanup(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Starts `qasab serve` on `port` with the database `db`; resolves once it listens. */
-export async function startServer(db, port) {
+/**
+ * Starts `qasab serve` on `port` with the database `db` and any further arguments `extra`;
+ * resolves once it listens.
+ */
+export async function startServer(db, port, extra = []) {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const proc = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--games-per-minute', '1000'], {
+    const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--games-per-minute', '1000', ...extra];
+    const proc = spawn(binary, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';
@@ -115,6 +120,20 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 }
 
+const axePath = createRequire(import.meta.url).resolve('axe-core');
+
+/**
+ * The serious and critical violations axe finds on the page as it is now. Axe is injected as
+ * an inline script, so the page's context must set the policy aside (`bypassCSP: true`).
+ */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
 /** Screenshots at a phone's width and at a desktop's. */
 export async function screenshots(page, name) {
   const size = page.viewportSize();
@@ -184,17 +203,18 @@ export async function playToEnd(page, maxDecisions = 3000) {
 }
 
 /**
- * Registers hooks that start a server on a temporary database and a browser before the
- * file's tests and stop both after them. Returns the object that holds them: `server`,
- * `browser`, `dir`, `db` and `port` (a test may replace `server`, e.g. after a restart).
+ * Registers hooks that start a server on a temporary database (with the further arguments
+ * `extra`) and a browser before the file's tests and stop both after them. Returns the object
+ * that holds them: `server`, `browser`, `dir`, `db` and `port` (a test may replace `server`,
+ * e.g. after a restart).
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(extra = []) {
   const env = {};
   before(async () => {
     env.dir = tempDir();
     env.db = join(env.dir, 'games.db');
     env.port = await freePort();
-    env.server = await startServer(env.db, env.port);
+    env.server = await startServer(env.db, env.port, extra);
     env.browser = await launch();
   });
   after(async () => {

@@ -220,6 +220,11 @@ pub struct ServeArgs {
         value_parser = qasab_server::proxy::parse_network
     )]
     pub trust_proxy: Vec<qasab_server::IpNet>,
+    /// Serve the variant studies from this directory (index.json and a directory per study, as
+    /// docs/variants/) instead of the copy compiled in, read afresh at each request: to preview
+    /// a study before committing it.
+    #[arg(long, value_name = "DIR")]
+    pub variants: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

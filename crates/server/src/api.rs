@@ -87,6 +87,7 @@ fn table() -> Vec<Route> {
         Route::post("/api/games/{id}/undo", undo),
         Route::get("/api/games/{id}/record", record),
     ];
+    routes.extend(crate::variants::routes());
     routes.extend(crate::web::routes());
     routes
 }

@@ -37,6 +37,7 @@ pub mod limit;
 pub mod openapi;
 pub mod proxy;
 pub mod store;
+pub mod variants;
 /// The web page and the reads it needs.
 mod web;
 
@@ -113,6 +114,9 @@ pub struct Config {
     /// Peers trusted to say, in `X-Forwarded-For`, which client they forward (reverse
     /// proxies); empty: the header is ignored and the client is the connection's peer.
     pub trusted_proxies: Vec<IpNet>,
+    /// A directory of variant studies (the layout of `docs/variants/`) to serve instead of the
+    /// copy compiled into the binary, read at each request; `None`: the compiled copy.
+    pub variants: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -122,7 +126,8 @@ impl Default for Config {
     /// machine's cores (at least one), 32 waiting hints, 2 s and one thread a move; 1,000 games
     /// in memory; games between computers watched within 30 s, one decision a second. 10 s for
     /// headers, 30 s for a body (1 MiB at 35 KB/s), WebSockets pinged every 30 s and closed
-    /// after 120 s of silence, 1024 connections, and no trusted proxy.
+    /// after 120 s of silence, 1024 connections, and no trusted proxy. The variant studies
+    /// compiled into the binary.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Config {
@@ -143,6 +148,7 @@ impl Default for Config {
             ws_ping_interval: Duration::from_secs(30),
             max_connections: 1024,
             trusted_proxies: Vec::new(),
+            variants: None,
         }
     }
 }
@@ -304,8 +310,12 @@ impl AppState {
     /// Blocking: call it before serving, or on the blocking pool.
     ///
     /// # Errors
-    /// If the database cannot be opened or read, or a thread cannot be started.
+    /// If the database cannot be opened or read, a thread cannot be started, or
+    /// [`Config::variants`] names a directory without a valid `index.json`.
     pub fn open(path: &Path, config: Config) -> anyhow::Result<AppState> {
+        if let Some(dir) = &config.variants {
+            variants::check_dir(dir).context("the directory of variant studies")?;
+        }
         let store = Store::open(path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
         let reader = Store::reader(path)

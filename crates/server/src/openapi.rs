@@ -15,7 +15,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr};
 use utoipa::{Modify, OpenApi};
 
-use crate::{api, hint, web, ws};
+use crate::{api, hint, variants, web, ws};
 
 /// The document's base, from the handlers and types of the crate.
 #[derive(OpenApi)]
@@ -45,12 +45,17 @@ use crate::{api, hint, web, ws};
         web::seat,
         web::index,
         web::play,
+        web::variants_page,
+        variants::index,
+        variants::results,
+        variants::file,
     ),
     components(schemas(ws::StateMessage)),
     modifiers(&SeatToken, &GameLinks, &PageFiles),
     tags(
         (name = "games", description = "Games: create, read, play, watch"),
         (name = "meta", description = "The rulesets and this document"),
+        (name = "variants", description = "The published studies of the rules' variants"),
         (name = "page", description = "The web page for people and its files"),
     ),
 )]

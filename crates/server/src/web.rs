@@ -67,6 +67,7 @@ pub(crate) fn routes() -> Vec<Route> {
     let mut routes = vec![
         Route::get("/", index),
         Route::get("/play/{id}", play),
+        Route::get("/variants", variants_page),
         Route::get("/api/games/{id}/states/{index}", state_at),
         Route::get("/api/games/{id}/seat", seat),
     ];
@@ -146,6 +147,21 @@ pub(crate) async fn index() -> Response {
     responses((status = 200, description = "The page", body = String, content_type = "text/html")),
 )]
 pub(crate) async fn play() -> Response {
+    index().await
+}
+
+/// The web page, at the studies of the rules' variants
+///
+/// The page lists the published studies (/api/variants): each with its charts and a table of
+/// its variants, from which a game of any variant starts at one click.
+#[utoipa::path(
+    get,
+    path = "/variants",
+    operation_id = "getVariantsPage",
+    tag = "page",
+    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+)]
+pub(crate) async fn variants_page() -> Response {
     index().await
 }
 

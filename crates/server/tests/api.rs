@@ -64,6 +64,9 @@ async fn openapi_document_describes_every_route() {
         ("/api/games/{id}/record", "get"),
         ("/api/games/{id}/ws", "get"),
         ("/api/games/{id}/hint", "post"),
+        ("/api/variants", "get"),
+        ("/api/variants/{id}", "get"),
+        ("/variants/{id}/{file}", "get"),
     ] {
         assert!(paths[path][method].is_object(), "{method} {path}");
     }
@@ -136,7 +139,8 @@ async fn the_document_describes_exactly_the_routes_served() {
     for (_, path) in &served {
         let uri = path
             .replace("{id}", "0123456789abcdef")
-            .replace("{index}", "0");
+            .replace("{index}", "0")
+            .replace("{file}", "report.html");
         for method in [
             Method::GET,
             Method::POST,

@@ -28,6 +28,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         ws_ping_interval: ws_ping_interval(args.ws_idle_timeout),
         max_connections: args.max_connections as usize,
         trusted_proxies: args.trust_proxy.clone(),
+        variants: args.variants.clone(),
         ..defaults
     };
     qasab_server::run(args.addr, &args.db, config)?;

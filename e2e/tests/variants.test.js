@@ -1,0 +1,186 @@
+// The Variants view: the studies of the rules' variants (here the fixture of the server's
+// tests, served with `qasab serve --variants DIR`), each with its command, its charts and the
+// table of its variants, on a phone and a desktop; no serious accessibility violation; and one
+// click on a row's Play starts a game of that row's ruleset against the default opponent.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { api, axeViolations, root, screenshot, serverAndBrowser, settled, watch } from './helpers.js';
+
+const fixture = join(root, 'crates', 'server', 'tests', 'data', 'variants');
+const env = serverAndBrowser(['--variants', fixture]);
+
+const SIZES = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 900 },
+};
+
+/** Opens the Variants view from the navigation of the new-game page; waits for its tables. */
+async function openVariants(page) {
+  await page.goto(`${env.server.url}/`);
+  await page.waitForFunction(() => document.querySelectorAll('#ruleset option').length > 0);
+  await page.click('#nav-variants');
+  await page.waitForURL(/\/variants$/);
+  await page.waitForFunction(() => document.getElementById('variants').dataset.state === 'ready');
+}
+
+/** The texts of a study's table: its column headers and, per row, its cells. */
+function tableOf(page, id) {
+  return page.evaluate((studyId) => {
+    const table = document.querySelector(`#study-${studyId} table`);
+    const text = (el) => el.innerText.replace(/\s+/g, ' ').trim();
+    return {
+      headers: [...table.querySelectorAll('thead th')].map((th) => ({ text: text(th), scope: th.scope })),
+      rows: [...table.querySelectorAll('tbody tr')].map((tr) => ({
+        ruleset: tr.dataset.ruleset,
+        rowHeader: tr.querySelector('th').scope,
+        cells: [...tr.children].map(text),
+      })),
+    };
+  }, id);
+}
+
+test('the Variants view shows every study with its command, charts and table', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const problems = [];
+    const context = await env.browser.newContext({ viewport });
+    const page = watch(await context.newPage(), problems);
+    await openVariants(page);
+    assert.equal(await page.title(), 'Qasab — Variants');
+    assert.equal(await page.locator('#nav-variants').getAttribute('aria-current'), 'page');
+    assert.equal(await page.locator('#variants-back').getAttribute('href'), '/');
+    assert.equal(await page.locator('#setup').isVisible(), false);
+
+    const studies = await page.locator('article.study h2').allTextContents();
+    assert.deepEqual(studies, [
+      "Lane's Tâb: when a moving stack is reduced",
+      'Tihbat: the value of the start with few counters',
+    ]);
+    assert.match(await page.locator('#study-tab-reduction .summary').textContent(), /greedy players/);
+    assert.match(
+      await page.locator('#study-tab-reduction .command code').textContent(),
+      /^qasab study tab --vary reduction=square-visited,off,square-landed /,
+    );
+
+    // The charts: loaded, the caption as text alternative and as figure caption.
+    const charts = await page.evaluate(() => [...document.querySelectorAll('figure.chart')].map((f) => {
+      const img = f.querySelector('img');
+      return { src: img.getAttribute('src'), alt: img.alt, caption: f.querySelector('figcaption').textContent };
+    }));
+    assert.deepEqual(charts.map((c) => c.src), [
+      '/variants/tab-reduction/win-rates.svg',
+      '/variants/tab-reduction/lengths.svg',
+      '/variants/tihbat-seeds/solver.svg',
+    ]);
+    for (const c of charts) assert.equal(c.alt, c.caption);
+    for (const img of await page.locator('figure.chart img').all()) {
+      await img.scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+    }
+
+    // The Tâb study: seat win rates, the measures with their intervals, the skill gap where
+    // it was measured; no solver column.
+    const tab = await tableOf(page, 'tab-reduction');
+    assert.deepEqual(tab.headers.map((h) => h.text), [
+      'Variant', 'Play', 'Ruleset', 'Games', 'white wins', 'black wins', 'Balance', 'Completion',
+      'Turns', 'Decisions', 'Skill gap',
+    ]);
+    assert.ok(tab.headers.every((h) => h.scope === 'col'));
+    assert.deepEqual(tab.rows.map((r) => r.ruleset), ['tab', 'tab(reduction=off)', 'tab(reduction=square-landed)']);
+    assert.ok(tab.rows.every((r) => r.rowHeader === 'row'));
+    const off = tab.rows[1].cells;
+    assert.equal(off[0], 'reduction=off');
+    assert.equal(off[1], 'Play');
+    assert.equal(off[2], 'tab(reduction=off)');
+    assert.equal(off[3], '200');
+    assert.equal(off[4], '48% 95% interval 41–55%');
+    assert.equal(off[6], '0.97 95% interval 0.88–1');
+    assert.equal(off[7], '94% 95% interval 90–96.5%');
+    assert.equal(off[8], '97.2 95% interval 92.9–102');
+    assert.equal(off[10], '—');
+    assert.equal(tab.rows[0].cells[10], '0.84 95% interval 0.79–0.88');
+
+    // The Tihbat study played no game: the solver's values, and no column of measures.
+    const tihbat = await tableOf(page, 'tihbat-seeds');
+    assert.deepEqual(tihbat.headers.map((h) => h.text), [
+      'Variant', 'Play', 'Ruleset', 'Games', 'Value of the start (solver)',
+    ]);
+    assert.deepEqual(tihbat.rows.map((r) => r.cells[4]), [
+      '0', '−2', 'not solved: no exact value: under cycle=own-side the value of a position depends on its history',
+    ]);
+    assert.equal(await page.locator('#study-tihbat-seeds a[href$="report.html"]').count(), 1);
+
+    // On a phone the page does not scroll sideways: a wide table scrolls in its own box, which
+    // takes the keyboard's focus.
+    const widths = await page.evaluate(() => {
+      const box = document.querySelector('#study-tab-reduction .table-scroll');
+      return {
+        page: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+        box: box.clientWidth,
+        table: box.scrollWidth,
+        focusable: box.tabIndex === 0,
+      };
+    });
+    assert.ok(widths.page <= widths.viewport, JSON.stringify(widths));
+    assert.ok(widths.focusable);
+    if (size === 'phone') assert.ok(widths.table > widths.box, JSON.stringify(widths));
+
+    await screenshot(page, `variants-${size}`);
+    await context.close();
+    assert.deepEqual(problems, [], size);
+  }
+});
+
+test('the Variants view has no serious accessibility violation', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const problems = [];
+    // Axe is injected as an inline script, which the page's policy forbids.
+    const context = await env.browser.newContext({ viewport, bypassCSP: true });
+    const page = watch(await context.newPage(), problems);
+    await openVariants(page);
+    const found = await axeViolations(page);
+    await context.close();
+    assert.deepEqual(found, [], size);
+    assert.deepEqual(problems, []);
+  }
+});
+
+test("one click on a row's Play starts a game of that row's ruleset", async () => {
+  const problems = [];
+  const context = await env.browser.newContext({ viewport: SIZES.phone });
+  const page = watch(await context.newPage(), problems);
+  const rulesets = await api(env, 'GET', '/api/rulesets');
+  const defaults = Object.fromEntries(rulesets.map((r) => [r.name, r.default_seats[1]]));
+  // The canonical string the server gives a ruleset, for comparing with the game's.
+  const canonical = async (ruleset) =>
+    (await api(env, 'POST', '/api/games', { ruleset, seats: ['human', 'human'] })).state.ruleset;
+
+  // With the mouse.
+  await openVariants(page);
+  await page.locator('#study-tab-reduction tr[data-ruleset="tab(reduction=off)"] button.play-variant').click();
+  await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
+  await settled(page);
+  let id = /\/play\/([0-9a-f]+)/.exec(page.url())[1];
+  let game = await api(env, 'GET', `/api/games/${id}`);
+  assert.equal(game.ruleset, await canonical('tab(reduction=off)'));
+  assert.match(game.ruleset, /reduction=off/);
+  assert.deepEqual(game.seats.map((s) => s.player), ['human', defaults.tab]);
+  assert.match(await page.locator('#role').textContent(), /You play white/);
+
+  // From the keyboard: Play focused, then Enter.
+  await openVariants(page);
+  const play = page.locator('#study-tihbat-seeds tr[data-ruleset="tihbat(seeds=3)"] button.play-variant');
+  await play.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
+  await settled(page);
+  id = /\/play\/([0-9a-f]+)/.exec(page.url())[1];
+  game = await api(env, 'GET', `/api/games/${id}`);
+  assert.equal(game.ruleset, await canonical('tihbat(seeds=3)'));
+  assert.deepEqual(game.seats.map((s) => s.player), ['human', defaults.tihbat]);
+  await context.close();
+  assert.deepEqual(problems, []);
+});
