@@ -114,6 +114,7 @@ fn spec(variants: Vec<Variant>, games: u64, skill: bool) -> StudySpec {
         players: ["greedy".into(), "random".into()],
         skill: skill.then(|| ["greedy".into(), "random".into()]),
         games,
+        skill_games: games,
         seed: 7,
     }
 }

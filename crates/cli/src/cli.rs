@@ -304,10 +304,12 @@ pub struct StudyArgs {
     /// A skill check for every variant: the strong player against the weak one.
     #[arg(long, value_name = "STRONG,WEAK")]
     pub skill: Option<String>,
-    /// Games per variant (and per skill check): an even number; 0 gives only the exact
-    /// solver values (tihbat).
+    /// Games per variant: an even number; 0 gives only the exact solver values (tihbat).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// Games per variant in the skill check (default: as many as --games).
+    #[arg(long, value_name = "N", requires = "skill")]
+    pub skill_games: Option<u64>,
     /// The study seed: every throw and every player's seed is derived from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -90,18 +90,34 @@ fn a_study_stopped_and_run_again_gives_the_result_of_an_uninterrupted_one() {
         again.stdout
     );
     assert_eq!(results(&whole), results(&parts));
-    // Other players cannot be mixed into the same store.
-    let o = qasab(
+    // Another skill check reuses the main games and plays only its own.
+    let skill = ok(&[
+        &STUDY[..6],
         &[
-            &STUDY[..8],
-            &["--games", "20", "--players", "random,random", "--out", p],
-        ]
-        .concat(),
+            "--skill",
+            "random,greedy",
+            "--games",
+            "20",
+            "--seed",
+            "5",
+            "--chunks",
+            "0",
+            "--out",
+            p,
+        ],
+    ]
+    .concat());
+    assert!(
+        skill.stderr.contains("8 of 16 chunks played"),
+        "{}",
+        skill.stderr
     );
+    // Games of another seed cannot be mixed into the same store.
+    let o = qasab(&[&STUDY[..], &["--seed", "6", "--out", p]].concat());
     assert_ne!(o.code, 0);
     assert!(
         o.stderr
-            .contains("holds a study of other players, seed or program version"),
+            .contains("holds a study with another seed or program version"),
         "{}",
         o.stderr
     );

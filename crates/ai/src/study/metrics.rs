@@ -240,57 +240,81 @@ impl Estimate {
 }
 
 /// Every metric of one variant's games, in Ludii's names. A metric the games cannot give (the
-/// stick statistics of a game without sticks, decisiveness without a decided game) is `None`.
+/// stick statistics of a game without sticks, decisiveness without a decided game) is `None`,
+/// and left out of the JSON.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Metrics {
     /// `1 − |w₁ − w₂|` for the seats' win rates.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub balance: Option<Estimate>,
     /// The share of games the first seat wins.
     #[serde(rename = "AdvantageP1")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub advantage_p1: Option<Estimate>,
     /// The share of games with a winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub completion: Option<Estimate>,
     /// The share of games drawn by the rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub drawishness: Option<Estimate>,
     /// The share of games stopped by a safety limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeouts: Option<Estimate>,
     /// Mean turns per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_turns: Option<Estimate>,
     /// Standard deviation of the turns per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_turns_std_dev: Option<Estimate>,
     /// Mean actions per game, chance outcomes included.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_actions: Option<Estimate>,
     /// Standard deviation of the actions per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_actions_std_dev: Option<Estimate>,
     /// The share of a game's decisions with more than one legal move (mean over games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub decision_moves: Option<Estimate>,
     /// The mean number of legal moves at a decision (mean over games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub branching_factor: Option<Estimate>,
     /// Changes of the leading seat per state (mean over games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub lead_change: Option<Estimate>,
     /// The summed variance of the seats' evaluations over a game (mean over games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stability: Option<Estimate>,
     /// How far the eventual winner trails the leader, per state (mean over games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub drama: Option<Estimate>,
     /// The share of a decided game played before the winner's evaluation first exceeds the
     /// highest the loser ever had (mean over decided games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub decisiveness: Option<Estimate>,
     /// The highest evaluation the loser ever had (mean over decided games).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub decisiveness_threshold: Option<Estimate>,
     /// Pieces captured per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub captures: Option<Estimate>,
     /// Pieces converted per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversions: Option<Estimate>,
     /// Stacks reduced per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reductions: Option<Estimate>,
     /// Tâbs banked per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub banked: Option<Estimate>,
     /// Stick throws per turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub throws_per_turn: Option<Estimate>,
     /// The share of turns with a tâb.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tab_turn_share: Option<Estimate>,
     /// The strong player's score against the weak one, minus ½ (the skill check).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub skill_gap: Option<Estimate>,
 }
 
@@ -575,5 +599,57 @@ mod tests {
         assert!(close(v(m.captures), 6.0) && close(v(m.conversions), 8.0));
         assert!(close(v(m.reductions), 1.0) && close(v(m.banked), 2.0));
         assert!(close(v(m.throws_per_turn), 1.5) && close(v(m.tab_turn_share), 0.4));
+    }
+
+    #[test]
+    fn entries_name_every_metric_as_it_is_serialised() {
+        let e = Some(Estimate {
+            value: 0.25,
+            ci95: [0.0, 0.5],
+        });
+        let mut all = Metrics::default();
+        for f in [
+            &mut all.balance,
+            &mut all.advantage_p1,
+            &mut all.completion,
+            &mut all.drawishness,
+            &mut all.timeouts,
+            &mut all.duration_turns,
+            &mut all.duration_turns_std_dev,
+            &mut all.duration_actions,
+            &mut all.duration_actions_std_dev,
+            &mut all.decision_moves,
+            &mut all.branching_factor,
+            &mut all.lead_change,
+            &mut all.stability,
+            &mut all.drama,
+            &mut all.decisiveness,
+            &mut all.decisiveness_threshold,
+            &mut all.captures,
+            &mut all.conversions,
+            &mut all.reductions,
+            &mut all.banked,
+            &mut all.throws_per_turn,
+            &mut all.tab_turn_share,
+            &mut all.skill_gap,
+        ] {
+            *f = e;
+        }
+        let json = serde_json::to_value(&all).unwrap();
+        let mut keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut names: Vec<&str> = all.entries().iter().map(|(n, _)| *n).collect();
+        keys.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(keys, names);
+        // A metric the games cannot give is left out, and read back as absent.
+        let none = serde_json::to_value(Metrics::default()).unwrap();
+        assert_eq!(none, serde_json::json!({}));
+        let back: Metrics = serde_json::from_value(json).unwrap();
+        assert_eq!(back, all);
     }
 }

@@ -9,7 +9,8 @@
 //! # Games
 //! Each variant plays [`StudySpec::games`] games between the two players, in *pairs*: the two
 //! games of a pair draw the same throws with the players' seats swapped ([`crate::arena`]).
-//! With a skill check it also plays as many games of the strong player against the weak one.
+//! With a skill check it also plays [`StudySpec::skill_games`] games of the strong player
+//! against the weak one.
 //! The pairs are played in chunks of [`CHUNK_PAIRS`]; a chunk is the unit of work that a
 //! study keeps (`qasab study` stores each in SQLite) and that a run stopped halfway does not
 //! repeat.
@@ -282,8 +283,11 @@ pub struct StudySpec {
     pub players: [String; 2],
     /// The strong and the weak player of the skill check, if any.
     pub skill: Option<[String; 2]>,
-    /// Games per variant and match: an even number, 0 for the exact values only (Tihbat).
+    /// Games per variant in the main match: an even number, 0 for the exact values only
+    /// (Tihbat).
     pub games: u64,
+    /// Games per variant in the skill check: an even number, at least 2 with a skill check.
+    pub skill_games: u64,
     /// The study seed.
     pub seed: u64,
 }
@@ -308,6 +312,12 @@ impl StudySpec {
         }
         if self.games % 2 == 1 || self.games > MAX_GAMES {
             return Err(StudyError::Games { given: self.games });
+        }
+        let skill_games = self.skill_games;
+        if self.skill.is_some()
+            && (skill_games == 0 || skill_games % 2 == 1 || skill_games > MAX_GAMES)
+        {
+            return Err(StudyError::Games { given: skill_games });
         }
         for v in &self.variants {
             if self.games == 0 {
@@ -345,8 +355,8 @@ impl StudySpec {
         derive_seed(variant, game as u64)
     }
 
-    /// The two players of a match, in order A, B.
-    fn match_players(&self, game: Match) -> Option<[&str; 2]> {
+    /// The two players of a match, in order A, B (`None` for a skill check the study lacks).
+    pub fn match_players(&self, game: Match) -> Option<[&str; 2]> {
         match game {
             Match::Main => Some([self.players[0].as_str(), self.players[1].as_str()]),
             Match::Skill => self.skill.as_ref().map(|[s, w]| [s.as_str(), w.as_str()]),
@@ -355,7 +365,6 @@ impl StudySpec {
 
     /// Every chunk of the study, variant by variant.
     pub fn chunks(&self) -> Vec<ChunkKey> {
-        let pairs = self.games / 2;
         let matches: &[Match] = if self.skill.is_some() {
             &[Match::Main, Match::Skill]
         } else {
@@ -364,6 +373,10 @@ impl StudySpec {
         let mut out = Vec::new();
         for variant in 0..self.variants.len() {
             for &game in matches {
+                let pairs = match game {
+                    Match::Main => self.games / 2,
+                    Match::Skill => self.skill_games / 2,
+                };
                 let mut first = 0;
                 while first < pairs {
                     let n = CHUNK_PAIRS.min(pairs - first);
@@ -438,6 +451,11 @@ impl StudySpec {
                 weak: w.clone(),
             }),
             games: self.games,
+            skill_games: if self.skill.is_some() {
+                self.skill_games
+            } else {
+                0
+            },
             seed: self.seed,
             variants,
         }
@@ -703,8 +721,10 @@ pub struct StudyReport {
     pub players: [String; 2],
     /// The skill check's players.
     pub skill: Option<SkillPlayers>,
-    /// Games per variant and match.
+    /// Games per variant in the main match.
     pub games: u64,
+    /// Games per variant in the skill check (0 without one).
+    pub skill_games: u64,
     /// The study seed.
     pub seed: u64,
     /// One report per variant, in the study's order.

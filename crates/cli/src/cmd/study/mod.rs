@@ -99,6 +99,7 @@ fn build(args: &StudyArgs) -> Result<StudySpec> {
             .map(|s| pair("--skill", s))
             .transpose()?,
         games: args.games,
+        skill_games: args.skill_games.unwrap_or(args.games),
         seed: args.seed,
     })
 }

@@ -1,10 +1,11 @@
 //! Where a study keeps its games: `DIR/study.sqlite`, one row per chunk of game pairs.
 //!
-//! A chunk is named by its variant's canonical ruleset string, its match (`main` or `skill`),
-//! its first game pair and its number of pairs; its games are stored as JSON, which gives every
-//! number back exactly. The players, the seed and the program version that the games depend on
-//! are kept once in `meta`: a run with other players or another seed is refused rather than
-//! mixed in. Variants and games may be added: the chunks already played are reused.
+//! A chunk is named by its variant's canonical ruleset string, its match with the match's two
+//! players (`main:greedy,greedy`, `skill:mcts(level=2),greedy`), its first game pair and its
+//! number of pairs; its games are stored as JSON, which gives every number back exactly. The
+//! seed and the program version that the games depend on are kept once in `meta`: a run with
+//! another seed is refused rather than mixed in. Variants, games and players may change
+//! between runs: the chunks already played that the study needs are reused.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,11 +20,9 @@ pub struct Store {
     path: PathBuf,
 }
 
-/// What the stored games depend on besides the chunk: the players, the seed and the program.
+/// What the stored games depend on besides the chunk and its players: the seed and the program.
 pub fn identity(spec: &StudySpec) -> String {
     serde_json::json!({
-        "players": spec.players,
-        "skill": spec.skill,
         "seed": spec.seed,
         "version": env!("CARGO_PKG_VERSION"),
     })
@@ -64,7 +63,7 @@ impl Store {
             }
             Some(s) if s == wanted => {}
             Some(s) => bail!(
-                "{} holds a study of other players, seed or program version ({s}); this one is {wanted}: choose another --out, or delete the file to start again",
+                "{} holds a study with another seed or program version ({s}); this one is {wanted}: choose another --out, or delete the file to start again",
                 path.display()
             ),
         }
@@ -107,10 +106,11 @@ impl Store {
         Ok(out)
     }
 
-    fn params(spec: &StudySpec, key: &ChunkKey) -> (String, &'static str, i64, i64) {
+    fn params(spec: &StudySpec, key: &ChunkKey) -> (String, String, i64, i64) {
+        let [a, b] = spec.match_players(key.game).expect("a match of the study");
         (
             spec.variants[key.variant].rules.to_string(),
-            key.game.name(),
+            format!("{}:{a},{b}", key.game.name()),
             key.first as i64,
             key.pairs as i64,
         )
