@@ -7,24 +7,17 @@
 //! is: missing, empty or holding only `index.json` with `[]`, the build succeeds (a missing
 //! index serves as an empty list).
 //!
-//! Only the files the server serves are embedded: `index.json`, and in each study's directory
-//! `results.json`, `report.html` and the `.svg` charts, each with a name the server would
-//! accept in a path ([`safe`], the same test as `src/variants.rs` makes).
+//! Only the files the server serves are embedded: `index.json`, and in the directory of each
+//! study the index lists `results.json`, `report.html` and the `.svg` charts, each with a name
+//! the server would accept in a path ([`safe`], the same test as `src/variants.rs` makes). A
+//! study kept in `docs/variants/` but not listed (one too large for the page) is left out.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
-/// A name the server serves: letters, digits, `.`, `_` and `-`, starting with a letter or
-/// digit (so never `.` or `..`), at most 100 bytes.
-fn safe(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 100
-        && name.as_bytes()[0].is_ascii_alphanumeric()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-}
+// `safe`: a name the server serves, the same test as `src/variants.rs` makes.
+include!("src/safe_name.rs");
 
 /// Whether a study's file is served: its results, its report or a chart.
 fn served(name: &str) -> bool {
@@ -46,6 +39,21 @@ fn entries(dir: &Path) -> Vec<(String, PathBuf)> {
     found
 }
 
+/// The ids of the studies `index.json` lists (none if it is missing or unreadable; the
+/// server reports a bad index when it reads it).
+fn listed_studies(index: &Path) -> Vec<String> {
+    fs::read_to_string(index)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Vec<serde_json::Value>>(&text).ok())
+        .map(|studies| {
+            studies
+                .iter()
+                .filter_map(|s| s.get("id")?.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by Cargo"));
     let root = manifest.join("../../docs/variants");
@@ -55,10 +63,11 @@ fn main() {
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     let index = root.join("index.json");
     if index.is_file() {
-        files.push(("index.json".into(), index));
+        files.push(("index.json".into(), index.clone()));
     }
+    let listed = listed_studies(&index);
     for (study, dir) in entries(&root) {
-        if !dir.is_dir() {
+        if !dir.is_dir() || !listed.contains(&study) {
             continue;
         }
         for (name, path) in entries(&dir) {

@@ -3,25 +3,10 @@
 
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::Command;
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod common;
 
-fn qasab(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_qasab"))
-        .args(args)
-        .output()
-        .expect("run qasab");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use common::qasab;
 
 fn trace(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

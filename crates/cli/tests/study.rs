@@ -1,25 +1,10 @@
 //! `qasab study`, run as a user would: resumable runs, the files it writes, and bad input.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod common;
 
-fn qasab(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_qasab"))
-        .args(args)
-        .output()
-        .expect("run qasab");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use common::{Out, qasab};
 
 fn ok(args: &[&str]) -> Out {
     let o = qasab(args);

@@ -115,17 +115,8 @@ impl Source<'_> {
     }
 }
 
-/// A name that may be looked up: letters, digits, `.`, `_` and `-`, starting with a letter or
-/// a digit (so never `.` or `..`, and never a path), at most 100 bytes. The build script
-/// embeds only such names.
-pub(crate) fn safe(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 100
-        && name.as_bytes()[0].is_ascii_alphanumeric()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-}
+// `safe`: a name that may be looked up, the same test as the build script's.
+include!("safe_name.rs");
 
 /// Reads an index, checking each study's id and chart names.
 fn parse_index(bytes: &[u8]) -> anyhow::Result<Vec<Study>> {
