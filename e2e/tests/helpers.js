@@ -166,25 +166,43 @@ export function liveIndex(page) {
  */
 export async function clickOneMove(page) {
   const before = await liveIndex(page);
-  const source = page.locator('#board g.source').first();
-  if (await source.count()) {
-    await source.click();
-    if (await page.locator('#board g.pit').count()) {
-      // A pit is sown by the click itself, or a prompt asks which action.
-    } else {
-      const target = page.locator('#board g.target').first();
-      if (await target.count()) await target.click();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await clickOnce(page);
+      break;
+    } catch (e) {
+      // A frame from the server can draw the board again between two clicks and take the
+      // selection with it; then the target is gone. Start the decision again, unless it was
+      // played after all.
+      if (attempt >= 3 || e.name !== 'TimeoutError') throw e;
+      if ((await liveIndex(page)) !== before) break;
+      await page.keyboard.press('Escape');
     }
-    const choice = page.locator('#prompt:not([hidden]) button.choice').first();
-    if (await choice.count()) await choice.click();
-  } else {
-    await page.locator('#buttons button').first().click();
   }
   await page.waitForFunction(
     (i) => Number(document.body.dataset.index) !== i && document.body.dataset.state !== 'busy',
     before,
     { timeout: 60000 },
   );
+}
+
+/** The clicks of one decision (see `clickOneMove`), each given 10 s. */
+async function clickOnce(page) {
+  const timeout = 10000;
+  const source = page.locator('#board g.source').first();
+  if (await source.count()) {
+    await source.click({ timeout });
+    if (await page.locator('#board g.pit').count()) {
+      // A pit is sown by the click itself, or a prompt asks which action.
+    } else {
+      const target = page.locator('#board g.target').first();
+      if (await target.count()) await target.click({ timeout });
+    }
+    const choice = page.locator('#prompt:not([hidden]) button.choice').first();
+    if (await choice.count()) await choice.click({ timeout });
+  } else {
+    await page.locator('#buttons button').first().click({ timeout });
+  }
 }
 
 /** Shows the computer's moves at once rather than step by step. */
