@@ -168,17 +168,22 @@ impl Distribution {
             .map(|&x| (f64::from(x) - mean).powi(2))
             .sum::<f64>()
             / n;
-        let pct = |q: f64| v[(((q * n).ceil() as usize).max(1) - 1).min(v.len() - 1)];
         Distribution {
             mean,
             sd: var.sqrt(),
             min: v[0],
-            p10: pct(0.1),
-            median: pct(0.5),
-            p90: pct(0.9),
+            p10: nearest_rank(&v, 0.1),
+            median: nearest_rank(&v, 0.5),
+            p90: nearest_rank(&v, 0.9),
             max: v[v.len() - 1],
         }
     }
+}
+
+/// The `q`-quantile of sorted, non-empty `v` by the nearest-rank method.
+pub fn nearest_rank(v: &[u32], q: f64) -> u32 {
+    let n = v.len() as f64;
+    v[(((q * n).ceil() as usize).max(1) - 1).min(v.len() - 1)]
 }
 
 /// Aggregate results of a simulation.

@@ -260,6 +260,10 @@ fn bad_study_input_gets_one_line_naming_the_problem() {
             "--players needs two players",
         ),
         (
+            &["study", "tab", "--threads", "5000"][..],
+            "--threads must be from 0",
+        ),
+        (
             &["study", "tab", "--skill", "greedy,wizard"][..],
             "weak player wizard",
         ),

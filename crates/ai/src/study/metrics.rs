@@ -206,7 +206,7 @@ impl Estimate {
         }
     }
 
-    /// The standard deviation of the `n` values with mean `mean`, with its large-sample
+    /// The (population) standard deviation of the `n` values, with its large-sample
     /// interval `σ ± 1.96 σ / √(2(n − 1))`.
     pub fn sd(values: &[f64]) -> Estimate {
         let n = values.len() as f64;

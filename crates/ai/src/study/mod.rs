@@ -36,6 +36,7 @@ use crate::arena::{PairSeeds, play_pair_to_end, player_base_seed};
 use crate::eval::EvalWeights;
 use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
+use crate::simulate::{Distribution, nearest_rank};
 use crate::spec::AgentError;
 use crate::stats::{EloDifference, elo_difference, score_interval};
 use metrics::{Estimate, GameLog, GameStats, Metrics};
@@ -573,32 +574,25 @@ pub struct Lengths {
 }
 
 impl Lengths {
-    /// The distribution of `values` (nearest-rank percentiles); `None` when empty.
+    /// The distribution of `values` (nearest-rank percentiles, as [`Distribution`]); `None`
+    /// when empty.
     pub fn of(values: &[u32]) -> Option<Lengths> {
         if values.is_empty() {
             return None;
         }
-        let mut v = values.to_vec();
-        v.sort_unstable();
-        let n = v.len() as f64;
-        let pct = |q: f64| v[(((q * n).ceil() as usize).max(1) - 1).min(v.len() - 1)];
-        let mean = v.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
-        let sd = (v
-            .iter()
-            .map(|&x| (f64::from(x) - mean).powi(2))
-            .sum::<f64>()
-            / n)
-            .sqrt();
+        let d = Distribution::of(values);
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
         Some(Lengths {
-            min: v[0],
-            p10: pct(0.1),
-            q1: pct(0.25),
-            median: pct(0.5),
-            q3: pct(0.75),
-            p90: pct(0.9),
-            max: v[v.len() - 1],
-            mean,
-            sd,
+            min: d.min,
+            p10: d.p10,
+            q1: nearest_rank(&sorted, 0.25),
+            median: d.median,
+            q3: nearest_rank(&sorted, 0.75),
+            p90: d.p90,
+            max: d.max,
+            mean: d.mean,
+            sd: d.sd,
         })
     }
 }

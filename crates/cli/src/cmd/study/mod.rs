@@ -14,6 +14,7 @@ use std::sync::mpsc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::arena::MAX_THREADS;
 use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec, Variant, parse_axis, solver_values, vary};
 use qasab_core::AnyRuleset;
 use rayon::prelude::*;
@@ -139,6 +140,12 @@ fn play(
     store: Option<&Store>,
     done: &mut BTreeMap<ChunkKey, ChunkGames>,
 ) -> Result<()> {
+    if args.threads > MAX_THREADS {
+        bail!(
+            "--threads must be from 0 (one per core) to {MAX_THREADS}; got {}",
+            args.threads
+        );
+    }
     let budget = args.chunks.unwrap_or(u64::MAX);
     let games: u64 = pending
         .iter()
