@@ -213,8 +213,8 @@ fn on_off(v: &str) -> Result<bool, ValueError> {
     }
 }
 
-/// The help of `level=`, from [`LEVEL_ITERATIONS`]: "a preset budget: 200, 1,000, …, or
-/// 100,000 iterations a move".
+/// The help of `level=`, built from [`LEVEL_ITERATIONS`] so that it cannot drift from them:
+/// "a preset budget: 200, 1,000, 10,000, 30,000 or 100,000 iterations a move".
 pub const LEVEL_HELP: &str = {
     const TEXT: ConstText<120> = ConstText::new()
         .push("a preset budget: ")
