@@ -21,8 +21,7 @@
 
 use qasab_core::{GameState, Outcome, Player};
 
-use crate::spec::{AgentError, AgentSpec};
-use qasab_core::options::ValueError;
+use qasab_core::options::{OptionDef, ValueError, Values};
 
 pub mod hits;
 pub mod tab;
@@ -100,27 +99,33 @@ impl EvalWeights {
             )),
         }
     }
+}
 
-    /// Reads the `eval=` option of `spec` for game `S`, or `default` when the spec sets none.
-    ///
-    /// # Errors
-    /// [`AgentError::BadValue`] for another value, or for `fitted` on a game without fitted
-    /// weights.
-    pub fn from_spec<S: Evaluate>(
-        spec: &AgentSpec,
-        default: EvalWeights,
-    ) -> Result<EvalWeights, AgentError> {
-        let Some(v) = spec.get("eval") else {
-            return Ok(default);
-        };
-        EvalWeights::parse_for(v, S::FITTED).map_err(|e| AgentError::BadValue {
-            agent: spec.name.clone(),
-            key: "eval".into(),
-            value: v.into(),
-            expected: match e {
-                ValueError::Expected(x) | ValueError::Refused(x) => x,
-            },
-        })
+/// The settings of a search player while its spec is read, for its `eval=` option
+/// ([`eval_option`]): the weights, and whether the game has fitted ones.
+pub trait EvalSetting {
+    /// The weights chosen so far.
+    fn eval(&self) -> EvalWeights;
+    /// Chooses the weights.
+    fn set_eval(&mut self, weights: EvalWeights);
+    /// Whether the game has fitted weights ([`Evaluate::FITTED`]).
+    fn fitted(&self) -> bool;
+}
+
+/// The `eval=` option of `greedy`, `expectimax` and `mcts`, declared once: `hand`, or `fitted`
+/// on a game that has fitted weights ([`EvalWeights::parse_for`]).
+pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted"]),
+        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        rules: "",
+        get: |s| s.eval().name().into(),
+        set: |s, v| {
+            let weights = EvalWeights::parse_for(v, s.fitted())?;
+            s.set_eval(weights);
+            Ok(())
+        },
     }
 }
 

@@ -1,10 +1,9 @@
 //! Players for the Ludii presets (`tab-ludii`, `tab-hyde-ludii`): the common ones.
 
-use qasab_core::tab_ludii::{Ruleset, State};
+use qasab_core::tab_ludii::State;
 
 use crate::mcts::{MctsOptions, RolloutPolicy};
-use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
-use crate::spec::{AgentError, AgentSpec};
+use crate::players::Playable;
 
 impl Playable for State {
     fn strongest_agent() -> &'static str {
@@ -20,9 +19,5 @@ impl Playable for State {
             rollout: RolloutPolicy::Captures,
             ..MctsOptions::default()
         }
-    }
-
-    fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
-        common_maker(spec)?.ok_or_else(|| unknown_agent(spec, rules))
     }
 }
