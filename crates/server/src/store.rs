@@ -54,7 +54,8 @@ pub struct GameRow {
     pub ruleset: String,
     /// The seats in seat order: `human` or an agent spec.
     pub seats: [String; 2],
-    /// The secret seed of the game's throws and computer players.
+    /// The secret seed of the game's computer players (the throws come from the operating
+    /// system's random source).
     pub seed: u64,
     /// The SHA-256 of each human seat's token, hex; `None` for a computer seat.
     pub token_hashes: [Option<String>; 2],
@@ -134,8 +135,16 @@ impl Store {
             );
         }
         if version == 1 {
-            // Games stored before the setting had hints for everyone.
-            conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 1")?;
+            // Games stored before the setting get its default: hints on where a computer player
+            // takes part, off between two people. In one transaction with the new version, so
+            // that an interrupted upgrade is made again from the start.
+            conn.execute_batch(
+                "BEGIN;
+                 ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 1;
+                 UPDATE games SET hints = 0 WHERE seat1 = 'human' AND seat2 = 'human';
+                 PRAGMA user_version=2;
+                 COMMIT;",
+            )?;
         }
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;
@@ -387,7 +396,7 @@ mod tests {
     }
 
     #[test]
-    fn a_version_1_file_is_brought_up_to_date_with_hints_on() {
+    fn a_version_1_file_gets_hints_off_between_two_people_and_on_against_the_computer() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.db");
         {
@@ -398,14 +407,27 @@ mod tests {
                  created INTEGER NOT NULL);
                  CREATE TABLE actions (game TEXT NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
                  action TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
-                 INSERT INTO games VALUES ('g', 'tihbat', 'human', 'human', 7, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('people', 'tihbat', 'human', 'human', 7, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('first', 'tihbat', 'human', 'solver', 8, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('second', 'tab', 'greedy', 'human', 9, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('computers', 'tab', 'random', 'greedy', 10, NULL, NULL, 0);
                  PRAGMA user_version=1;",
             )
             .unwrap();
         }
         let store = Store::open(&path).unwrap();
-        let (row, _) = store.load_game("g").unwrap().unwrap();
-        assert!(row.hints);
-        assert_eq!(row.seed, 7);
+        let hints = |id: &str| store.load_game(id).unwrap().unwrap().0.hints;
+        assert!(!hints("people"));
+        assert!(hints("first") && hints("second") && hints("computers"));
+        assert_eq!(store.load_game("people").unwrap().unwrap().0.seed, 7);
+        let version: i64 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // Opening it again changes nothing.
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert!(!store.load_game("people").unwrap().unwrap().0.hints);
     }
 }
