@@ -31,8 +31,10 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-/// A computer decision to be computed off the async threads; it returns the move's notation.
-pub type ComputerJob = Box<dyn FnOnce() -> String + Send>;
+/// A computer player's decisions to be computed off the async threads: the moves chosen in
+/// order, from the state the job was made for, each legal where it is played (empty if the
+/// player found none).
+pub type ComputerJob = Box<dyn FnOnce() -> Vec<AnyAction> + Send>;
 
 /// A hint to be computed off the async threads: the moves ranked by a player, or why that
 /// player cannot rank them.
@@ -451,9 +453,10 @@ impl Game {
         (denominator, list)
     }
 
-    /// Applies a legal action (read by `AnyState::parse_action`, or replayed), logging it with
-    /// its description. It is not checked again: the legal list is built once per action.
-    fn push(&mut self, action: AnyAction) -> Result<String, GameError> {
+    /// Applies a legal action (read by `AnyState::parse_action`, drawn by [`Game::throw`] or
+    /// chosen by a [`Game::computer_job`] for this state), logging it with its description. It
+    /// is not checked again: the legal list is built once per action.
+    fn push(&mut self, action: AnyAction) -> Result<(), GameError> {
         let state = self.game.state();
         let who = state.actor().unwrap_or("nobody");
         let mover = state.turn().player();
@@ -471,15 +474,14 @@ impl Game {
         self.game
             .apply_unchecked(action)
             .map_err(|e| GameError::Action(e.to_string()))?;
-        let text = action.to_string();
         self.log.push(Logged {
             actor: who,
             seat,
-            action: text.clone(),
+            action: action.to_string(),
             description,
         });
         self.movers.push(mover);
-        Ok(text)
+        Ok(())
     }
 
     /// The index of every action a person chose.
@@ -548,7 +550,22 @@ impl Game {
 
     /// Every action so far in the game's notation.
     pub fn action_texts(&self) -> Vec<String> {
-        self.log.iter().map(|a| a.action.clone()).collect()
+        self.action_texts_from(0)
+    }
+
+    /// Every action so far, as played.
+    pub fn played(&self) -> Vec<AnyAction> {
+        self.game.actions().to_vec()
+    }
+
+    /// The actions from `from` on in the game's notation (none if `from` is past the end).
+    pub fn action_texts_from(&self, from: usize) -> Vec<String> {
+        self.log
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.action.clone())
+            .collect()
     }
 
     /// The view of the game with every action from `from` on, however many (a WebSocket
@@ -605,12 +622,12 @@ impl Game {
         }
     }
 
-    /// Applies an action given in the game's notation (shorthand accepted); returns it in
-    /// canonical notation.
+    /// Applies an action given in the game's notation (shorthand accepted), checking that it
+    /// is legal.
     ///
     /// # Errors
     /// [`GameError::Action`] with the core's message.
-    pub fn apply(&mut self, text: &str) -> Result<String, GameError> {
+    pub fn apply(&mut self, text: &str) -> Result<(), GameError> {
         let action = self.game.state().parse_action(text.trim()).map_err(|e| {
             GameError::Action(match e {
                 ParseActionError::Over(o) => format!(
@@ -624,26 +641,50 @@ impl Game {
     }
 
     /// At a chance turn, the outcome thrown with `fresh` (64 bits from the operating
-    /// system's random source).
-    pub fn throw(&self, fresh: u64) -> Option<String> {
+    /// system's random source), to be played with [`Game::play`].
+    pub fn throw(&self, fresh: u64) -> Option<AnyAction> {
         let mut source = ChanceSource::new(fresh);
-        source.draw_any(self.game.state()).map(|a| a.to_string())
+        source.draw_any(self.game.state())
     }
 
-    /// At a computer player's turn, its decision, to be computed off the async threads.
-    pub fn computer_job(&self) -> Option<ComputerJob> {
+    /// Plays an action the server made for the current state: a throw from [`Game::throw`],
+    /// or the next decision of a [`Game::computer_job`] made for this game (the caller checks,
+    /// with [`Game::version`], that the game has not changed since). It is not parsed or
+    /// checked again.
+    ///
+    /// # Errors
+    /// [`GameError::Action`] for an action of another game.
+    pub fn play(&mut self, action: AnyAction) -> Result<(), GameError> {
+        self.push(action)
+    }
+
+    /// At a computer player's turn, its decision, to be computed off the async threads; with
+    /// `whole_turn`, also the decisions the same player makes right after it, until the turn
+    /// passes to a person or to the sticks, so that the turn takes one place in the queue of
+    /// computer work. Each decision is the player's with the seed of its own index.
+    pub fn computer_job(&self, whole_turn: bool) -> Option<ComputerJob> {
         let p = self.game.state().turn().player()?;
         let Seat::Computer(player) = &self.seats[p.index()] else {
             return None;
         };
         let player = player.clone();
-        let state = self.game.state().clone();
-        let seed = derive_seed(seat_seed(self.seed, p), self.index() as u64);
+        let mut state = self.game.state().clone();
+        let seat_seed = seat_seed(self.seed, p);
+        let mut index = self.index() as u64;
         Some(Box::new(move || {
-            player
-                .choose(&state, seed)
-                .map(|a| a.to_string())
-                .unwrap_or_default()
+            let mut chosen = Vec::new();
+            while let Some(action) = player.choose(&state, derive_seed(seat_seed, index)) {
+                // A legal action of this state, as the player chose it.
+                if state.apply_unchecked(action).is_err() {
+                    break;
+                }
+                chosen.push(action);
+                index += 1;
+                if !whole_turn || state.turn().player() != Some(p) {
+                    break;
+                }
+            }
+            chosen
         }))
     }
 

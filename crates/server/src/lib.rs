@@ -22,7 +22,8 @@
 //! [`Config::computer_pace`]: left alone it pauses, and it goes on when someone looks again.
 //!
 //! Database writes go to one writer thread that commits the writes of concurrent requests
-//! together ([`store::Writer`]), so thinking never delays storing a person's move.
+//! together ([`store::Writer`]), so thinking never delays storing a person's move. An action
+//! and the throws that follow it are stored as one write, committed before the answer.
 //!
 //! # Memory
 //! Only games in use are kept in memory: at most [`Config::games_in_memory`] (more only while
@@ -611,8 +612,9 @@ impl AppState {
     }
 
     /// Plays the game's throws and computer moves until a person is to move or the game ends,
-    /// committing each before the next. A game between two computer players goes on only while
-    /// watched, one decision per [`Config::computer_pace`].
+    /// storing each decision with the throws after it before the next. A game between two
+    /// computer players goes on only while watched, one decision per
+    /// [`Config::computer_pace`].
     async fn advance(&self, slot: &Arc<GameSlot>) -> Result<(), AppError> {
         let _turn = slot.advancing.lock().await;
         let mut last_decision: Option<Instant> = None;
@@ -621,11 +623,12 @@ impl AppState {
             match game.next() {
                 Next::Human(_) | Next::Over => return Ok(()),
                 Next::Chance => {
-                    let seed = auth::new_seed().map_err(AppError::Internal)?;
-                    let Some(throw) = game.throw(seed) else {
+                    let index = game.index();
+                    self.commit_from(slot, &mut game, index).await?;
+                    if game.index() == index {
+                        // No outcome to throw (not a state the core makes).
                         return Ok(());
-                    };
-                    self.commit(slot, &mut game, &throw).await?;
+                    }
                 }
                 Next::Computer(_) => {
                     if !slot.has_person {
@@ -641,7 +644,9 @@ impl AppState {
                             }
                         }
                     }
-                    let Some(job) = game.computer_job() else {
+                    // A person waits for the computer's whole turn; a game between computers
+                    // goes one decision at a time, at its pace.
+                    let Some(job) = game.computer_job(slot.has_person) else {
                         return Ok(());
                     };
                     let version = game.version();
@@ -661,26 +666,75 @@ impl AppState {
                         // An undo replaced the state while the computer thought.
                         continue;
                     }
-                    self.commit(slot, &mut game, &chosen).await?;
+                    if chosen.is_empty() {
+                        return Err(AppError::Internal(anyhow!(
+                            "the computer player found no move at {}",
+                            version.0
+                        )));
+                    }
+                    let index = game.index();
+                    for action in chosen {
+                        if let Err(e) = game.play(action) {
+                            game.truncate(index);
+                            return Err(e.into());
+                        }
+                    }
+                    self.commit_from(slot, &mut game, index).await?;
                 }
             }
         }
     }
 
-    /// Applies an action in memory, then stores it; if storing fails the game is taken back.
+    /// Applies a person's action, given in the game's notation, and the server's throws after
+    /// it, and stores them ([`AppState::commit_from`]).
     async fn commit(&self, slot: &GameSlot, game: &mut Game, text: &str) -> Result<(), AppError> {
         let index = game.index();
-        let canonical = game.apply(text)?;
+        game.apply(text)?;
+        self.commit_from(slot, game, index).await
+    }
+
+    /// Plays the throws that come next, then stores every action from `index` on (a decision
+    /// already applied in memory and those throws) as one write, committed before it returns:
+    /// one sync for the lot rather than one per action. If storing fails the game is taken
+    /// back to `index`.
+    async fn commit_from(
+        &self,
+        slot: &GameSlot,
+        game: &mut Game,
+        index: usize,
+    ) -> Result<(), AppError> {
+        let thrown = self.throw_all(game);
+        let actions = game.action_texts_from(index);
+        if let Err(e) = thrown {
+            game.truncate(index);
+            return Err(e);
+        }
+        if actions.is_empty() {
+            return Ok(());
+        }
         let write = Write::Append {
             game: slot.row.id.clone(),
             index,
-            action: canonical,
+            actions,
         };
         if let Err(e) = self.0.writer.write(write).await {
             game.truncate(index);
             return Err(e.into());
         }
         slot.changed(game.index());
+        Ok(())
+    }
+
+    /// Plays the game's throws while the sticks are to be thrown, each drawn from fresh bits
+    /// of the operating system's random source.
+    fn throw_all(&self, game: &mut Game) -> Result<(), AppError> {
+        while game.next() == Next::Chance {
+            let fresh = auth::new_seed().map_err(AppError::Internal)?;
+            let Some(throw) = game.throw(fresh) else {
+                break;
+            };
+            game.play(throw)?;
+        }
         Ok(())
     }
 

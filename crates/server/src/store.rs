@@ -80,14 +80,14 @@ pub enum Write {
         /// Its first actions.
         actions: Vec<String>,
     },
-    /// The action at `index` of a game.
+    /// Actions of a game from `index` on: an action and the throws after it, stored together.
     Append {
         /// The game id.
         game: String,
-        /// The action's index.
+        /// The index of the first action.
         index: usize,
-        /// The action in canonical notation.
-        action: String,
+        /// The actions in canonical notation, in order.
+        actions: Vec<String>,
     },
     /// Deletes the actions of a game from `len` on (an undo).
     Truncate {
@@ -244,10 +244,13 @@ fn apply_write(conn: &Connection, w: &Write) -> rusqlite::Result<()> {
         Write::Append {
             game,
             index,
-            action,
+            actions,
         } => {
-            conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?
-                .execute(params![game, *index as i64, action])?;
+            let mut insert =
+                conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?;
+            for (i, a) in actions.iter().enumerate() {
+                insert.execute(params![game, (index + i) as i64, a])?;
+            }
         }
         Write::Truncate { game, len } => {
             conn.prepare_cached("DELETE FROM actions WHERE game = ?1 AND idx >= ?2")?
@@ -288,16 +291,16 @@ impl Writer {
                             Err(_) => break,
                         }
                     }
-                    let writes: Vec<Write> = batch.iter().map(|(w, _)| w.clone()).collect();
+                    let (writes, replies): (Vec<Write>, Vec<_>) = batch.into_iter().unzip();
                     match store.write_batch(&writes) {
                         Ok(results) => {
-                            for ((_, reply), result) in batch.into_iter().zip(results) {
+                            for (reply, result) in replies.into_iter().zip(results) {
                                 let _ = reply.send(result);
                             }
                         }
                         Err(e) => {
                             let text = e.to_string();
-                            for (_, reply) in batch {
+                            for reply in replies {
                                 let _ = reply.send(Err(rusqlite::Error::ToSqlConversionFailure(
                                     format!("the transaction failed: {text}").into(),
                                 )));
@@ -342,7 +345,7 @@ mod tests {
         Write::Append {
             game: game.into(),
             index,
-            action: format!("a{index}"),
+            actions: vec![format!("a{index}")],
         }
     }
 
@@ -429,5 +432,39 @@ mod tests {
         drop(store);
         let store = Store::open(&path).unwrap();
         assert!(!store.load_game("people").unwrap().unwrap().0.hints);
+    }
+
+    #[test]
+    fn an_action_and_the_throws_after_it_are_one_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("g.db")).unwrap();
+        let insert = Write::Insert {
+            row: row("g"),
+            actions: vec!["a0".into()],
+        };
+        let append = Write::Append {
+            game: "g".into(),
+            index: 1,
+            actions: vec!["a1".into(), "a2".into(), "a3".into()],
+        };
+        let results = store.write_batch(&[insert, append]).unwrap();
+        assert!(results.iter().all(Result::is_ok));
+        let (_, actions) = store.load_game("g").unwrap().unwrap();
+        assert_eq!(actions, ["a0", "a1", "a2", "a3"]);
+        // A write whose second action clashes with another write stores neither of its own.
+        let clash = Write::Append {
+            game: "g".into(),
+            index: 4,
+            actions: vec!["a4".into(), "a5".into()],
+        };
+        let clash_too = Write::Append {
+            game: "g".into(),
+            index: 5,
+            actions: vec!["b5".into()],
+        };
+        let results = store.write_batch(&[clash_too, clash]).unwrap();
+        assert!(results[0].is_ok() && results[1].is_err());
+        let (_, actions) = store.load_game("g").unwrap().unwrap();
+        assert_eq!(actions, ["a0", "a1", "a2", "a3", "b5"]);
     }
 }
