@@ -16,10 +16,12 @@
 //! Computer moves and hints run on the [`compute`] pool: a fixed number of worker threads
 //! taking tasks from one queue, each task within the per-move limits of [`Config`]. A full
 //! queue refuses hints (503 with `Retry-After`); a hint whose client has gone is cancelled. A
-//! game between a person and the computer gets the computer's reply at once. A game between
-//! two computer players advances only while someone watches it (an open WebSocket, or a read
-//! of the game within [`Config::watch_window`]), at most one decision per
-//! [`Config::computer_pace`]: left alone it pauses, and it goes on when someone looks again.
+//! game between a person and the computer gets the computer's reply at once, ahead of all
+//! other computer work. A game between two computer players advances only while someone
+//! watches it (an open WebSocket, or a read of the game within [`Config::watch_window`]), at
+//! most one decision per [`Config::computer_pace`], and only as many such games as there are
+//! workers think at once (the others wait their turn): left alone it pauses, and it goes on
+//! when someone looks again.
 //!
 //! Database writes go to one writer thread that commits the writes of concurrent requests
 //! together ([`store::Writer`]), so thinking never delays storing a person's move. An action
@@ -79,7 +81,8 @@ pub struct Config {
     pub sockets_per_game: usize,
     /// Hints a client address may ask for a minute (more get 429).
     pub hints_per_minute: u32,
-    /// Worker threads for computer moves and hints: at most this many think at once.
+    /// Worker threads for computer moves and hints: at most this many think at once. Also the
+    /// most games between two computer players that have a move queued or under way at once.
     pub compute_workers: usize,
     /// Hints that may wait for a worker before more are refused (503); computer seats' moves
     /// always queue, ahead of hints.
@@ -236,6 +239,9 @@ struct Shared {
     reader: Arc<Mutex<Store>>,
     games: RwLock<HashMap<String, Arc<GameSlot>>>,
     compute: Compute,
+    /// Turns of games between two computer players to have a move queued or under way: as
+    /// many as the workers.
+    watched_turns: tokio::sync::Semaphore,
     /// The server's clock, for the games' `last_seen`.
     started: Instant,
     limiter: Mutex<RateLimiter>,
@@ -351,6 +357,7 @@ impl AppState {
             writer: Writer::start(store).context("cannot start the database writer")?,
             reader: Arc::new(Mutex::new(reader)),
             games: RwLock::new(games),
+            watched_turns: tokio::sync::Semaphore::new(compute.workers()),
             compute,
             started: Instant::now(),
             config,
@@ -614,10 +621,14 @@ impl AppState {
     /// Plays the game's throws and computer moves until a person is to move or the game ends,
     /// storing each decision with the throws after it before the next. A game between two
     /// computer players goes on only while watched, one decision per
-    /// [`Config::computer_pace`].
+    /// [`Config::computer_pace`], and waits for one of the turns of such games
+    /// (`watched_turns`) before it asks for a decision.
     async fn advance(&self, slot: &Arc<GameSlot>) -> Result<(), AppError> {
         let _turn = slot.advancing.lock().await;
         let mut last_decision: Option<Instant> = None;
+        // Held from before a decision of a game between computers is asked for until it is
+        // stored.
+        let mut watched_turn = None;
         loop {
             let mut game = slot.game.lock().await;
             match game.next() {
@@ -631,7 +642,9 @@ impl AppState {
                     }
                 }
                 Next::Computer(_) => {
-                    if !slot.has_person {
+                    let priority = if slot.has_person {
+                        Priority::Owed
+                    } else {
                         if !self.watched(slot) {
                             return Ok(());
                         }
@@ -643,7 +656,20 @@ impl AppState {
                                 continue;
                             }
                         }
-                    }
+                        if watched_turn.is_none() {
+                            drop(game);
+                            watched_turn = Some(
+                                self.0
+                                    .watched_turns
+                                    .acquire()
+                                    .await
+                                    .map_err(AppError::internal)?,
+                            );
+                            // The game may have changed, or lost its watchers, meanwhile.
+                            continue;
+                        }
+                        Priority::Watched
+                    };
                     // A person waits for the computer's whole turn; a game between computers
                     // goes one decision at a time, at its pace.
                     let Some(job) = game.computer_job(slot.has_person) else {
@@ -654,7 +680,7 @@ impl AppState {
                     let chosen = self
                         .0
                         .compute
-                        .submit(Priority::Owed, job)
+                        .submit(priority, job)
                         .map_err(|_| {
                             AppError::Internal(anyhow!("the computer queue refused a move"))
                         })?
@@ -664,6 +690,7 @@ impl AppState {
                     let mut game = slot.game.lock().await;
                     if game.version() != version {
                         // An undo replaced the state while the computer thought.
+                        watched_turn = None;
                         continue;
                     }
                     if chosen.is_empty() {
@@ -680,6 +707,7 @@ impl AppState {
                         }
                     }
                     self.commit_from(slot, &mut game, index).await?;
+                    watched_turn = None;
                 }
             }
         }

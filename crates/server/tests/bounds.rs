@@ -432,6 +432,76 @@ async fn a_flood_of_hints_does_not_hold_up_a_persons_moves() {
 }
 
 #[tokio::test]
+async fn a_persons_game_against_the_computer_goes_before_watched_games_between_computers() {
+    // Each decision of the games between computers takes 300 ms of thinking.
+    const THINK_MS: u64 = 300;
+    const WATCHED: usize = 12;
+    let s = Server::with(Config {
+        compute_workers: 1,
+        games_per_minute: 1_000_000,
+        watch_window: Duration::from_secs(600),
+        computer_pace: Duration::ZERO,
+        ..Config::default()
+    });
+    let thinker = format!("mcts(time={THINK_MS})");
+    let mut watched = Vec::new();
+    for _ in 0..WATCHED {
+        let (id, _, _) = s.create("tab", [&thinker, &thinker]).await;
+        watched.push(id);
+    }
+    until("the games between computers never started", || {
+        s.state.running_tasks() == 1
+    })
+    .await;
+    let stored_before: Vec<i64> = watched.iter().map(|g| stored_actions(&s, g)).collect();
+    let (id, tokens, created) = s.create("tab", ["human", "greedy"]).await;
+    let token = tokens[0].as_deref().unwrap();
+    let mut state = created["state"].clone();
+    // A person against the computer: the answer lists the computer's decisions.
+    assert!(state["turn"]["human"] == true);
+    let mut took = Vec::new();
+    let mut most_queued = 0;
+    for _ in 0..200 {
+        if took.len() == 5 || state["turn"]["kind"] != "player" {
+            break;
+        }
+        let body = json!({"action": state["legal"][0]["action"], "index": state["index"]});
+        let start = Instant::now();
+        let (status, next) = s
+            .post(&format!("/api/games/{id}/actions"), Some(token), body)
+            .await;
+        let t = start.elapsed();
+        assert_eq!(status, StatusCode::OK, "{next}");
+        if computer_replied(&next) {
+            took.push(t);
+        }
+        most_queued = most_queued.max(s.state.queued_tasks());
+        state = next;
+    }
+    assert_eq!(took.len(), 5, "the game ended first");
+    // The games between computers went on meanwhile, one at a time: at most one of their
+    // moves waits in the queue (one worker), whatever the number of games watched.
+    assert!(most_queued <= 1, "{most_queued} tasks queued");
+    let moved = watched
+        .iter()
+        .zip(&stored_before)
+        .filter(|&(g, &before)| stored_actions(&s, g) > before)
+        .count();
+    assert!(moved >= 1, "the games between computers stood still");
+    // The bound. A person's move is answered after the computer's reply, which goes before
+    // the moves of the games between computers: it waits at most for the one decision under
+    // way (300 ms), then greedy decides in milliseconds. Before the tiers, the reply queued
+    // behind a move of each watched game (11 waiting): measured on the 2-core machine under
+    // other jobs' load, 0.4 to 2.1 s a reply, against 1 to 205 ms now. Two decisions and
+    // 400 ms more leave a loaded machine room.
+    let slowest = took.iter().max().unwrap();
+    assert!(
+        *slowest < Duration::from_millis(2 * THINK_MS + 400),
+        "slowest {slowest:?}, moves {took:?}"
+    );
+}
+
+#[tokio::test]
 async fn only_active_games_stay_in_memory_and_others_come_back_from_the_database() {
     let s = Server::with(Config {
         games_in_memory: 5,
