@@ -28,7 +28,7 @@ use qasab_ai::rng::derive_seed;
 use qasab_core::view::Drawing;
 use qasab_core::{AnyAction, AnyGame, AnyRuleset, ParseActionError, Player, Turn};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 /// A computer player's decisions to be computed off the async threads: the moves chosen in
@@ -143,7 +143,7 @@ pub struct ActionView {
     /// The action's structured form from the core (squares, pits, throw), as a legal
     /// action's `detail`.
     #[schema(value_type = Value)]
-    pub detail: Value,
+    pub detail: Box<RawValue>,
 }
 
 /// The most actions a view lists: the last ones, from [`StateView::actions_from`]. The rest
@@ -191,7 +191,7 @@ pub struct LegalAction {
     pub weight: Option<u32>,
     /// The action's structured form from the core (squares, pits, throw), for drawing it.
     #[schema(value_type = Value)]
-    pub detail: Value,
+    pub detail: Box<RawValue>,
 }
 
 /// The legal actions of the current turn.
@@ -280,7 +280,7 @@ pub struct StateView {
     pub scores: [u32; 2],
     /// The core's own serialization of the state (board, pending throws, histories).
     #[schema(value_type = Object)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The position as the terminal draws it.
     pub board: String,
     /// The index of the first action in `actions`. A view lists the last 100 actions; a
@@ -318,6 +318,14 @@ pub struct Game {
     /// The last take-backs: the number of each (the value of `takebacks` after it) and the
     /// length the log was cut to.
     truncations: VecDeque<(u64, usize)>,
+}
+
+/// The JSON of a value of the core, written once into the answer's text (not built as a tree
+/// of [`serde_json::Value`]s first, which costs an allocation for every key and value); `null` if it
+/// cannot be written.
+fn raw_json<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value)
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
 }
 
 fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
@@ -447,7 +455,7 @@ impl Game {
                 action: a.to_string(),
                 description: state.describe(a),
                 weight,
-                detail: serde_json::to_value(a).unwrap_or(Value::Null),
+                detail: raw_json(&a),
             })
             .collect();
         (denominator, list)
@@ -533,7 +541,7 @@ impl Game {
             seat: logged.seat,
             action: logged.action.clone(),
             description: logged.description.clone(),
-            detail: serde_json::to_value(self.game.actions()[index]).unwrap_or(Value::Null),
+            detail: raw_json(&self.game.actions()[index]),
         }
     }
 
@@ -600,7 +608,7 @@ impl Game {
             turn: self.turn_view(),
             position: state.position_id(),
             scores: state.scores().into_array(),
-            state: serde_json::to_value(state).unwrap_or(Value::Null),
+            state: raw_json(state),
             board: state.render(),
             actions_from: self.index(),
             actions: Vec::new(),
