@@ -85,7 +85,8 @@ pub struct Config {
     /// most games between two computer players that have a move queued or under way at once.
     pub compute_workers: usize,
     /// Hints that may wait for a worker before more are refused (503); computer seats' moves
-    /// always queue, ahead of hints.
+    /// always queue: in games with a person ahead of hints, in games between computers taking
+    /// turns with them.
     pub compute_queue: usize,
     /// The most time a computer player may be given per move (`time=`), in milliseconds.
     pub max_think_ms: u64,
