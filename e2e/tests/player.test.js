@@ -85,7 +85,7 @@ test('the board stays in view while playing, on a phone and on a desktop', async
   }
 });
 
-test('wide boards scroll sideways with squares of 32 px or more and labels of 11 px or more', async () => {
+test('wide boards scroll sideways with squares of 36 px or more and labels of 11 px or more', async () => {
   for (const ruleset of ['tab(columns=29)', 'tab-modern(columns=29)']) {
     for (const viewport of [PHONE, DESKTOP]) {
       const { page, context, problems } = await open(ruleset, ['human', 'greedy'], viewport);
@@ -96,8 +96,12 @@ test('wide boards scroll sideways with squares of 32 px or more and labels of 11
           (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
         );
         const board = document.getElementById('board');
+        const svg = board.querySelector('svg');
         return {
           cells: cells.length,
+          // A square's side on the screen: the board's pitch from square to square (each square
+          // is drawn 1 px inside its edges, so its rectangle is 2 px narrower).
+          pitch: Number(svg.dataset.cell) * svg.getScreenCTM().a,
           narrowest: Math.min(...cells.map((r) => r.width)),
           lowest: Math.min(...cells.map((r) => r.height)),
           smallestFont: Math.min(...fonts),
@@ -107,7 +111,8 @@ test('wide boards scroll sideways with squares of 32 px or more and labels of 11
       });
       const where = `${ruleset} at ${viewport.width}px: ${JSON.stringify(sizes)}`;
       assert.equal(sizes.cells, 4 * 29, where);
-      assert.ok(sizes.narrowest >= 32 && sizes.lowest >= 32, where);
+      assert.ok(sizes.pitch >= 36, where);
+      assert.ok(sizes.narrowest >= 34 && sizes.lowest >= 34, where);
       assert.ok(sizes.smallestFont >= 11, where);
       assert.ok(sizes.boardScrolls, where);
       assert.equal(sizes.pageScrolls, false, where);

@@ -45,15 +45,44 @@ async function gameWithSharedTarget() {
   throw new Error('no turn with several actions between the same two squares in 20 games');
 }
 
+/** Whether the board, and the prompt's first choice, lie inside the viewport. */
+async function boardAndChoiceInView(page) {
+  return page.evaluate(() => {
+    const inside = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+    };
+    return {
+      board: inside(document.querySelector('#board svg')),
+      choice: inside(document.querySelector('#prompt button.choice')),
+      scrollY: window.scrollY,
+    };
+  });
+}
+
 test('several actions between the same squares are offered in a prompt', async () => {
   const { id, token, view, group } = await gameWithSharedTarget();
+  const { from, to } = group[0].detail;
   const problems = [];
+
+  // On a phone the prompt opens below the board: the page may scroll to show it, but never
+  // so far that the board leaves the screen.
+  const phone = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const small = watch(await phone.newPage(), problems);
+  await small.goto(`${env.server.url}/play/${id}#token=${token}`);
+  assert.equal(await settled(small), 'ready');
+  await small.click(`#board [data-square="${from}"]`);
+  await small.click(`#board [data-square="${to}"]`);
+  await small.locator('#prompt:not([hidden]) button.choice').first().waitFor();
+  const seen = await boardAndChoiceInView(small);
+  assert.ok(seen.board && seen.choice, `on a phone: ${JSON.stringify(seen)}`);
+  await phone.close();
+
   const context = await env.browser.newContext();
   const page = watch(await context.newPage(), problems);
   await page.goto(`${env.server.url}/play/${id}#token=${token}`);
   assert.equal(await settled(page), 'ready');
 
-  const { from, to } = group[0].detail;
   await page.click(`#board [data-square="${from}"]`);
   await page.click(`#board [data-square="${to}"]`);
   const choices = page.locator('#prompt:not([hidden]) button.choice');

@@ -160,7 +160,8 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub compute_workers: Option<u32>,
     /// Hints that may wait for a worker; beyond it hints get 503 with Retry-After (computer
-    /// seats' moves always queue, ahead of hints).
+    /// seats' moves always queue: against a person ahead of hints, between computers taking
+    /// turns with them).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
     pub compute_queue: u32,
     /// The most time a computer player may think per move (its `time=`), in milliseconds;

@@ -26,6 +26,13 @@
 //! With `--think-ms MS`, each player waits MS milliseconds before each action, as a person
 //! would; without it the players act back to back, and the latency is mostly the queue of
 //! `--concurrency` players waiting for the server.
+//!
+//! It also reports the size of the answers: of each answer to an action, and of each game's
+//! view (`GET /api/games/{id}`, read once, untimed, when the player leaves the game).
+//!
+//! A player reads only the fields it uses from each answer (the index, the turn and the legal
+//! actions' notation), skipping the rest rather than building a tree of JSON values, so that
+//! the load generator spends little of the CPU it shares with the server.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
@@ -40,6 +47,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 
@@ -184,6 +192,34 @@ impl Client {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> Result<(u16, Value)> {
+        let (status, answer, _) = self.call_sized(method, path, token, body).await?;
+        Ok((status, answer))
+    }
+
+    /// A request; its status, JSON answer and the answer's size in bytes.
+    async fn call_sized(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value, usize)> {
+        let (status, bytes) = self.call_bytes(method, path, token, body).await?;
+        Ok((
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+            bytes.len(),
+        ))
+    }
+
+    /// A request; its status and the answer's bytes.
+    async fn call_bytes(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<(u16, Bytes)> {
         let mut req = hyper::Request::builder()
             .method(method)
             .uri(path)
@@ -202,11 +238,30 @@ impl Client {
         let res = self.sender.send_request(req.body(body)?).await?;
         let status = res.status().as_u16();
         let bytes = res.into_body().collect().await?.to_bytes();
-        Ok((
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        ))
+        Ok((status, bytes))
     }
+}
+
+/// The part of a game's state that a player reads: the rest of the answer is skipped, not
+/// built as a tree of JSON values, so that the load generator spends little of the CPU it
+/// shares with the server.
+#[derive(Deserialize)]
+struct Brief {
+    index: usize,
+    turn: TurnBrief,
+    legal: Vec<LegalBrief>,
+}
+
+#[derive(Deserialize)]
+struct TurnBrief {
+    kind: String,
+    #[serde(default)]
+    seat: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct LegalBrief {
+    action: String,
 }
 
 /// What the players of one run did.
@@ -218,6 +273,11 @@ struct Tally {
     /// Acknowledged actions by game: (index, action).
     acked: HashMap<String, Vec<(usize, String)>>,
     latencies: Vec<Duration>,
+    /// The size of each answer to an action, in bytes.
+    answer_bytes: Vec<usize>,
+    /// The size of each game's view (`GET /api/games/{id}`) read once at its end (or at the
+    /// action cap), in bytes; not timed.
+    view_bytes: Vec<usize>,
     /// Unexpected answers or failures while the server was meant to be up.
     errors: Vec<String>,
 }
@@ -256,33 +316,42 @@ async fn play_game(run: &Run, n: usize, tally: &mut Tally) -> Result<()> {
         .flatten()
         .filter_map(|s| Some((s["seat"].as_str()?.into(), s["token"].as_str()?.into())))
         .collect();
-    let mut state = created["state"].clone();
+    let mut state: Brief = serde_json::from_value(created["state"].clone())
+        .with_context(|| format!("game {id}: reading its state"))?;
     let mut played = 0;
     loop {
-        if state["turn"]["kind"] == "over" {
-            tally.finished += 1;
+        let over = state.turn.kind == "over";
+        if over || played == run.options.max_actions {
+            if over {
+                tally.finished += 1;
+            } else {
+                tally.capped += 1;
+            }
+            let (status, _, size) = client
+                .call_sized("GET", &format!("/api/games/{id}"), None, None)
+                .await?;
+            if status != 200 {
+                bail!("game {id}: reading its view: {status}");
+            }
+            tally.view_bytes.push(size);
             return Ok(());
         }
-        if played == run.options.max_actions {
-            tally.capped += 1;
-            return Ok(());
-        }
-        let seat = state["turn"]["seat"].as_str().unwrap_or_default();
+        let seat = state.turn.seat.as_deref().unwrap_or_default();
         let token = tokens
             .get(seat)
             .ok_or_else(|| anyhow!("game {id}: no token for the seat to move ({seat})"))?;
-        let legal = state["legal"].as_array().cloned().unwrap_or_default();
-        if legal.is_empty() {
-            bail!("game {id}: no legal action at {}", state["index"]);
+        if state.legal.is_empty() {
+            bail!("game {id}: no legal action at {}", state.index);
         }
-        let action = legal[rng.below(legal.len())]["action"].clone();
-        let index = state["index"].as_u64().unwrap_or_default() as usize;
+        let choice = rng.below(state.legal.len());
+        let action = std::mem::take(&mut state.legal[choice].action);
+        let index = state.index;
         if run.options.think_ms > 0 {
             tokio::time::sleep(Duration::from_millis(run.options.think_ms)).await;
         }
         let started = Instant::now();
         let (status, next) = client
-            .call(
+            .call_bytes(
                 "POST",
                 &format!("/api/games/{id}/actions"),
                 Some(token),
@@ -290,17 +359,24 @@ async fn play_game(run: &Run, n: usize, tally: &mut Tally) -> Result<()> {
             )
             .await?;
         if status != 200 {
-            bail!("game {id}: action {action} at {index}: {status} {next}");
+            bail!(
+                "game {id}: action {action} at {index}: {status} {}",
+                String::from_utf8_lossy(&next)
+            );
         }
+        let parsed: Brief = serde_json::from_slice(&next)
+            .with_context(|| format!("game {id}: the answer to action {action} at {index}"))?;
+        // As before: from sending the action to having read its answer.
         tally.latencies.push(started.elapsed());
+        tally.answer_bytes.push(next.len());
         tally
             .acked
             .entry(id.clone())
             .or_default()
-            .push((index, action.as_str().unwrap_or_default().to_string()));
+            .push((index, action));
         run.acked.fetch_add(1, Ordering::Relaxed);
         played += 1;
-        state = next;
+        state = parsed;
     }
 }
 
@@ -335,6 +411,8 @@ async fn play_all(run: Arc<Run>) -> Tally {
                 all.capped += t.capped;
                 all.acked.extend(t.acked);
                 all.latencies.extend(t.latencies);
+                all.answer_bytes.extend(t.answer_bytes);
+                all.view_bytes.extend(t.view_bytes);
                 all.errors.extend(t.errors);
             }
             Err(e) => all.errors.push(format!("a player panicked: {e}")),
@@ -417,6 +495,24 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
+/// The mean of sizes in bytes, in KB (1,000 bytes).
+fn mean_kb(sizes: &[usize]) -> f64 {
+    if sizes.is_empty() {
+        return 0.0;
+    }
+    sizes.iter().sum::<usize>() as f64 / sizes.len() as f64 / 1000.0
+}
+
+/// The `p` quantile of sizes in bytes (nearest rank), in KB.
+fn quantile_kb(sizes: &mut [usize], p: f64) -> f64 {
+    if sizes.is_empty() {
+        return 0.0;
+    }
+    sizes.sort_unstable();
+    let i = ((sizes.len() - 1) as f64 * p).round() as usize;
+    sizes[i] as f64 / 1000.0
+}
+
 async fn rulesets(addr: SocketAddr) -> Result<Vec<String>> {
     let (_, list) = Client::connect(addr)
         .await?
@@ -483,6 +579,15 @@ async fn throughput(options: &Options, dir: &Path) -> Result<usize> {
         percentile(&tally.latencies, 0.99),
         percentile(&tally.latencies, 1.0),
         tally.errors.len()
+    );
+    println!(
+        "  answer sizes: an action's mean {:.1} KB (p50 {:.1} KB, p99 {:.1} KB); a game's view \
+         at its end mean {:.1} KB (p50 {:.1} KB)",
+        mean_kb(&tally.answer_bytes),
+        quantile_kb(&mut tally.answer_bytes, 0.5),
+        quantile_kb(&mut tally.answer_bytes, 0.99),
+        mean_kb(&tally.view_bytes),
+        quantile_kb(&mut tally.view_bytes, 0.5),
     );
     if options.flooders > 0 {
         println!(

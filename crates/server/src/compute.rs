@@ -8,13 +8,24 @@
 //! Linux), so that when the CPU is short the requests of people go first and thinking never
 //! holds up storing a person's move.
 //!
-//! Hints are optional work: when [`Compute::max_queued`] hints already wait, a hint is refused
-//! at once ([`Full`], answered 503 with `Retry-After`). A computer seat's move is owed to the
-//! game: it always queues, and goes before every waiting hint, so that a person playing the
-//! computer does not wait behind other people's hints. There is at most one such move per game
-//! at a time, and games between two computer players only advance while watched (see the
-//! crate documentation), so that queue stays bounded by the games people are looking at. A task whose requester has gone (a hint
-//! request dropped by its client) is cancelled: it is skipped if it has not started.
+//! The queue has three tiers ([`Priority`]):
+//!
+//! * A computer seat's move in a game with a person is owed to that person: it always queues,
+//!   and goes before everything else waiting, so that a person playing the computer waits
+//!   behind nobody's hints or computer games, at most for the task under way. There is at most
+//!   one such move per game at a time.
+//! * A move of a game between two computer players, made for whoever watches it, always
+//!   queues too, but after the moves owed to people. The server lets at most as many such games
+//!   as there are workers have a move queued or under way at once (the others wait their turn
+//!   outside the queue), so this tier never holds more than that, however many such games are
+//!   watched.
+//! * Hints are optional work: when [`Compute::max_queued`] hints already wait, a hint is
+//!   refused at once ([`Full`], answered 503 with `Retry-After`).
+//!
+//! The last two tiers take turns when both have work waiting, so that neither a flood of
+//! hints nor many watched games between computers shuts the other out. A task whose requester
+//! has gone (a hint request dropped by its client) is cancelled: it is skipped if it has not
+//! started.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -45,11 +56,42 @@ struct Inner {
 }
 
 struct Queue {
-    /// Computer seats' moves, taken first.
+    /// Computer seats' moves in games with a person, taken first.
     owed: VecDeque<Task>,
+    /// Moves of games between two computer players.
+    watched: VecDeque<Task>,
     /// Hints.
     optional: VecDeque<Task>,
+    /// True if the last task taken from the two lower tiers was a hint: the next is then a
+    /// watched game's move, if one waits.
+    hint_last: bool,
     closed: bool,
+}
+
+impl Queue {
+    fn len(&self) -> usize {
+        self.owed.len() + self.watched.len() + self.optional.len()
+    }
+
+    /// The next task: an owed move, else the two lower tiers in turn.
+    fn next(&mut self) -> Option<Task> {
+        if let Some(task) = self.owed.pop_front() {
+            return Some(task);
+        }
+        let (task, hint) = if self.hint_last {
+            match self.watched.pop_front() {
+                Some(t) => (t, false),
+                None => (self.optional.pop_front()?, true),
+            }
+        } else {
+            match self.optional.pop_front() {
+                Some(t) => (t, true),
+                None => (self.watched.pop_front()?, false),
+            }
+        };
+        self.hint_last = hint;
+        Some(task)
+    }
 }
 
 /// The pool of workers and its queue. Dropping it lets the workers finish what is queued and
@@ -91,11 +133,15 @@ impl<T> Drop for Pending<T> {
     }
 }
 
-/// Whether a task may be refused when the queue is full.
+/// The tier of a task: which goes first, and whether it may be refused when the queue is
+/// full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Priority {
-    /// Work a game needs to go on (a computer seat's move): always queued.
+    /// A computer seat's move in a game with a person: always queued, before all else.
     Owed,
+    /// A move of a game between two computer players: always queued (the caller bounds how
+    /// many), after owed moves, taking turns with hints.
+    Watched,
     /// Work asked for on the side (a hint): refused when the queue is full.
     Optional,
 }
@@ -110,7 +156,9 @@ impl Compute {
         let inner = Arc::new(Inner {
             queue: Mutex::new(Queue {
                 owed: VecDeque::new(),
+                watched: VecDeque::new(),
                 optional: VecDeque::new(),
+                hint_last: false,
                 closed: false,
             }),
             ready: Condvar::new(),
@@ -143,10 +191,7 @@ impl Compute {
 
     /// Tasks waiting for a worker now (cancelled ones included until a worker drops them).
     pub fn queued(&self) -> usize {
-        self.inner
-            .queue
-            .lock()
-            .map_or(0, |q| q.owed.len() + q.optional.len())
+        self.inner.queue.lock().map_or(0, |q| q.len())
     }
 
     /// Tasks being worked on now.
@@ -180,8 +225,9 @@ impl Compute {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             match priority {
                 Priority::Owed => queue.owed.push_back(task),
+                Priority::Watched => queue.watched.push_back(task),
                 Priority::Optional => {
-                    let waiting = queue.owed.len() + queue.optional.len();
+                    let waiting = queue.len();
                     if queue.optional.len() >= self.inner.max_queued {
                         return Err(Full {
                             retry_after: self.retry_after(waiting),
@@ -231,11 +277,7 @@ fn work(inner: &Inner) {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             loop {
-                if let Some(task) = queue
-                    .owed
-                    .pop_front()
-                    .or_else(|| queue.optional.pop_front())
-                {
+                if let Some(task) = queue.next() {
                     break task;
                 }
                 if queue.closed {
@@ -324,6 +366,46 @@ mod tests {
         hint.await.unwrap();
         owed.await.unwrap();
         assert_eq!(*order.lock().unwrap(), ["move", "hint"]);
+    }
+
+    #[tokio::test]
+    async fn owed_moves_go_first_and_watched_games_take_turns_with_hints() {
+        let c = pool(1, 8);
+        let (release, busy) = occupy(&c);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let log = |name: &'static str| {
+            let order = order.clone();
+            move || order.lock().unwrap().push(name)
+        };
+        let mut pending = Vec::new();
+        for (priority, name) in [
+            (Priority::Watched, "watched 1"),
+            (Priority::Watched, "watched 2"),
+            (Priority::Watched, "watched 3"),
+            (Priority::Optional, "hint 1"),
+            (Priority::Optional, "hint 2"),
+            (Priority::Owed, "owed 1"),
+            (Priority::Owed, "owed 2"),
+        ] {
+            pending.push(c.submit(priority, log(name)).unwrap());
+        }
+        drop(release);
+        busy.await.unwrap();
+        for p in pending {
+            p.await.unwrap();
+        }
+        assert_eq!(
+            *order.lock().unwrap(),
+            [
+                "owed 1",
+                "owed 2",
+                "hint 1",
+                "watched 1",
+                "hint 2",
+                "watched 2",
+                "watched 3"
+            ]
+        );
     }
 
     #[tokio::test]

@@ -28,11 +28,13 @@ use qasab_ai::rng::derive_seed;
 use qasab_core::view::Drawing;
 use qasab_core::{AnyAction, AnyGame, AnyRuleset, ParseActionError, Player, Turn};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-/// A computer decision to be computed off the async threads; it returns the move's notation.
-pub type ComputerJob = Box<dyn FnOnce() -> String + Send>;
+/// A computer player's decisions to be computed off the async threads: the moves chosen in
+/// order, from the state the job was made for, each legal where it is played (empty if the
+/// player found none).
+pub type ComputerJob = Box<dyn FnOnce() -> Vec<AnyAction> + Send>;
 
 /// A hint to be computed off the async threads: the moves ranked by a player, or why that
 /// player cannot rank them.
@@ -141,7 +143,7 @@ pub struct ActionView {
     /// The action's structured form from the core (squares, pits, throw), as a legal
     /// action's `detail`.
     #[schema(value_type = Value)]
-    pub detail: Value,
+    pub detail: Box<RawValue>,
 }
 
 /// The most actions a view lists: the last ones, from [`StateView::actions_from`]. The rest
@@ -189,7 +191,7 @@ pub struct LegalAction {
     pub weight: Option<u32>,
     /// The action's structured form from the core (squares, pits, throw), for drawing it.
     #[schema(value_type = Value)]
-    pub detail: Value,
+    pub detail: Box<RawValue>,
 }
 
 /// The legal actions of the current turn.
@@ -278,7 +280,7 @@ pub struct StateView {
     pub scores: [u32; 2],
     /// The core's own serialization of the state (board, pending throws, histories).
     #[schema(value_type = Object)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The position as the terminal draws it.
     pub board: String,
     /// The index of the first action in `actions`. A view lists the last 100 actions; a
@@ -316,6 +318,14 @@ pub struct Game {
     /// The last take-backs: the number of each (the value of `takebacks` after it) and the
     /// length the log was cut to.
     truncations: VecDeque<(u64, usize)>,
+}
+
+/// The JSON of a value of the core, written once into the answer's text (not built as a tree
+/// of [`serde_json::Value`]s first, which costs an allocation for every key and value); `null` if it
+/// cannot be written.
+fn raw_json<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value)
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
 }
 
 fn parse_ruleset(ruleset: &str) -> Result<AnyRuleset, GameError> {
@@ -445,15 +455,16 @@ impl Game {
                 action: a.to_string(),
                 description: state.describe(a),
                 weight,
-                detail: serde_json::to_value(a).unwrap_or(Value::Null),
+                detail: raw_json(&a),
             })
             .collect();
         (denominator, list)
     }
 
-    /// Applies a legal action (read by `AnyState::parse_action`, or replayed), logging it with
-    /// its description. It is not checked again: the legal list is built once per action.
-    fn push(&mut self, action: AnyAction) -> Result<String, GameError> {
+    /// Applies a legal action (read by `AnyState::parse_action`, drawn by [`Game::throw`] or
+    /// chosen by a [`Game::computer_job`] for this state), logging it with its description. It
+    /// is not checked again: the legal list is built once per action.
+    fn push(&mut self, action: AnyAction) -> Result<(), GameError> {
         let state = self.game.state();
         let who = state.actor().unwrap_or("nobody");
         let mover = state.turn().player();
@@ -471,15 +482,14 @@ impl Game {
         self.game
             .apply_unchecked(action)
             .map_err(|e| GameError::Action(e.to_string()))?;
-        let text = action.to_string();
         self.log.push(Logged {
             actor: who,
             seat,
-            action: text.clone(),
+            action: action.to_string(),
             description,
         });
         self.movers.push(mover);
-        Ok(text)
+        Ok(())
     }
 
     /// The index of every action a person chose.
@@ -531,7 +541,7 @@ impl Game {
             seat: logged.seat,
             action: logged.action.clone(),
             description: logged.description.clone(),
-            detail: serde_json::to_value(self.game.actions()[index]).unwrap_or(Value::Null),
+            detail: raw_json(&self.game.actions()[index]),
         }
     }
 
@@ -548,7 +558,22 @@ impl Game {
 
     /// Every action so far in the game's notation.
     pub fn action_texts(&self) -> Vec<String> {
-        self.log.iter().map(|a| a.action.clone()).collect()
+        self.action_texts_from(0)
+    }
+
+    /// Every action so far, as played.
+    pub fn played(&self) -> Vec<AnyAction> {
+        self.game.actions().to_vec()
+    }
+
+    /// The actions from `from` on in the game's notation (none if `from` is past the end).
+    pub fn action_texts_from(&self, from: usize) -> Vec<String> {
+        self.log
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.action.clone())
+            .collect()
     }
 
     /// The view of the game with every action from `from` on, however many (a WebSocket
@@ -583,7 +608,7 @@ impl Game {
             turn: self.turn_view(),
             position: state.position_id(),
             scores: state.scores().into_array(),
-            state: serde_json::to_value(state).unwrap_or(Value::Null),
+            state: raw_json(state),
             board: state.render(),
             actions_from: self.index(),
             actions: Vec::new(),
@@ -605,12 +630,12 @@ impl Game {
         }
     }
 
-    /// Applies an action given in the game's notation (shorthand accepted); returns it in
-    /// canonical notation.
+    /// Applies an action given in the game's notation (shorthand accepted), checking that it
+    /// is legal.
     ///
     /// # Errors
     /// [`GameError::Action`] with the core's message.
-    pub fn apply(&mut self, text: &str) -> Result<String, GameError> {
+    pub fn apply(&mut self, text: &str) -> Result<(), GameError> {
         let action = self.game.state().parse_action(text.trim()).map_err(|e| {
             GameError::Action(match e {
                 ParseActionError::Over(o) => format!(
@@ -624,26 +649,50 @@ impl Game {
     }
 
     /// At a chance turn, the outcome thrown with `fresh` (64 bits from the operating
-    /// system's random source).
-    pub fn throw(&self, fresh: u64) -> Option<String> {
+    /// system's random source), to be played with [`Game::play`].
+    pub fn throw(&self, fresh: u64) -> Option<AnyAction> {
         let mut source = ChanceSource::new(fresh);
-        source.draw_any(self.game.state()).map(|a| a.to_string())
+        source.draw_any(self.game.state())
     }
 
-    /// At a computer player's turn, its decision, to be computed off the async threads.
-    pub fn computer_job(&self) -> Option<ComputerJob> {
+    /// Plays an action the server made for the current state: a throw from [`Game::throw`],
+    /// or the next decision of a [`Game::computer_job`] made for this game (the caller checks,
+    /// with [`Game::version`], that the game has not changed since). It is not parsed or
+    /// checked again.
+    ///
+    /// # Errors
+    /// [`GameError::Action`] for an action of another game.
+    pub fn play(&mut self, action: AnyAction) -> Result<(), GameError> {
+        self.push(action)
+    }
+
+    /// At a computer player's turn, its decision, to be computed off the async threads; with
+    /// `whole_turn`, also the decisions the same player makes right after it, until the turn
+    /// passes to a person or to the sticks, so that the turn takes one place in the queue of
+    /// computer work. Each decision is the player's with the seed of its own index.
+    pub fn computer_job(&self, whole_turn: bool) -> Option<ComputerJob> {
         let p = self.game.state().turn().player()?;
         let Seat::Computer(player) = &self.seats[p.index()] else {
             return None;
         };
         let player = player.clone();
-        let state = self.game.state().clone();
-        let seed = derive_seed(seat_seed(self.seed, p), self.index() as u64);
+        let mut state = self.game.state().clone();
+        let seat_seed = seat_seed(self.seed, p);
+        let mut index = self.index() as u64;
         Some(Box::new(move || {
-            player
-                .choose(&state, seed)
-                .map(|a| a.to_string())
-                .unwrap_or_default()
+            let mut chosen = Vec::new();
+            while let Some(action) = player.choose(&state, derive_seed(seat_seed, index)) {
+                // A legal action of this state, as the player chose it.
+                if state.apply_unchecked(action).is_err() {
+                    break;
+                }
+                chosen.push(action);
+                index += 1;
+                if !whole_turn || state.turn().player() != Some(p) {
+                    break;
+                }
+            }
+            chosen
         }))
     }
 

@@ -113,7 +113,8 @@ pub(crate) async fn hint(
             }
         }
         let spec = req.agent.unwrap_or_else(|| game.strongest().to_string());
-        // A seed of its own: the game's seed decides the throws and is never shown.
+        // A seed of its own: the game's secret seed seeds its computer seats' decisions (the
+        // throws come from the operating system's random source) and is never shown.
         let seed = auth::new_seed().map_err(AppError::Internal)?;
         game.hint_job(&spec, seed, state.limits())?
     };

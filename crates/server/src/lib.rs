@@ -16,13 +16,16 @@
 //! Computer moves and hints run on the [`compute`] pool: a fixed number of worker threads
 //! taking tasks from one queue, each task within the per-move limits of [`Config`]. A full
 //! queue refuses hints (503 with `Retry-After`); a hint whose client has gone is cancelled. A
-//! game between a person and the computer gets the computer's reply at once. A game between
-//! two computer players advances only while someone watches it (an open WebSocket, or a read
-//! of the game within [`Config::watch_window`]), at most one decision per
-//! [`Config::computer_pace`]: left alone it pauses, and it goes on when someone looks again.
+//! game between a person and the computer gets the computer's reply at once, ahead of all
+//! other computer work. A game between two computer players advances only while someone
+//! watches it (an open WebSocket, or a read of the game within [`Config::watch_window`]), at
+//! most one decision per [`Config::computer_pace`], and only as many such games as there are
+//! workers think at once (the others wait their turn): left alone it pauses, and it goes on
+//! when someone looks again.
 //!
 //! Database writes go to one writer thread that commits the writes of concurrent requests
-//! together ([`store::Writer`]), so thinking never delays storing a person's move.
+//! together ([`store::Writer`]), so thinking never delays storing a person's move. An action
+//! and the throws that follow it are stored as one write, committed before the answer.
 //!
 //! # Memory
 //! Only games in use are kept in memory: at most [`Config::games_in_memory`] (more only while
@@ -78,10 +81,12 @@ pub struct Config {
     pub sockets_per_game: usize,
     /// Hints a client address may ask for a minute (more get 429).
     pub hints_per_minute: u32,
-    /// Worker threads for computer moves and hints: at most this many think at once.
+    /// Worker threads for computer moves and hints: at most this many think at once. Also the
+    /// most games between two computer players that have a move queued or under way at once.
     pub compute_workers: usize,
     /// Hints that may wait for a worker before more are refused (503); computer seats' moves
-    /// always queue, ahead of hints.
+    /// always queue: in games with a person ahead of hints, in games between computers taking
+    /// turns with them.
     pub compute_queue: usize,
     /// The most time a computer player may be given per move (`time=`), in milliseconds.
     pub max_think_ms: u64,
@@ -226,6 +231,9 @@ struct Shared {
     reader: Arc<Mutex<Store>>,
     games: RwLock<HashMap<String, Arc<GameSlot>>>,
     compute: Compute,
+    /// Turns of games between two computer players to have a move queued or under way: as
+    /// many as the workers.
+    watched_turns: tokio::sync::Semaphore,
     /// The server's clock, for the games' `last_seen`.
     started: Instant,
     limiter: Mutex<RateLimiter>,
@@ -341,6 +349,7 @@ impl AppState {
             writer: Writer::start(store).context("cannot start the database writer")?,
             reader: Arc::new(Mutex::new(reader)),
             games: RwLock::new(games),
+            watched_turns: tokio::sync::Semaphore::new(compute.workers()),
             compute,
             started: Instant::now(),
             config,
@@ -602,24 +611,32 @@ impl AppState {
     }
 
     /// Plays the game's throws and computer moves until a person is to move or the game ends,
-    /// committing each before the next. A game between two computer players goes on only while
-    /// watched, one decision per [`Config::computer_pace`].
+    /// storing each decision with the throws after it before the next. A game between two
+    /// computer players goes on only while watched, one decision per
+    /// [`Config::computer_pace`], and waits for one of the turns of such games
+    /// (`watched_turns`) before it asks for a decision.
     async fn advance(&self, slot: &Arc<GameSlot>) -> Result<(), AppError> {
         let _turn = slot.advancing.lock().await;
         let mut last_decision: Option<Instant> = None;
+        // Held from before a decision of a game between computers is asked for until it is
+        // stored.
+        let mut watched_turn = None;
         loop {
             let mut game = slot.game.lock().await;
             match game.next() {
                 Next::Human(_) | Next::Over => return Ok(()),
                 Next::Chance => {
-                    let seed = auth::new_seed().map_err(AppError::Internal)?;
-                    let Some(throw) = game.throw(seed) else {
+                    let index = game.index();
+                    self.commit_from(slot, &mut game, index).await?;
+                    if game.index() == index {
+                        // No outcome to throw (not a state the core makes).
                         return Ok(());
-                    };
-                    self.commit(slot, &mut game, &throw).await?;
+                    }
                 }
                 Next::Computer(_) => {
-                    if !slot.has_person {
+                    let priority = if slot.has_person {
+                        Priority::Owed
+                    } else {
                         if !self.watched(slot) {
                             return Ok(());
                         }
@@ -631,8 +648,23 @@ impl AppState {
                                 continue;
                             }
                         }
-                    }
-                    let Some(job) = game.computer_job() else {
+                        if watched_turn.is_none() {
+                            drop(game);
+                            watched_turn = Some(
+                                self.0
+                                    .watched_turns
+                                    .acquire()
+                                    .await
+                                    .map_err(AppError::internal)?,
+                            );
+                            // The game may have changed, or lost its watchers, meanwhile.
+                            continue;
+                        }
+                        Priority::Watched
+                    };
+                    // A person waits for the computer's whole turn; a game between computers
+                    // goes one decision at a time, at its pace.
+                    let Some(job) = game.computer_job(slot.has_person) else {
                         return Ok(());
                     };
                     let version = game.version();
@@ -640,7 +672,7 @@ impl AppState {
                     let chosen = self
                         .0
                         .compute
-                        .submit(Priority::Owed, job)
+                        .submit(priority, job)
                         .map_err(|_| {
                             AppError::Internal(anyhow!("the computer queue refused a move"))
                         })?
@@ -650,28 +682,79 @@ impl AppState {
                     let mut game = slot.game.lock().await;
                     if game.version() != version {
                         // An undo replaced the state while the computer thought.
+                        watched_turn = None;
                         continue;
                     }
-                    self.commit(slot, &mut game, &chosen).await?;
+                    if chosen.is_empty() {
+                        return Err(AppError::Internal(anyhow!(
+                            "the computer player found no move at {}",
+                            version.0
+                        )));
+                    }
+                    let index = game.index();
+                    for action in chosen {
+                        if let Err(e) = game.play(action) {
+                            game.truncate(index);
+                            return Err(e.into());
+                        }
+                    }
+                    self.commit_from(slot, &mut game, index).await?;
+                    watched_turn = None;
                 }
             }
         }
     }
 
-    /// Applies an action in memory, then stores it; if storing fails the game is taken back.
+    /// Applies a person's action, given in the game's notation, and the server's throws after
+    /// it, and stores them ([`AppState::commit_from`]).
     async fn commit(&self, slot: &GameSlot, game: &mut Game, text: &str) -> Result<(), AppError> {
         let index = game.index();
-        let canonical = game.apply(text)?;
+        game.apply(text)?;
+        self.commit_from(slot, game, index).await
+    }
+
+    /// Plays the throws that come next, then stores every action from `index` on (a decision
+    /// already applied in memory and those throws) as one write, committed before it returns:
+    /// one sync for the lot rather than one per action. If storing fails the game is taken
+    /// back to `index`.
+    async fn commit_from(
+        &self,
+        slot: &GameSlot,
+        game: &mut Game,
+        index: usize,
+    ) -> Result<(), AppError> {
+        let thrown = self.throw_all(game);
+        let actions = game.action_texts_from(index);
+        if let Err(e) = thrown {
+            game.truncate(index);
+            return Err(e);
+        }
+        if actions.is_empty() {
+            return Ok(());
+        }
         let write = Write::Append {
             game: slot.row.id.clone(),
             index,
-            action: canonical,
+            actions,
         };
         if let Err(e) = self.0.writer.write(write).await {
             game.truncate(index);
             return Err(e.into());
         }
         slot.changed(game.index());
+        Ok(())
+    }
+
+    /// Plays the game's throws while the sticks are to be thrown, each drawn from fresh bits
+    /// of the operating system's random source.
+    fn throw_all(&self, game: &mut Game) -> Result<(), AppError> {
+        while game.next() == Next::Chance {
+            let fresh = auth::new_seed().map_err(AppError::Internal)?;
+            let Some(throw) = game.throw(fresh) else {
+                break;
+            };
+            game.play(throw)?;
+        }
         Ok(())
     }
 

@@ -54,7 +54,8 @@ pub struct GameRow {
     pub ruleset: String,
     /// The seats in seat order: `human` or an agent spec.
     pub seats: [String; 2],
-    /// The secret seed of the game's throws and computer players.
+    /// The secret seed of the game's computer players (the throws come from the operating
+    /// system's random source).
     pub seed: u64,
     /// The SHA-256 of each human seat's token, hex; `None` for a computer seat.
     pub token_hashes: [Option<String>; 2],
@@ -79,14 +80,14 @@ pub enum Write {
         /// Its first actions.
         actions: Vec<String>,
     },
-    /// The action at `index` of a game.
+    /// Actions of a game from `index` on: an action and the throws after it, stored together.
     Append {
         /// The game id.
         game: String,
-        /// The action's index.
+        /// The index of the first action.
         index: usize,
-        /// The action in canonical notation.
-        action: String,
+        /// The actions in canonical notation, in order.
+        actions: Vec<String>,
     },
     /// Deletes the actions of a game from `len` on (an undo).
     Truncate {
@@ -134,8 +135,16 @@ impl Store {
             );
         }
         if version == 1 {
-            // Games stored before the setting had hints for everyone.
-            conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 1")?;
+            // Games stored before the setting get its default: hints on where a computer player
+            // takes part, off between two people. In one transaction with the new version, so
+            // that an interrupted upgrade is made again from the start.
+            conn.execute_batch(
+                "BEGIN;
+                 ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 1;
+                 UPDATE games SET hints = 0 WHERE seat1 = 'human' AND seat2 = 'human';
+                 PRAGMA user_version=2;
+                 COMMIT;",
+            )?;
         }
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;
@@ -235,10 +244,13 @@ fn apply_write(conn: &Connection, w: &Write) -> rusqlite::Result<()> {
         Write::Append {
             game,
             index,
-            action,
+            actions,
         } => {
-            conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?
-                .execute(params![game, *index as i64, action])?;
+            let mut insert =
+                conn.prepare_cached("INSERT INTO actions (game, idx, action) VALUES (?1, ?2, ?3)")?;
+            for (i, a) in actions.iter().enumerate() {
+                insert.execute(params![game, (index + i) as i64, a])?;
+            }
         }
         Write::Truncate { game, len } => {
             conn.prepare_cached("DELETE FROM actions WHERE game = ?1 AND idx >= ?2")?
@@ -279,16 +291,16 @@ impl Writer {
                             Err(_) => break,
                         }
                     }
-                    let writes: Vec<Write> = batch.iter().map(|(w, _)| w.clone()).collect();
+                    let (writes, replies): (Vec<Write>, Vec<_>) = batch.into_iter().unzip();
                     match store.write_batch(&writes) {
                         Ok(results) => {
-                            for ((_, reply), result) in batch.into_iter().zip(results) {
+                            for (reply, result) in replies.into_iter().zip(results) {
                                 let _ = reply.send(result);
                             }
                         }
                         Err(e) => {
                             let text = e.to_string();
-                            for (_, reply) in batch {
+                            for reply in replies {
                                 let _ = reply.send(Err(rusqlite::Error::ToSqlConversionFailure(
                                     format!("the transaction failed: {text}").into(),
                                 )));
@@ -333,7 +345,7 @@ mod tests {
         Write::Append {
             game: game.into(),
             index,
-            action: format!("a{index}"),
+            actions: vec![format!("a{index}")],
         }
     }
 
@@ -387,7 +399,7 @@ mod tests {
     }
 
     #[test]
-    fn a_version_1_file_is_brought_up_to_date_with_hints_on() {
+    fn a_version_1_file_gets_hints_off_between_two_people_and_on_against_the_computer() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.db");
         {
@@ -398,14 +410,61 @@ mod tests {
                  created INTEGER NOT NULL);
                  CREATE TABLE actions (game TEXT NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
                  action TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
-                 INSERT INTO games VALUES ('g', 'tihbat', 'human', 'human', 7, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('people', 'tihbat', 'human', 'human', 7, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('first', 'tihbat', 'human', 'solver', 8, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('second', 'tab', 'greedy', 'human', 9, NULL, NULL, 0);
+                 INSERT INTO games VALUES ('computers', 'tab', 'random', 'greedy', 10, NULL, NULL, 0);
                  PRAGMA user_version=1;",
             )
             .unwrap();
         }
         let store = Store::open(&path).unwrap();
-        let (row, _) = store.load_game("g").unwrap().unwrap();
-        assert!(row.hints);
-        assert_eq!(row.seed, 7);
+        let hints = |id: &str| store.load_game(id).unwrap().unwrap().0.hints;
+        assert!(!hints("people"));
+        assert!(hints("first") && hints("second") && hints("computers"));
+        assert_eq!(store.load_game("people").unwrap().unwrap().0.seed, 7);
+        let version: i64 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // Opening it again changes nothing.
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert!(!store.load_game("people").unwrap().unwrap().0.hints);
+    }
+
+    #[test]
+    fn an_action_and_the_throws_after_it_are_one_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("g.db")).unwrap();
+        let insert = Write::Insert {
+            row: row("g"),
+            actions: vec!["a0".into()],
+        };
+        let append = Write::Append {
+            game: "g".into(),
+            index: 1,
+            actions: vec!["a1".into(), "a2".into(), "a3".into()],
+        };
+        let results = store.write_batch(&[insert, append]).unwrap();
+        assert!(results.iter().all(Result::is_ok));
+        let (_, actions) = store.load_game("g").unwrap().unwrap();
+        assert_eq!(actions, ["a0", "a1", "a2", "a3"]);
+        // A write whose second action clashes with another write stores neither of its own.
+        let clash = Write::Append {
+            game: "g".into(),
+            index: 4,
+            actions: vec!["a4".into(), "a5".into()],
+        };
+        let clash_too = Write::Append {
+            game: "g".into(),
+            index: 5,
+            actions: vec!["b5".into()],
+        };
+        let results = store.write_batch(&[clash_too, clash]).unwrap();
+        assert!(results[0].is_ok() && results[1].is_err());
+        let (_, actions) = store.load_game("g").unwrap().unwrap();
+        assert_eq!(actions, ["a0", "a1", "a2", "a3", "b5"]);
     }
 }

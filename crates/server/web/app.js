@@ -778,9 +778,12 @@ function prompt(actions, title, keepSelection) {
   const first = choices.querySelector('button');
   if (first && !keepSelection) {
     first.focus({ preventScroll: true });
-    // Into view only if it is not: the board keeps its place when it can.
-    const r = box.getBoundingClientRect();
-    if (r.bottom > window.innerHeight) box.scrollIntoView({ block: 'nearest' });
+    // Into view only if it is not, and never so far that the board leaves the screen: the
+    // page scrolls by what the box lacks, at most until the board's top reaches the top.
+    const lacking = box.getBoundingClientRect().bottom - window.innerHeight;
+    const boardTop = $('board').getBoundingClientRect().top;
+    const by = Math.min(lacking, boardTop);
+    if (by > 0) window.scrollBy(0, by);
   }
 }
 
