@@ -206,6 +206,7 @@ impl Options {
         let mut settings = Settings {
             options: Options::default(),
             fitted: S::FITTED,
+            net: S::NET,
         };
         apply_options(spec, OPTIONS, &mut settings)?;
         Ok(settings.options)
@@ -220,6 +221,8 @@ pub struct Settings {
     pub options: Options,
     /// Whether the game has fitted weights.
     pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
 }
 
 /// The options of `expectimax`, in documented order, each declared once. A level sets every
@@ -301,12 +304,12 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
     },
     OptionDef {
         key: "eval",
-        values: Values::Choice(&["hand", "fitted"]),
-        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        values: Values::Choice(&["hand", "fitted", "net"]),
+        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
         rules: "",
         get: |s| s.options.eval.name().into(),
         set: |s, v| {
-            s.options.eval = EvalWeights::parse_for(v, s.fitted)?;
+            s.options.eval = EvalWeights::parse_for(v, s.fitted, s.net)?;
             Ok(())
         },
     },

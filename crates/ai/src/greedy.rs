@@ -33,6 +33,8 @@ pub struct Settings {
     pub eval: EvalWeights,
     /// Whether the game has fitted weights.
     pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
 }
 
 /// The options of `greedy`, each declared once.
@@ -40,12 +42,12 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
     seed_option(),
     OptionDef {
         key: "eval",
-        values: Values::Choice(&["hand", "fitted"]),
-        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        values: Values::Choice(&["hand", "fitted", "net"]),
+        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
         rules: "",
         get: |s| s.eval.name().into(),
         set: |s, v| {
-            s.eval = EvalWeights::parse_for(v, s.fitted)?;
+            s.eval = EvalWeights::parse_for(v, s.fitted, s.net)?;
             Ok(())
         },
     },

@@ -14,7 +14,7 @@ use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 use qasab_core::options::OptionDef;
 
 /// Names of the agents, for messages.
-pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts", "greedy", "expectimax"];
+pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts", "greedy", "expectimax", "net"];
 
 /// Builds agents of one spec for one ruleset, from a seed. Expensive preparation (solving a
 /// game) happens once, when the maker is built; each call is cheap.
@@ -64,6 +64,7 @@ pub fn option_docs(name: &str) -> Option<Vec<qasab_core::OptionDoc>> {
             .map(OptionDef::doc)
             .collect(),
         "mcts" => crate::mcts::OPTIONS.iter().map(OptionDef::doc).collect(),
+        "net" => crate::net::NET_OPTIONS.iter().map(OptionDef::doc).collect(),
         _ => return None,
     })
 }
@@ -98,6 +99,7 @@ pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S
             let mut settings = crate::greedy::Settings {
                 eval: EvalWeights::Hand,
                 fitted: S::FITTED,
+                net: S::NET,
             };
             apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
             let eval = settings.eval;
@@ -124,7 +126,11 @@ pub fn unknown_agent<R: Ruleset>(spec: &AgentSpec, rules: &R) -> AgentError {
         AgentError::NotAvailable {
             agent: spec.name.clone(),
             ruleset: rules.to_string(),
-            why: "it is only available for tihbat".into(),
+            why: if spec.name == "net" {
+                "it is only available for the Tab family and the Ludii presets".into()
+            } else {
+                "it is only available for tihbat".into()
+            },
         }
     } else {
         AgentError::UnknownAgent {

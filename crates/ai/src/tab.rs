@@ -19,6 +19,10 @@ pub const TAB_MINIMAX: f64 = 0.4;
 
 impl Playable for State {
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
+        if spec.name == "net" {
+            return crate::net::net_maker(spec, rules);
+        }
+        crate::net::check_eval::<State>(spec, rules)?;
         match common_maker(spec)? {
             Some(maker) => Ok(maker),
             None => Err(unknown_agent(spec, rules)),

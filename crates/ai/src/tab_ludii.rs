@@ -23,6 +23,10 @@ impl Playable for State {
     }
 
     fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
+        if spec.name == "net" {
+            return crate::net::net_maker(spec, rules);
+        }
+        crate::net::check_eval::<State>(spec, rules)?;
         common_maker(spec)?.ok_or_else(|| unknown_agent(spec, rules))
     }
 }

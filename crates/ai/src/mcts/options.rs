@@ -355,13 +355,13 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
     },
     OptionDef {
         key: "eval",
-        values: Values::Choice(&["hand", "fitted"]),
-        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        values: Values::Choice(&["hand", "fitted", "net"]),
+        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
         rules: "",
         get: |o| o.eval.name().into(),
         set: |o, v| {
             o.eval = EvalWeights::from_name(v)
-                .ok_or_else(|| ValueError::Expected("hand or fitted".into()))?;
+                .ok_or_else(|| ValueError::Expected("hand, fitted or net".into()))?;
             Ok(())
         },
     },
