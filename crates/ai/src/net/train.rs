@@ -232,6 +232,20 @@ pub fn self_play<S: Encode>(
     seed: u64,
     lambda: f32,
 ) -> (Vec<Sample>, S) {
+    let (samples, _, end) = self_play_kept(mlp, rules, seed, lambda, false);
+    (samples, end)
+}
+
+/// [`self_play`], also returning the learnt states themselves (in the order of the samples)
+/// when `keep` is set: for exporting training data.
+pub fn self_play_kept<S: Encode>(
+    mlp: &Mlp,
+    rules: &S::Ruleset,
+    seed: u64,
+    lambda: f32,
+    keep: bool,
+) -> (Vec<Sample>, Vec<S>, S) {
+    let mut kept = Vec::new();
     let mut rng = rng_from_seed(seed);
     let mut state = rules.initial_state();
     let mut f = Features::default();
@@ -254,6 +268,9 @@ pub fn self_play<S: Encode>(
                 }
                 let mut features = Features::default();
                 let us = Encode::encode(&state, &mut features);
+                if keep {
+                    kept.push(state.clone());
+                }
                 let v = mlp.value(&features);
                 let sign = if us == Player::One { 1.0 } else { -1.0 };
                 chances.push(ChanceState {
@@ -284,7 +301,35 @@ pub fn self_play<S: Encode>(
             }
         }
     }
-    (lambda_returns(chances, lambda), state)
+    (lambda_returns(chances, lambda), kept, state)
+}
+
+/// The training data of `games` self-play games of `mlp` from `seed` (game `g` from
+/// `derive_seed(seed, g)`, as in a run), on `threads` threads: per game, each learnt state
+/// with its sample. For researchers who train their own models on Qasab's games.
+pub fn training_data<S: Encode>(
+    mlp: &Mlp,
+    rules: &S::Ruleset,
+    games: u64,
+    seed: u64,
+    lambda: f32,
+    threads: usize,
+) -> Vec<Vec<(S, Sample)>> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let (samples, states, _) =
+                    self_play_kept(mlp, rules, derive_seed(seed, g), lambda, true);
+                states.into_iter().zip(samples).collect()
+            })
+            .collect()
+    })
 }
 
 /// The λ-returns of a game's chance states, backwards from the last ([module docs](self)).
