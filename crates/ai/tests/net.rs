@@ -173,6 +173,32 @@ fn a_resumed_run_ends_with_the_weights_of_an_unbroken_one() {
 }
 
 #[test]
+fn the_curve_gets_a_point_whenever_the_games_pass_a_multiple_of_its_step() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let options = TrainOptions {
+        games: 60,
+        batch: 16,
+        curve_every: 20,
+        curve_pairs: 1,
+        ..small_options(60, 1)
+    };
+    let mut t = Trainer::<tab::State>::new(rules, options).unwrap();
+    let start = std::time::Instant::now();
+    while !t.finished() {
+        t.step(start);
+    }
+    let games: Vec<u64> = t.curve.iter().map(|p| p.games).collect();
+    // At the start, then after the batches ending at 32 (past 20), 48 (past 40), 60 (the end).
+    assert_eq!(games, vec![0, 32, 48, 60]);
+    assert!(
+        t.curve
+            .iter()
+            .all(|p| (0.0..=1.0).contains(&p.score) && p.match_games == 2)
+    );
+    assert!(t.curve[1..].iter().all(|p| p.loss.is_some()));
+}
+
+#[test]
 fn self_play_targets_are_values_and_the_last_is_exact_in_expectation() {
     let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
     let t = Trainer::<tab::State>::new(rules, small_options(16, 1)).unwrap();

@@ -513,7 +513,8 @@ impl<S: Encode + Playable> Trainer<S> {
         self.loss_sum += sq;
         self.loss_count += states;
         let every = self.options.curve_every;
-        if every > 0 && (self.games_done.is_multiple_of(every) || self.finished()) {
+        // A point when the games pass a multiple of `every` (batches need not divide it).
+        if every > 0 && (self.games_done / every > first / every || self.finished()) {
             point = Some(self.curve_point(started));
         }
         StepReport {
