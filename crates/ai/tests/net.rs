@@ -4,7 +4,7 @@
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::net::encode::tracks_are_point_symmetric;
 use qasab_ai::net::train::{TrainOptions, Trainer, self_play};
-use qasab_ai::net::{Encode, Features, NetError, Network, shipped, shipped_families};
+use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
 
@@ -127,6 +127,15 @@ fn bad_network_files_are_refused_with_a_reason() {
     let hyde: tab::Ruleset = "tab-hyde".parse().unwrap();
     let err = net.fits::<tab::State>(&hyde).unwrap_err().to_string();
     assert!(err.contains("trained for tab"), "{err}");
+    // The right board, but another number of inputs (a network made elsewhere): both numbers.
+    let enc = <tab::State as Encode>::encoding(&rules);
+    let short = Network::new(Mlp::new(enc.inputs - 1, 8, 4, || 0.5), "tab", enc);
+    let err = short.fits::<tab::State>(&rules).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("{} inputs", enc.inputs - 1))
+            && err.contains(&enc.inputs.to_string()),
+        "{err}"
+    );
 }
 
 #[test]

@@ -96,11 +96,20 @@ impl Network {
                 self.family, self.encoding, enc.name
             )));
         }
-        if self.columns != enc.columns || self.mlp.inputs() != enc.inputs {
+        if self.columns != enc.columns {
             return Err(NetError::Mismatch(format!(
                 "the network was trained on {} columns; this board has {} (a network reads one \
                  board size)",
                 self.columns, enc.columns
+            )));
+        }
+        if self.mlp.inputs() != enc.inputs {
+            return Err(NetError::Mismatch(format!(
+                "the network has {} inputs; {} on {} columns has {}",
+                self.mlp.inputs(),
+                enc.name,
+                enc.columns,
+                enc.inputs
             )));
         }
         Ok(())
