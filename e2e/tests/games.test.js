@@ -28,6 +28,34 @@ async function newGame(page, ruleset, options, player) {
   await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
 }
 
+test("the levels offered are the chosen player's own, from the API", async () => {
+  const problems = [];
+  const context = await env.browser.newContext();
+  const page = watch(await context.newPage(), problems);
+  await page.goto(`${env.server.url}/`);
+  await page.selectOption('#ruleset', 'tihbat');
+  await page.check('#mode-computer');
+  const levels = () => page.locator('#computer-level option').evaluateAll((os) => os.map((o) => o.value));
+  const players = await (await page.request.get(`${env.server.url}/api/players`)).json();
+  const mcts = players.find((p) => p.name === 'mcts').options.find((o) => o.key === 'level');
+  assert.equal(mcts.values, '1..=5');
+  await page.selectOption('#computer-player', 'mcts');
+  assert.deepEqual(await levels(), ['default', '1', '2', '3', '4', '5']);
+  assert.equal(await page.locator('#computer-level').isDisabled(), false);
+  await page.selectOption('#computer-player', 'random');
+  assert.equal(await page.locator('#computer-level').isDisabled(), true);
+  // The chosen level goes into the computer's spec.
+  await page.selectOption('#computer-player', 'mcts');
+  await page.selectOption('#computer-level', '2');
+  await page.click('#start');
+  await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const view = await (await page.request.get(`${env.server.url}/api/games/${id}`)).json();
+  assert.ok(view.seats.some((s) => s.player === 'mcts(level=2)'), JSON.stringify(view.seats));
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
 test('tihbat against the solver, clicked to the end', async () => {
   const problems = [];
   const context = await env.browser.newContext({ acceptDownloads: true });

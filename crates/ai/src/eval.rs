@@ -21,8 +21,7 @@
 
 use qasab_core::{GameState, Outcome, Player};
 
-use crate::spec::{AgentError, AgentSpec};
-use qasab_core::options::ValueError;
+use qasab_core::options::{OptionDef, ValueError, Values};
 
 pub mod hits;
 pub mod tab;
@@ -87,7 +86,7 @@ impl EvalWeights {
 
     /// Reads an `eval=` value for a game that has (`fitted`) or lacks fitted weights, and
     /// that has (`net`) or lacks networks. Whether the ruleset's board has a network is
-    /// checked when the player is made ([`crate::net::check_eval`]).
+    /// checked when the player is read ([`crate::players::Playable::network_fits`]).
     ///
     /// # Errors
     /// [`ValueError::Expected`] for another value, or for `fitted` or `net` on a game without
@@ -97,40 +96,52 @@ impl EvalWeights {
             (true, true) => "hand, fitted or net",
             (true, false) => "hand or fitted",
             (false, true) => "hand or net (this game has no fitted weights)",
-            (false, false) => "hand (this game has neither fitted weights nor a network)",
+            (false, false) => "hand (this game has no fitted weights)",
         };
+        let without = if net { "hand or net" } else { "hand" };
         match EvalWeights::from_name(text) {
             Some(EvalWeights::Fitted) if !fitted => Err(ValueError::Expected(format!(
-                "{valid}: only tab, tab-hyde and tab-modern have fitted weights"
+                "{without}: this game has no fitted weights (only tab, tab-hyde and tab-modern \
+                 have)"
             ))),
             Some(EvalWeights::Net) if !net => Err(ValueError::Expected(format!(
-                "{valid}: only the Tâb family and the Ludii presets have networks"
+                "{}: this game has no network (only the Tab family and the Ludii presets have)",
+                if fitted { "hand or fitted" } else { "hand" }
             ))),
             Some(w) => Ok(w),
             None => Err(ValueError::Expected(valid.into())),
         }
     }
+}
 
-    /// Reads the `eval=` option of `spec` for game `S`, or `default` when the spec sets none.
-    ///
-    /// # Errors
-    /// [`AgentError::BadValue`] for another value, or for `fitted` on a game without fitted
-    /// weights.
-    pub fn from_spec<S: Evaluate>(
-        spec: &AgentSpec,
-        default: EvalWeights,
-    ) -> Result<EvalWeights, AgentError> {
-        let Some(v) = spec.get("eval") else {
-            return Ok(default);
-        };
-        EvalWeights::parse_for(v, S::FITTED, S::NET).map_err(|e| AgentError::BadValue {
-            agent: spec.name.clone(),
-            key: "eval".into(),
-            value: v.into(),
-            expected: match e {
-                ValueError::Expected(x) | ValueError::Refused(x) => x,
-            },
-        })
+/// The settings of a search player while its spec is read, for its `eval=` option
+/// ([`eval_option`]): the weights, and whether the game has fitted ones.
+pub trait EvalSetting {
+    /// The weights chosen so far.
+    fn eval(&self) -> EvalWeights;
+    /// Chooses the weights.
+    fn set_eval(&mut self, weights: EvalWeights);
+    /// Whether the game has fitted weights ([`Evaluate::FITTED`]).
+    fn fitted(&self) -> bool;
+    /// Whether the game has networks ([`Evaluate::NET`]).
+    fn net(&self) -> bool;
+}
+
+/// The `eval=` option of `greedy`, `expectimax` and `mcts`, declared once: `hand`, or `fitted`
+/// on a game that has fitted weights ([`EvalWeights::parse_for`]).
+pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
+    OptionDef {
+        key: "eval",
+        values: Values::Choice(&["hand", "fitted", "net"]),
+        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), \
+               or the network (the Tab family and the Ludii presets, on their default boards)",
+        rules: "",
+        get: |s| s.eval().name().into(),
+        set: |s, v| {
+            let weights = EvalWeights::parse_for(v, s.fitted(), s.net())?;
+            s.set_eval(weights);
+            Ok(())
+        },
     }
 }
 

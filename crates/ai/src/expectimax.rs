@@ -93,10 +93,10 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
-use crate::eval::{EvalWeights, Evaluate};
+use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
-use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
+use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 use crate::turn::{TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values};
 use qasab_core::options::{OptionDef, ValueError, Values};
 
@@ -195,6 +195,15 @@ impl Options {
         })
     }
 
+    /// What a move with these settings may spend: the states it visits (`nodes=`, or those of
+    /// the level), on one thread.
+    pub fn cost(&self) -> Cost {
+        Cost {
+            nodes: Some(Spend::option("nodes", self.nodes)),
+            ..Cost::default()
+        }
+    }
+
     /// The settings a spec gives (`level=`, `depth=`, `nodes=`, `horizon=`, `eval=`, and
     /// `seed=`, checked here and used by the caller) for game `S`.
     ///
@@ -223,6 +232,24 @@ pub struct Settings {
     pub fitted: bool,
     /// Whether the game has networks.
     pub net: bool,
+}
+
+impl EvalSetting for Settings {
+    fn eval(&self) -> EvalWeights {
+        self.options.eval
+    }
+
+    fn set_eval(&mut self, weights: EvalWeights) {
+        self.options.eval = weights;
+    }
+
+    fn fitted(&self) -> bool {
+        self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
+    }
 }
 
 /// The options of `expectimax`, in documented order, each declared once. A level sets every
@@ -302,17 +329,7 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
             Ok(())
         },
     },
-    OptionDef {
-        key: "eval",
-        values: Values::Choice(&["hand", "fitted", "net"]),
-        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
-        rules: "",
-        get: |s| s.options.eval.name().into(),
-        set: |s, v| {
-            s.options.eval = EvalWeights::parse_for(v, s.fitted, s.net)?;
-            Ok(())
-        },
-    },
+    eval_option(),
 ];
 
 impl Default for Options {

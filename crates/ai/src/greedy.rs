@@ -19,11 +19,11 @@
 use qasab_core::GameState;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::eval::{EvalWeights, Evaluate};
+use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::spec::seed_option;
 use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values};
-use qasab_core::options::{OptionDef, Values};
+use qasab_core::options::OptionDef;
 
 /// A `greedy` spec's settings while its options are read: the evaluation, and whether the
 /// game has fitted weights (for `eval=`).
@@ -37,21 +37,26 @@ pub struct Settings {
     pub net: bool,
 }
 
+impl EvalSetting for Settings {
+    fn eval(&self) -> EvalWeights {
+        self.eval
+    }
+
+    fn set_eval(&mut self, weights: EvalWeights) {
+        self.eval = weights;
+    }
+
+    fn fitted(&self) -> bool {
+        self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
+    }
+}
+
 /// The options of `greedy`, each declared once.
-pub const OPTIONS: &[OptionDef<Settings>] = &[
-    seed_option(),
-    OptionDef {
-        key: "eval",
-        values: Values::Choice(&["hand", "fitted", "net"]),
-        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
-        rules: "",
-        get: |s| s.eval.name().into(),
-        set: |s, v| {
-            s.eval = EvalWeights::parse_for(v, s.fitted, s.net)?;
-            Ok(())
-        },
-    },
-];
+pub const OPTIONS: &[OptionDef<Settings>] = &[seed_option(), eval_option()];
 
 /// The one-turn lookahead player ([module docs](self)).
 pub struct Greedy<S: GameState> {

@@ -1,20 +1,58 @@
-//! The registry of players: which players each game has, how a spec string becomes an agent
-//! ([`PreparedAgent`]), and the limits a host (the server) may put on them. Above the players:
-//! it builds them all; the players themselves know only the [`Agent`] trait.
+//! The registry of players: which players there are ([`players!`]: one line each, with its
+//! option table and how its spec is read), how a spec string becomes an agent of a game
+//! ([`Plan`], [`PreparedAgent`]), and the limits a host (the server) may put on them
+//! ([`Limits`]). Above the players: it builds them all; the players themselves know only the
+//! [`Agent`] trait.
 
 use std::sync::Arc;
 
+use qasab_core::options::{OptionDef, OptionDoc};
 use qasab_core::{
     Action, AnyAction, AnyRuleset, AnyState, GameState, Registered, Ruleset, with_ruleset,
 };
 
 use crate::agent::{Agent, ValueKind};
 use crate::eval::{EvalWeights, Evaluate};
-use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
-use qasab_core::options::OptionDef;
+use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 
-/// Names of the agents, for messages.
-pub const AGENT_NAMES: &[&str] = &["random", "solver", "mcts", "greedy", "expectimax", "net"];
+/// Declares the players, one line each: its name, its option table, and the function that
+/// reads its spec for a game (a [`Plan`]). From the list come [`AGENT_NAMES`],
+/// [`option_docs`] and the dispatch of [`Plan::read`].
+macro_rules! players {
+    ($($name:literal: $options:expr => $read:ident,)+) => {
+        /// Names of the players, in the registry's order.
+        pub const AGENT_NAMES: &[&str] = &[$($name),+];
+
+        /// The documentation of a player's options, in documented order; `None` for an
+        /// unknown name.
+        pub fn option_docs(name: &str) -> Option<Vec<OptionDoc>> {
+            match name {
+                $($name => Some($options.iter().map(OptionDef::doc).collect()),)+
+                _ => None,
+            }
+        }
+
+        /// The plan of `spec` for a game of `S`, by the player's name.
+        fn read_spec<S: Playable>(
+            spec: &AgentSpec,
+            rules: &S::Ruleset,
+        ) -> Result<Plan<S>, AgentError> {
+            match spec.name.as_str() {
+                $($name => $read::<S>(spec, rules),)+
+                _ => Err(unknown_agent(spec, rules)),
+            }
+        }
+    };
+}
+
+players! {
+    "random": SEED_ONLY => read_random,
+    "solver": SEED_ONLY => read_solver,
+    "mcts": crate::mcts::OPTIONS => read_mcts,
+    "greedy": crate::greedy::OPTIONS => read_greedy,
+    "expectimax": crate::expectimax::OPTIONS => read_expectimax,
+    "net": crate::net::NET_OPTIONS => read_net,
+}
 
 /// Builds agents of one spec for one ruleset, from a seed. Expensive preparation (solving a
 /// game) happens once, when the maker is built; each call is cheap.
@@ -23,14 +61,6 @@ pub type AgentMaker<S> = Arc<dyn Fn(u64) -> Box<dyn Agent<S>> + Send + Sync>;
 /// A game whose states computer players can play. Every such game has a static evaluation
 /// ([`Evaluate`]), which the search players use.
 pub trait Playable: Evaluate {
-    /// Prepares the agent described by `spec` for `rules`. The maker ignores the spec's
-    /// `seed=`; callers choose the seed (see [`AgentSpec::seed`] and [`crate::rng`]).
-    ///
-    /// # Errors
-    /// [`AgentError`] for an unknown agent, a bad option, or an agent this game lacks.
-    fn agent_maker(spec: &AgentSpec, rules: &Self::Ruleset)
-    -> Result<AgentMaker<Self>, AgentError>;
-
     /// The strongest player for this game, used as the default opponent and for hints.
     fn strongest_agent() -> &'static str;
 
@@ -39,85 +69,162 @@ pub trait Playable: Evaluate {
         crate::mcts::MctsOptions::default()
     }
 
-    /// Refuses a spec whose preparation would pass a host's `limits` (the size of the game an
-    /// exact solver solves). Nothing by default.
+    /// Whether a network is shipped for `rules` (`eval=net`), or why not. No game has one by
+    /// default.
     ///
     /// # Errors
-    /// A message naming the limit.
-    fn check_preparation(
-        spec: &AgentSpec,
-        rules: &Self::Ruleset,
-        limits: &Limits,
-    ) -> Result<(), String> {
-        let _ = (spec, rules, limits);
-        Ok(())
+    /// A message naming the rulesets that have one.
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        let _ = rules;
+        Err("only the Tab family and the Ludii presets have networks".into())
     }
-}
 
-/// The documentation of a player's options, in documented order; `None` for an unknown name.
-pub fn option_docs(name: &str) -> Option<Vec<qasab_core::OptionDoc>> {
-    Some(match name {
-        "random" | "solver" => SEED_ONLY.iter().map(OptionDef::doc).collect(),
-        "greedy" => crate::greedy::OPTIONS.iter().map(OptionDef::doc).collect(),
-        "expectimax" => crate::expectimax::OPTIONS
-            .iter()
-            .map(OptionDef::doc)
-            .collect(),
-        "mcts" => crate::mcts::OPTIONS.iter().map(OptionDef::doc).collect(),
-        "net" => crate::net::NET_OPTIONS.iter().map(OptionDef::doc).collect(),
-        _ => return None,
-    })
+    /// The `net` player of `spec` on `rules`, for a game that has networks; `None` by default.
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        let _ = (spec, rules);
+        None
+    }
+
+    /// The exact `solver` of a ruleset of this game, if the game has one: its cost (the size
+    /// of the game it solves, [`Cost::solver_seeds`]) and how to solve it. `None` by default.
+    fn solver(rules: &Self::Ruleset) -> Option<Plan<Self>> {
+        let _ = rules;
+        None
+    }
 }
 
 /// The options of the players that take only `seed=` (`random`, `solver`).
 pub const SEED_ONLY: &[OptionDef<()>] = &[seed_option()];
 
-/// The maker of an agent every game has (`random`, `mcts`, `greedy`, `expectimax`); `None` for
-/// other names.
-///
-/// # Errors
-/// [`AgentError`] for bad options.
-pub fn common_maker<S: Playable>(spec: &AgentSpec) -> Result<Option<AgentMaker<S>>, AgentError> {
-    match spec.name.as_str() {
-        "random" => {
-            apply_options(spec, SEED_ONLY, &mut ())?;
-            Ok(Some(Arc::new(|seed| {
-                Box::new(crate::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>
-            })))
-        }
-        "mcts" => {
-            let defaults = S::mcts_defaults();
-            EvalWeights::from_spec::<S>(spec, defaults.eval)?;
-            let options = crate::mcts::MctsOptions::from_spec_over(spec, defaults)?;
-            Ok(Some(Arc::new(move |seed| {
-                Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
-                    options, defaults, seed,
-                )) as Box<dyn Agent<S>>
-            })))
-        }
-        "greedy" => {
-            let mut settings = crate::greedy::Settings {
-                eval: EvalWeights::Hand,
-                fitted: S::FITTED,
-                net: S::NET,
-            };
-            apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
-            let eval = settings.eval;
-            Ok(Some(Arc::new(move |seed| {
-                Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
-            })))
-        }
-        "expectimax" => {
-            crate::expectimax::Options::from_spec::<S>(spec)?;
-            let spec = spec.clone();
-            Ok(Some(Arc::new(move |seed| {
-                let agent = crate::expectimax::Expectimax::<S>::from_spec(&spec, seed)
-                    .expect("the spec was checked when the maker was built");
-                Box::new(agent) as Box<dyn Agent<S>>
-            })))
-        }
-        _ => Ok(None),
+/// A player's spec read for one game, before it is prepared: what the player spends
+/// ([`Cost`], which a host checks against its [`Limits`] first), and how to prepare it (at
+/// once for most players; by solving the game for `solver`).
+pub struct Plan<S: GameState> {
+    /// What the player spends.
+    pub cost: Cost,
+    prepare: Box<dyn FnOnce() -> Result<AgentMaker<S>, AgentError>>,
+}
+
+impl<S: Playable> Plan<S> {
+    /// Reads `spec` for `rules`: its player, and its options by the player's option table.
+    ///
+    /// # Errors
+    /// [`AgentError`] for an unknown player, a bad option, or a player this game lacks.
+    pub fn read(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+        read_spec::<S>(spec, rules)
     }
+
+    /// A plan whose preparation is `prepare` (run by [`Plan::prepare`]).
+    pub fn new(
+        cost: Cost,
+        prepare: impl FnOnce() -> Result<AgentMaker<S>, AgentError> + 'static,
+    ) -> Plan<S> {
+        Plan {
+            cost,
+            prepare: Box::new(prepare),
+        }
+    }
+
+    /// A plan already prepared.
+    pub fn ready(cost: Cost, maker: AgentMaker<S>) -> Plan<S> {
+        Plan::new(cost, move || Ok(maker))
+    }
+
+    /// Prepares the player: its maker.
+    ///
+    /// # Errors
+    /// [`AgentError::NotAvailable`] if the preparation fails (a game too large to solve).
+    pub fn prepare(self) -> Result<AgentMaker<S>, AgentError> {
+        (self.prepare)()
+    }
+}
+
+fn read_net<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    apply_options(
+        spec,
+        crate::net::NET_OPTIONS,
+        &mut crate::net::NetSettings::default(),
+    )?;
+    S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent(spec, rules)))
+}
+
+/// Refuses `eval=net` on a ruleset without a shipped network.
+fn check_net<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+    eval: EvalWeights,
+) -> Result<(), AgentError> {
+    if eval != EvalWeights::Net {
+        return Ok(());
+    }
+    S::network_fits(rules).map_err(|why| AgentError::BadValue {
+        agent: spec.name.clone(),
+        key: "eval".into(),
+        value: "net".into(),
+        expected: format!("hand or fitted ({why})"),
+    })
+}
+
+fn read_random<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    apply_options(spec, SEED_ONLY, &mut ())?;
+    Ok(Plan::ready(
+        Cost::default(),
+        Arc::new(|seed| Box::new(crate::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>),
+    ))
+}
+
+fn read_solver<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    let plan = S::solver(rules).ok_or_else(|| unknown_agent(spec, rules))?;
+    apply_options(spec, SEED_ONLY, &mut ())?;
+    Ok(plan)
+}
+
+fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    let defaults = S::mcts_defaults();
+    let options = crate::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
+    check_net::<S>(spec, rules, options.eval)?;
+    Ok(Plan::ready(
+        options.cost(),
+        Arc::new(move |seed| {
+            Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
+                options, defaults, seed,
+            )) as Box<dyn Agent<S>>
+        }),
+    ))
+}
+
+fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    let mut settings = crate::greedy::Settings {
+        eval: EvalWeights::Hand,
+        fitted: S::FITTED,
+        net: S::NET,
+    };
+    apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
+    let eval = settings.eval;
+    check_net::<S>(spec, rules, eval)?;
+    Ok(Plan::ready(
+        Cost::default(),
+        Arc::new(move |seed| {
+            Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
+        }),
+    ))
+}
+
+fn read_expectimax<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+) -> Result<Plan<S>, AgentError> {
+    let options = crate::expectimax::Options::from_spec::<S>(spec)?;
+    check_net::<S>(spec, rules, options.eval)?;
+    let spec = spec.clone();
+    Ok(Plan::ready(
+        options.cost(),
+        Arc::new(move |seed| {
+            let agent = crate::expectimax::Expectimax::<S>::from_spec(&spec, seed)
+                .expect("the spec was checked when the maker was built");
+            Box::new(agent) as Box<dyn Agent<S>>
+        }),
+    ))
 }
 
 /// The error for an agent name nobody knows, or one this ruleset lacks.
@@ -147,6 +254,8 @@ pub struct PreparedAgent<S: GameState> {
     pub spec: AgentSpec,
     /// The `seed=` of the spec.
     pub seed: Option<u64>,
+    /// What the player spends.
+    pub cost: Cost,
     /// Builds the agent.
     pub maker: AgentMaker<S>,
 }
@@ -155,12 +264,43 @@ impl<S: Playable> PreparedAgent<S> {
     /// Parses and prepares a spec for `rules`.
     ///
     /// # Errors
-    /// As [`AgentSpec::parse`] and [`Playable::agent_maker`].
+    /// As [`AgentSpec::parse`], [`Plan::read`] and [`Plan::prepare`].
     pub fn new(spec: &str, rules: &S::Ruleset) -> Result<Self, AgentError> {
+        let (spec, seed, plan) = Self::read(spec, rules)?;
+        let cost = plan.cost.clone();
+        Ok(PreparedAgent {
+            spec,
+            seed,
+            cost,
+            maker: plan.prepare()?,
+        })
+    }
+
+    /// Parses a spec and prepares it for `rules` if what it spends is within a host's
+    /// `limits` ([`Limits::check`]), before any expensive preparation.
+    ///
+    /// # Errors
+    /// A message: the player's own error, or the limit passed.
+    pub fn within(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
+        let (parsed, seed, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
+        limits.check(spec, &plan.cost)?;
+        let cost = plan.cost.clone();
+        Ok(PreparedAgent {
+            spec: parsed,
+            seed,
+            cost,
+            maker: plan.prepare().map_err(|e| e.to_string())?,
+        })
+    }
+
+    fn read(
+        spec: &str,
+        rules: &S::Ruleset,
+    ) -> Result<(AgentSpec, Option<u64>, Plan<S>), AgentError> {
         let spec = AgentSpec::parse(spec)?;
         let seed = spec.seed()?;
-        let maker = S::agent_maker(&spec, rules)?;
-        Ok(PreparedAgent { spec, seed, maker })
+        let plan = Plan::read(&spec, rules)?;
+        Ok((spec, seed, plan))
     }
 
     /// The agent for one game: seeded with the spec's `seed=` if given, else `default_seed`.
@@ -171,48 +311,86 @@ impl<S: Playable> PreparedAgent<S> {
 
 /// The budgets a host (the server) allows a computer player, so that one decision can neither
 /// hold a thread for long nor take every core, and the largest game its exact solver may
-/// prepare. A spec is checked against them by [`Limits::check`] before it is prepared.
+/// prepare. What a player spends ([`Cost`]) is checked against them by [`Limits::check`]
+/// before it is prepared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Who sets the limits, for messages (`the server`).
     pub holder: &'static str,
-    /// The most `time=` per move, in milliseconds.
+    /// The most time per move, in milliseconds.
     pub time_ms: u64,
-    /// The most `iterations=` per move.
+    /// The most search iterations per move.
     pub iterations: u64,
-    /// The most `threads=`.
+    /// The most threads.
     pub threads: u64,
-    /// The most `nodes=` per move.
+    /// The most states a move may visit.
     pub nodes: u64,
-    /// The most counters per pit for which the exact Tihbat `solver` is prepared (its table
-    /// grows with the fourth power of the counters).
+    /// The most counters per pit for which the exact Tihbat `solver` is prepared.
     pub solver_seeds: u32,
 }
 
 impl Limits {
-    /// Refuses a spec whose budget is above the limits; the player checks the rest of its
-    /// options when it is prepared. A spec that does not parse is left to the player too.
+    /// The most iterations a move under [`Limits::host`]: ten times the strongest `mcts`
+    /// level ([`crate::mcts::LEVEL_ITERATIONS`]).
+    pub const HOST_ITERATIONS: u64 = 1_000_000;
+
+    /// The most states a move may visit under [`Limits::host`]: those of the strongest
+    /// `expectimax` level (8,000,000).
+    pub const HOST_NODES: u64 = 8_000_000;
+
+    /// The limits of a host that sets how long a move may take and on how many threads: every
+    /// level preset of the players fits ([`Limits::HOST_ITERATIONS`],
+    /// [`Limits::HOST_NODES`]), and the exact Tihbat `solver` is prepared up to
+    /// [`crate::solver::HOST_SEEDS`] counters a pit.
+    pub fn host(holder: &'static str, time_ms: u64, threads: u64) -> Limits {
+        Limits {
+            holder,
+            time_ms,
+            iterations: Limits::HOST_ITERATIONS,
+            threads,
+            nodes: Limits::HOST_NODES,
+            solver_seeds: crate::solver::HOST_SEEDS,
+        }
+    }
+
+    /// Refuses a player of `spec` whose `cost` is above the limits: what it spends on a move,
+    /// then the size of what it prepares.
     ///
     /// # Errors
     /// A message naming the option and the limit.
-    pub fn check(&self, spec: &str) -> Result<(), String> {
-        let Ok(parsed) = AgentSpec::parse(spec) else {
-            return Ok(());
-        };
-        for (key, max, unit) in [
-            ("time", self.time_ms, "milliseconds"),
-            ("iterations", self.iterations, "iterations"),
-            ("threads", self.threads, "threads"),
-            ("nodes", self.nodes, "nodes"),
+    pub fn check(&self, spec: &str, cost: &Cost) -> Result<(), String> {
+        for (key, spend, max, unit) in [
+            ("time", &cost.time_ms, self.time_ms, "milliseconds"),
+            (
+                "iterations",
+                &cost.iterations,
+                self.iterations,
+                "iterations",
+            ),
+            ("threads", &cost.threads, self.threads, "threads"),
+            ("nodes", &cost.nodes, self.nodes, "nodes"),
         ] {
-            if let Some(v) = parsed.get(key).and_then(|v| v.parse::<u64>().ok())
-                && v > max
+            if let Some(Spend { amount, set_by }) = spend
+                && *amount > max
             {
+                let what = if *set_by == format!("{key}={amount}") {
+                    set_by.clone()
+                } else {
+                    format!("{set_by} ({amount} {unit})")
+                };
                 return Err(format!(
-                    "{spec}: {key}={v} is above {}'s limit of {max} {unit}",
+                    "{spec}: {what} is above {}'s limit of {max} {unit}",
                     self.holder
                 ));
             }
+        }
+        if let Some(seeds) = cost.solver_seeds
+            && seeds > self.solver_seeds
+        {
+            return Err(format!(
+                "solver: {} solves tihbat up to seeds={}, not seeds={seeds}",
+                self.holder, self.solver_seeds
+            ));
         }
         Ok(())
     }
@@ -228,6 +406,7 @@ pub struct AnyPlayer {
 /// [`PreparedAgent`] with its game's type erased to the registry's dynamic types.
 trait DynPlayer: Send + Sync {
     fn spec(&self) -> &AgentSpec;
+    fn cost(&self) -> &Cost;
     fn make(&self, seed: u64) -> AnyAgent;
 }
 
@@ -307,6 +486,10 @@ impl<S: Playable + Registered> DynPlayer for PreparedAgent<S> {
         &self.spec
     }
 
+    fn cost(&self) -> &Cost {
+        &self.cost
+    }
+
     fn make(&self, seed: u64) -> AnyAgent {
         AnyAgent {
             inner: Box::new(TypedAgent(PreparedAgent::make(self, seed))),
@@ -333,16 +516,29 @@ impl AnyPlayer {
         })
     }
 
-    /// Prepares the player of `spec` for `rules` within a host's `limits`: the budget of the
-    /// spec, then the size of what the player would prepare (the game a solver solves).
+    /// Prepares the player of `spec` for `rules` if what it spends is within a host's
+    /// `limits` ([`PreparedAgent::within`]): its budget, then the size of what it would
+    /// prepare (the game a solver solves), checked before it is prepared.
     ///
     /// # Errors
-    /// A message: the limit passed, or the player's own error.
+    /// A message: the player's own error, or the limit passed.
     pub fn within(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<AnyPlayer, String> {
-        limits.check(spec)?;
-        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
-        with_ruleset!(rules, r => check_preparation_of(&parsed, r, limits))?;
-        AnyPlayer::new(spec, rules).map_err(|e| e.to_string())
+        with_ruleset!(rules, r => Self::typed_within(spec, r, limits))
+    }
+
+    fn typed_within<R: Ruleset>(spec: &str, rules: &R, limits: &Limits) -> Result<AnyPlayer, String>
+    where
+        R::State: Playable + Registered,
+    {
+        let prepared = PreparedAgent::<R::State>::within(spec, rules, limits)?;
+        Ok(AnyPlayer {
+            inner: Arc::new(prepared),
+        })
+    }
+
+    /// What the player spends ([`Limits::check`] checks it).
+    pub fn cost(&self) -> &Cost {
+        self.inner.cost()
     }
 
     /// The spec as given.
@@ -381,20 +577,119 @@ impl AnyPlayer {
     }
 }
 
-fn check_preparation_of<R: Ruleset>(
-    spec: &AgentSpec,
-    rules: &R,
-    limits: &Limits,
-) -> Result<(), String>
-where
-    R::State: Playable,
-{
-    R::State::check_preparation(spec, rules, limits)
-}
-
 fn strongest_of<R: Ruleset>(_: &R) -> &'static str
 where
     R::State: Playable,
 {
     R::State::strongest_agent()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcts::{LEVEL_HELP, LEVEL_ITERATIONS};
+
+    fn cost_on_tab(spec: &str) -> Cost {
+        let rules = qasab_core::tab::Ruleset::default();
+        let spec = AgentSpec::parse(spec).unwrap();
+        Plan::<qasab_core::tab::State>::read(&spec, &rules)
+            .unwrap_or_else(|e| panic!("{spec}: {e}"))
+            .cost
+    }
+
+    #[test]
+    fn the_level_help_states_the_level_iterations() {
+        assert_eq!(
+            LEVEL_HELP,
+            "a preset budget: 200, 1,000, 10,000, 30,000 or 100,000 iterations a move"
+        );
+        for n in LEVEL_ITERATIONS {
+            let grouped = n
+                .to_string()
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join(",");
+            assert!(LEVEL_HELP.contains(&grouped), "{grouped}");
+        }
+    }
+
+    #[test]
+    fn players_answer_their_cost_levels_included() {
+        let c = cost_on_tab("mcts(level=5,threads=2)");
+        assert_eq!(c.iterations, Some(Spend::new(100_000, "level=5")));
+        assert_eq!(c.threads, Some(Spend::option("threads", 2)));
+        assert_eq!(c.time_ms, None);
+        // The game's default level (4 on the Tâb family).
+        let c = cost_on_tab("mcts");
+        assert_eq!(c.iterations, Some(Spend::new(30_000, "level=4")));
+        let c = cost_on_tab("mcts(time=300)");
+        assert_eq!(c.time_ms, Some(Spend::option("time", 300)));
+        assert_eq!(c.iterations, None);
+        assert_eq!(
+            cost_on_tab("expectimax(level=5)").nodes,
+            Some(Spend::option("nodes", 8_000_000))
+        );
+        assert_eq!(
+            cost_on_tab("expectimax(nodes=5000)").nodes,
+            Some(Spend::option("nodes", 5000))
+        );
+        assert_eq!(cost_on_tab("greedy"), Cost::default());
+        assert_eq!(cost_on_tab("random(seed=3)"), Cost::default());
+    }
+
+    #[test]
+    fn a_hosts_limits_fit_every_level_and_name_what_passes_them() {
+        let limits = Limits::host("the server", 500, 1);
+        for level in 1..=5 {
+            for player in ["mcts", "expectimax"] {
+                let spec = format!("{player}(level={level})");
+                assert_eq!(limits.check(&spec, &cost_on_tab(&spec)), Ok(()), "{spec}");
+            }
+        }
+        let check = |spec: &str| limits.check(spec, &cost_on_tab(spec)).unwrap_err();
+        assert_eq!(
+            check("mcts(time=501)"),
+            "mcts(time=501): time=501 is above the server's limit of 500 milliseconds"
+        );
+        assert_eq!(
+            check("mcts(threads=2)"),
+            "mcts(threads=2): threads=2 is above the server's limit of 1 threads"
+        );
+        assert_eq!(
+            check("mcts(iterations=1000001)"),
+            "mcts(iterations=1000001): iterations=1000001 is above the server's limit of 1000000 \
+             iterations"
+        );
+        let small = Limits {
+            iterations: 50_000,
+            ..limits.clone()
+        };
+        assert_eq!(
+            small.check("mcts(level=5)", &cost_on_tab("mcts(level=5)")),
+            Err(
+                "mcts(level=5): level=5 (100000 iterations) is above the server's limit of \
+                 50000 iterations"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn the_solver_is_refused_above_the_hosts_seeds_before_it_solves() {
+        let limits = Limits::host("the server", 500, 1);
+        let rules = qasab_core::tihbat::Ruleset::with_seeds(40);
+        let e = PreparedAgent::<qasab_core::tihbat::State>::within("solver", &rules, &limits)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e,
+            "solver: the server solves tihbat up to seeds=20, not seeds=40"
+        );
+        let rules = qasab_core::tihbat::Ruleset::with_seeds(2);
+        let p = PreparedAgent::<qasab_core::tihbat::State>::within("solver", &rules, &limits);
+        assert_eq!(p.unwrap().cost.solver_seeds, Some(2));
+    }
 }

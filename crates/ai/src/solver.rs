@@ -155,6 +155,12 @@ struct Level {
     edges: Vec<Edge>,
 }
 
+/// The most counters per pit for which a host prepares the solver by default
+/// ([`crate::Limits::host`]). The solver's table grows with the fourth power of the counters:
+/// `seeds=7` solves in milliseconds, `seeds=20` in a fraction of a second, `seeds=60` would
+/// take many seconds and hundreds of megabytes.
+pub const HOST_SEEDS: u32 = 20;
+
 /// The solved values of every level of a Tihbat ruleset.
 pub struct Solver {
     rules: Ruleset,

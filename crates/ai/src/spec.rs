@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use qasab_core::options::{OptionDef, ValueError, Values};
+use qasab_core::options::{ApplyError, OptionDef, ValueError, Values, apply};
 use qasab_core::ruleset::split_spec;
 use thiserror::Error;
 
@@ -160,9 +160,9 @@ impl fmt::Display for AgentSpec {
     }
 }
 
-/// Applies a spec's options to `target` through `defs`, the player's option definitions (the
-/// same machinery as ruleset options, [`qasab_core::options`]): every key must be one of them;
-/// then each given option is set, in the definitions' order.
+/// Applies a spec's options to `target` through `defs`, the player's option definitions, with
+/// the machinery of ruleset options ([`qasab_core::options::apply`]): every key must be one of
+/// them; then each given option is set, in the definitions' order.
 ///
 /// # Errors
 /// [`AgentError::UnknownKey`] listing the keys in documented order, or
@@ -174,19 +174,70 @@ pub fn apply_options<T>(
 ) -> Result<(), AgentError> {
     let keys: Vec<&'static str> = defs.iter().map(|d| d.key).collect();
     spec.check_keys(&keys)?;
-    for d in defs {
-        if let Some(v) = spec.get(d.key) {
-            (d.set)(target, v).map_err(|e| AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: d.key.into(),
-                value: v.into(),
-                expected: match e {
-                    ValueError::Expected(x) | ValueError::Refused(x) => x,
-                },
-            })?;
+    // In the definitions' order, so that a level is set before what it presets.
+    let given: Vec<(&str, &str)> = defs
+        .iter()
+        .filter_map(|d| spec.get(d.key).map(|v| (d.key, v)))
+        .collect();
+    apply(target, defs, &given).map_err(|e| match e {
+        ApplyError::Value { key, value, error } => AgentError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value,
+            expected: match error {
+                ValueError::Expected(x) | ValueError::Refused(x) => x,
+            },
+        },
+        // Neither can happen: the keys were checked, and a parsed spec has each key once.
+        ApplyError::UnknownKey(key) | ApplyError::DuplicateKey(key) => AgentError::UnknownKey {
+            agent: spec.name.clone(),
+            key,
+            valid: keys.clone(),
+        },
+    })
+}
+
+/// What a player spends, as its options set it: on each move (time, iterations, threads,
+/// states visited), and once, when it is prepared (the size of the game an exact solver
+/// solves). A host's [`Limits`](crate::Limits) are checked against it
+/// ([`Limits::check`](crate::Limits::check)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Milliseconds a move (`time=`), for a player with a time budget.
+    pub time_ms: Option<Spend>,
+    /// Search iterations a move (`iterations=`, or those of a level).
+    pub iterations: Option<Spend>,
+    /// Threads a move uses (`threads=`).
+    pub threads: Option<Spend>,
+    /// States a move may visit (`nodes=`, or those of a level).
+    pub nodes: Option<Spend>,
+    /// The counters per pit of the Tihbat game that an exact solver solves when it is
+    /// prepared.
+    pub solver_seeds: Option<u32>,
+}
+
+/// An amount a player spends, with the option that sets it (for messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spend {
+    /// The amount, in the unit of the [`Cost`] field.
+    pub amount: u64,
+    /// The option that sets it, as a spec writes it (`time=500`, `level=5`).
+    pub set_by: String,
+}
+
+impl Spend {
+    /// `amount`, set by the option `set_by`.
+    pub fn new(amount: u64, set_by: impl Into<String>) -> Spend {
+        Spend {
+            amount,
+            set_by: set_by.into(),
         }
     }
-    Ok(())
+
+    /// The amount of option `key` set to it (`time=500`).
+    pub fn option(key: &str, amount: u64) -> Spend {
+        Spend::new(amount, format!("{key}={amount}"))
+    }
 }
 
 /// Reads a player's `seed=` value.

@@ -1,11 +1,11 @@
 //! Players for the Tâb family: the common ones. Stronger players come with the search agents.
 
-use qasab_core::tab::{Ruleset, State};
+use qasab_core::tab::State;
 
 use crate::eval::EvalWeights;
 use crate::mcts::{Budget, MctsOptions};
-use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
-use crate::spec::{AgentError, AgentSpec};
+use crate::players::{Plan, Playable};
+use crate::spec::{AgentError, AgentSpec, Cost};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.
 pub const TAB_LEVEL: u8 = 4;
@@ -18,15 +18,12 @@ pub const TAB_C: f64 = 0.7;
 pub const TAB_MINIMAX: f64 = 0.4;
 
 impl Playable for State {
-    fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
-        if spec.name == "net" {
-            return crate::net::net_maker(spec, rules);
-        }
-        crate::net::check_eval::<State>(spec, rules)?;
-        match common_maker(spec)? {
-            Some(maker) => Ok(maker),
-            None => Err(unknown_agent(spec, rules)),
-        }
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        crate::net::for_rules::<Self>(rules).map(|_| ())
+    }
+
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
     }
 
     fn strongest_agent() -> &'static str {

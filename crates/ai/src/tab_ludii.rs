@@ -1,12 +1,20 @@
 //! Players for the Ludii presets (`tab-ludii`, `tab-hyde-ludii`): the common ones.
 
-use qasab_core::tab_ludii::{Ruleset, State};
+use qasab_core::tab_ludii::State;
 
 use crate::mcts::{MctsOptions, RolloutPolicy};
-use crate::players::{AgentMaker, Playable, common_maker, unknown_agent};
-use crate::spec::{AgentError, AgentSpec};
+use crate::players::{Plan, Playable};
+use crate::spec::{AgentError, AgentSpec, Cost};
 
 impl Playable for State {
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        crate::net::for_rules::<Self>(rules).map(|_| ())
+    }
+
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
+    }
+
     fn strongest_agent() -> &'static str {
         "mcts"
     }
@@ -20,13 +28,5 @@ impl Playable for State {
             rollout: RolloutPolicy::Captures,
             ..MctsOptions::default()
         }
-    }
-
-    fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
-        if spec.name == "net" {
-            return crate::net::net_maker(spec, rules);
-        }
-        crate::net::check_eval::<State>(spec, rules)?;
-        common_maker(spec)?.ok_or_else(|| unknown_agent(spec, rules))
     }
 }

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use qasab_core::tihbat::{Move, Ruleset, State};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::players::{AgentMaker, Limits, Playable, SEED_ONLY, common_maker, unknown_agent};
+use crate::players::{AgentMaker, Plan, Playable};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::solver::Solver;
-use crate::spec::{AgentError, AgentSpec, apply_options};
+use crate::spec::{AgentError, Cost};
 
 /// Plays perfectly: a move of the best exact value given the game's history, chosen at random
 /// among equally good moves with its seed.
@@ -83,38 +83,23 @@ impl Playable for State {
         }
     }
 
-    /// The solver's table grows with the fourth power of the counters (seeds=7 solves in
-    /// milliseconds, seeds=20 in a fraction of a second, seeds=60 would take many seconds and
-    /// hundreds of megabytes): a host limits the counters it solves.
-    fn check_preparation(spec: &AgentSpec, rules: &Ruleset, limits: &Limits) -> Result<(), String> {
-        let seeds = u32::from(rules.seeds);
-        if spec.name == "solver" && seeds > limits.solver_seeds {
-            return Err(format!(
-                "solver: {} solves tihbat up to seeds={}, not seeds={seeds}",
-                limits.holder, limits.solver_seeds
-            ));
-        }
-        Ok(())
-    }
-
-    fn agent_maker(spec: &AgentSpec, rules: &Ruleset) -> Result<AgentMaker<State>, AgentError> {
-        if let Some(maker) = common_maker(spec)? {
-            return Ok(maker);
-        }
-        match spec.name.as_str() {
-            "solver" => {
-                apply_options(spec, SEED_ONLY, &mut ())?;
-                let solver =
-                    Arc::new(Solver::new(*rules).map_err(|e| AgentError::NotAvailable {
-                        agent: spec.name.clone(),
-                        ruleset: rules.to_string(),
-                        why: e.detail(),
-                    })?);
-                Ok(Arc::new(move |seed| {
-                    Box::new(SolverAgent::new(solver.clone(), seed)) as Box<dyn Agent<State>>
-                }))
-            }
-            _ => Err(unknown_agent(spec, rules)),
-        }
+    /// The exact solver ([`Solver`]); what it costs is the counters per pit it solves (see
+    /// [`crate::solver::HOST_SEEDS`]).
+    fn solver(rules: &Ruleset) -> Option<Plan<State>> {
+        let rules = *rules;
+        let cost = Cost {
+            solver_seeds: Some(u32::from(rules.seeds)),
+            ..Cost::default()
+        };
+        Some(Plan::new(cost, move || {
+            let solver = Arc::new(Solver::new(rules).map_err(|e| AgentError::NotAvailable {
+                agent: "solver".into(),
+                ruleset: rules.to_string(),
+                why: e.detail(),
+            })?);
+            Ok(Arc::new(move |seed| {
+                Box::new(SolverAgent::new(solver.clone(), seed)) as Box<dyn Agent<State>>
+            }) as AgentMaker<State>)
+        }))
     }
 }

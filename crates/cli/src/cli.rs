@@ -382,7 +382,8 @@ pub struct SolveArgs {
     /// Solve seeds=A..B (inclusive) instead, and print a table.
     #[arg(long, value_name = "A..B")]
     pub sweep: Option<String>,
-    /// Analyse this position instead of the start, e.g. 2,9,9,8/0,0/north.
+    /// Analyse this position instead of the start: a position id, e.g. 2,9,9,8/0,0/north/1/7.7.7.7s
+    /// (the moves played and the repetition history may be left out: 2,9,9,8/0,0/north).
     #[arg(long, conflicts_with = "sweep")]
     pub position: Option<String>,
     /// Print JSON.

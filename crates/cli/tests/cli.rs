@@ -417,6 +417,30 @@ fn solve_reports_values_as_text_and_json() {
 }
 
 #[test]
+fn solve_reads_position_ids_as_moves_and_apply_do() {
+    // A full id (the moves played and the history), as `apply` prints it, is read and solved
+    // with its history; the values agree with the short id's here.
+    let full = ok(&["apply", "tihbat", "A7"]);
+    assert_eq!(full.trim(), "2,9,9,8/0,0/north/1/7.7.7.7s");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "--position", full.trim(), "--json"])).unwrap();
+    assert_eq!(v["side_to_move"], "north");
+    assert_eq!(
+        v["moves"],
+        serde_json::json!([{"move": "C9", "value": 2}, {"move": "D8", "value": -2}])
+    );
+    // And checked: no move played means the start, with south to move.
+    fails(
+        &["solve", "--position", "2,9,9,8/0,0/north/0"],
+        "with no move played the game is at its start",
+    );
+    fails(
+        &["solve", "--position", "2,9,9,8/0,0/north/1/7.7.8.6s"],
+        "does not follow the one before",
+    );
+}
+
+#[test]
 fn bench_prints_the_json_contract() {
     let v: serde_json::Value = serde_json::from_str(&ok(&[
         "bench",

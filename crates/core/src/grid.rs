@@ -30,6 +30,18 @@ pub struct Square(pub u8);
 
 /// The largest number of columns of any Tâb board.
 pub const MAX_COLUMNS: u8 = 29;
+/// The board sizes Hyde gives for At-Tab (H-1, LH-1), smallest first; the largest is the
+/// widest board of any Tâb game.
+pub const HYDE_COLUMNS: [u8; 4] = [13, 19, 21, 29];
+const _: () = assert!(HYDE_COLUMNS[HYDE_COLUMNS.len() - 1] == MAX_COLUMNS);
+
+/// [`HYDE_COLUMNS`] in words: `13, 19, 21 or 29`.
+pub const HYDE_COLUMNS_TEXT: &str = {
+    const TEXT: crate::options::ConstText<32> =
+        crate::options::ConstText::new().list_u8(&HYDE_COLUMNS, ", ", " or ");
+    TEXT.as_str()
+};
+
 /// The largest number of squares.
 pub const MAX_SQUARES: usize = 4 * MAX_COLUMNS as usize;
 

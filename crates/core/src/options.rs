@@ -150,6 +150,131 @@ pub struct OptionDoc {
     pub rules: &'static str,
 }
 
+/// Text built at compile time, for documentation that must be `&'static str` (an option's
+/// help or values) yet states numbers kept in constants: the text then cannot drift from
+/// them. Holds at most `N` bytes; building more is a compile-time error.
+///
+/// # Examples
+/// ```
+/// use qasab_core::options::ConstText;
+/// const SIZES: [u64; 3] = [13, 19, 1000];
+/// const HELP: &str = {
+///     const TEXT: ConstText<40> = ConstText::new()
+///         .push("sizes ")
+///         .list(&SIZES, true, ", ", " or ");
+///     TEXT.as_str()
+/// };
+/// assert_eq!(HELP, "sizes 13, 19 or 1,000");
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct ConstText<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> ConstText<N> {
+    /// The empty text.
+    pub const fn new() -> Self {
+        ConstText {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// The text followed by `text`.
+    pub const fn push(mut self, text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            self.buf[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// The text followed by `n` in decimal, with a comma between groups of three digits if
+    /// `grouped` (`100,000`).
+    pub const fn number(mut self, n: u64, grouped: bool) -> Self {
+        let mut digits = [0u8; 20];
+        let mut count = 0;
+        let mut rest = n;
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        while count > 0 {
+            count -= 1;
+            self.buf[self.len] = digits[count];
+            self.len += 1;
+            if grouped && count > 0 && count % 3 == 0 {
+                self.buf[self.len] = b',';
+                self.len += 1;
+            }
+        }
+        self
+    }
+
+    /// The text followed by `numbers` ([`ConstText::number`]), with `separator` between
+    /// them and `last` before the last one (`13, 19 or 21`).
+    pub const fn list(
+        mut self,
+        numbers: &[u64],
+        grouped: bool,
+        separator: &str,
+        last: &str,
+    ) -> Self {
+        let mut i = 0;
+        while i < numbers.len() {
+            if i > 0 {
+                self = self.push(if i + 1 == numbers.len() {
+                    last
+                } else {
+                    separator
+                });
+            }
+            self = self.number(numbers[i], grouped);
+            i += 1;
+        }
+        self
+    }
+
+    /// As [`ConstText::list`], for small numbers (board sizes), ungrouped.
+    pub const fn list_u8(mut self, numbers: &[u8], separator: &str, last: &str) -> Self {
+        let mut i = 0;
+        while i < numbers.len() {
+            if i > 0 {
+                self = self.push(if i + 1 == numbers.len() {
+                    last
+                } else {
+                    separator
+                });
+            }
+            self = self.number(numbers[i] as u64, false);
+            i += 1;
+        }
+        self
+    }
+
+    /// The text.
+    pub const fn as_str(&self) -> &str {
+        match std::str::from_utf8(self.buf.split_at(self.len).0) {
+            Ok(text) => text,
+            Err(_) => panic!("only whole strings are pushed"),
+        }
+    }
+}
+
+impl<const N: usize> Default for ConstText<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Reads an integer from `lo` to `hi`.
 ///
 /// # Errors

@@ -47,6 +47,56 @@ enum Edit {
     CopyToken(usize, usize),
     /// Swap two tokens.
     SwapTokens(usize, usize),
+    /// Replace a number by an extreme value ([`EXTREMES`]).
+    Extreme(usize, usize),
+}
+
+/// The values a counter is tried at: 0 and the largest values of the types the fields are read
+/// into (`u8`, `u16`, `i32`, `u32`), and one less.
+const EXTREMES: [&str; 9] = [
+    "0",
+    "254",
+    "255",
+    "65534",
+    "65535",
+    "2147483646",
+    "2147483647",
+    "4294967294",
+    "4294967295",
+];
+
+/// The numbers of an id: (start, end) of each maximal run of decimal digits that stands alone
+/// between separators (so not the digits of a piece's marks or visited squares). Ludii's
+/// run-length `VxK` and Tihbat's `A.B.C.Ds` count as separated.
+fn numbers(chars: &[char]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let before = start.checked_sub(1).map(|k| chars[k]);
+        let after = chars.get(i).copied();
+        let free_before = before.is_none_or(|c| !c.is_ascii_alphanumeric() || c == 'x');
+        let free_after = after.is_none_or(|c| !c.is_ascii_alphanumeric() || "xsn".contains(c));
+        if free_before && free_after {
+            out.push((start, i));
+        }
+    }
+    out
+}
+
+/// `id` with its `k`-th number (of [`numbers`]) replaced by `value`.
+fn with_number(id: &str, k: usize, value: &str) -> String {
+    let mut c: Vec<char> = id.chars().collect();
+    let (a, b) = numbers(&c)[k];
+    c.splice(a..b, value.chars());
+    c.into_iter().collect()
 }
 
 /// Characters that ids are made of, and a few that they are not.
@@ -61,6 +111,7 @@ fn arb_edit() -> impl Strategy<Value = Edit> {
         (any::<usize>(), any::<bool>()).prop_map(|(i, up)| Edit::Bump(i, up)),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::CopyToken(a, b)),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapTokens(a, b)),
+        (any::<usize>(), any::<usize>()).prop_map(|(i, v)| Edit::Extreme(i, v)),
     ]
 }
 
@@ -131,6 +182,13 @@ fn apply(id: &str, edit: &Edit) -> String {
                 for (k, chars) in new {
                     c.splice(t[k].0..t[k].1, chars);
                 }
+            }
+        }
+        Edit::Extreme(i, v) => {
+            let n = numbers(&c);
+            if !n.is_empty() {
+                let id: String = c.iter().collect();
+                return with_number(&id, pick(i, n.len()), EXTREMES[pick(v, EXTREMES.len())]);
             }
         }
         _ => {}
@@ -253,4 +311,32 @@ fn the_mutations_reach_the_validity_check() {
         by_validity > 100,
         "{by_validity} rejected by the validity check"
     );
+}
+
+/// Every number of valid ids of every ruleset, set to each extreme value in turn: the id is read
+/// (a valid state that reads back and plays on, every state reached valid) or rejected. The
+/// counters that an id may set to any value saturate rather than wrap, and the ones the rules
+/// bound are checked against their bounds.
+#[test]
+fn counters_at_extreme_values_are_read_or_rejected() {
+    let all = rulesets();
+    let (mut read, mut tried) = (0, 0);
+    for (which, any) in all.iter().enumerate() {
+        for (seed, len) in [(1u64, 0u32), (2, 25), (3, 120)] {
+            with_ruleset!(*any, r => {
+                let id = valid_id(&r, seed + which as u64, len);
+                let count = numbers(&id.chars().collect::<Vec<_>>()).len();
+                for k in 0..count {
+                    for value in EXTREMES {
+                        tried += 1;
+                        let bad = with_number(&id, k, value);
+                        if check_id(&r, &bad, seed, 6) == Read::Accepted {
+                            read += 1;
+                        }
+                    }
+                }
+            });
+        }
+    }
+    assert!(read > 0 && read < tried, "{read} of {tried} read");
 }

@@ -123,13 +123,14 @@ fn a_destination_reached_along_two_tracks_is_one_move() {
 #[test]
 fn entering_the_enemy_row_needs_an_enemy_piece_in_it() {
     let black_home = "B,B,B,B,B,B,B";
-    let id = |row4: &str, row2: &str| {
-        format!("7/{row2}/5,W,1/{row4}/white/main/9,20/0,6/0x14/0x5,1,0x15/1x7,0x7/0x21")
+    let id = |row4: &str, row2: &str, black_counts: &str| {
+        format!("7/{row2}/5,W,1/{row4}/white/main/9,20/0,6/0x14/0x5,1,0x15/{black_counts}")
     };
-    let s = at("tab-ludii", &id(black_home, "7"));
+    let s = at("tab-ludii", &id(black_home, "7", "1x7,0x7/0x21"));
     assert_eq!(moves_after(&s, 3), vec!["3:f3-f2", "3:f3-f4"]);
-    // Black's pieces all left home (a stack of 7 on c2): the enemy track is closed.
-    let s = at("tab-ludii", &id("7", "2,B7,4"));
+    // Black's pieces all left home (a stack of 7 on c2, Black's enemy track index 4): the
+    // enemy track is closed.
+    let s = at("tab-ludii", &id("7", "2,B7,4", "0x14/0x4,7,0x16"));
     assert_eq!(moves_after(&s, 3), vec!["3:f3-f2"]);
 }
 
@@ -216,7 +217,7 @@ fn own_pieces_stack_and_stacks_move_whole() {
 #[test]
 fn game_ends_when_the_turn_passes_to_a_player_without_pieces() {
     // Black's last piece on c3; White on a3 takes it.
-    let id = "7/7/W,1,B,4/7/white/main/40,80/6,6/0x14/1,0x20/0x9,1,0x4/0x21";
+    let id = "7/7/W,1,B,4/7/white/main/41,80/6,6/0x14/1,0x20/0x9,1,0x4/0x21";
     let mut s = at("tab-ludii", id);
     play(&mut s, 2, "2:a3-c3");
     let o = s.turn().outcome().expect("over");
@@ -225,7 +226,7 @@ fn game_ends_when_the_turn_passes_to_a_player_without_pieces() {
         (Some(Player::One), EndReason::Elimination, 7)
     );
     // Taking it with a 4 gives another throw: the game goes on until a 2 or 3.
-    let id = "7/7/W,3,B,2/7/white/main/40,80/6,6/0x14/1,0x20/0x11,1,0x2/0x21";
+    let id = "7/7/W,3,B,2/7/white/main/41,80/6,6/0x14/1,0x20/0x11,1,0x2/0x21";
     let mut s = at("tab-ludii", id);
     play(&mut s, 4, "4:a3-e3");
     assert_eq!(s.turn(), Turn::Chance);
@@ -262,7 +263,7 @@ fn locked_pieces_move_only_with_a_1_and_moving_unlocks() {
 #[test]
 fn a_throw_past_the_end_of_the_track_cannot_be_played() {
     // White on b4 (track index 50); Black has left its home row.
-    let id = "13/B,12/13/1,W,11/white/100,200/12,11";
+    let id = "13/B,12/13/1,W,11/white/101,200/12,11";
     let s = at("tab-hyde-ludii", id);
     assert_eq!(moves_after(&s, 1), vec!["1:b4-a4"]);
     assert_eq!(moves_after(&s, 2), vec!["pass"]);
@@ -271,7 +272,7 @@ fn a_throw_past_the_end_of_the_track_cannot_be_played() {
 #[test]
 fn a_king_moves_whole_or_all_but_one_when_the_throw_is_one_less() {
     let id = |king: &str, home: &str| {
-        format!("{home}/13/{king},12/b,b,b,b,b,b,b,b,b,b,b,b,1/white/20,40/1,0")
+        format!("{home}/13/{king},12/b,b,b,b,b,b,b,b,b,b,b,b,1/white/21,40/1,0")
     };
     let s = at("tab-hyde-ludii", &id("W3", "w,w,w,w,w,w,w,w,w,w,3"));
     assert_eq!(moves_after(&s, 2), vec!["2:a3-c3", "2:a3-c3*2"]);
@@ -287,7 +288,7 @@ fn a_king_moves_whole_or_all_but_one_when_the_throw_is_one_less() {
 
 #[test]
 fn onto_an_own_unit_in_the_middle_rows_exactly_one_piece_moves_and_joins() {
-    let id = "w,w,w,w,w,w,w,w,w,w,3/13/W2,1,W,10/b,b,b,b,b,b,b,b,b,b,b,b,1/white/20,40/1,0";
+    let id = "w,w,w,w,w,w,w,w,w,w,3/13/W2,1,W,10/b,b,b,b,b,b,b,b,b,b,b,b,1/white/21,40/1,0";
     let mut s = at("tab-hyde-ludii", id);
     assert_eq!(moves_after(&s, 2), vec!["2:a3-c3*1", "2:c3-e3"]);
     play(&mut s, 2, "2:a3-c3*1");
@@ -302,14 +303,14 @@ fn onto_an_own_unit_in_the_middle_rows_exactly_one_piece_moves_and_joins() {
 #[test]
 fn no_move_onto_an_own_unit_outside_the_middle_rows() {
     // White's unlocked piece on k1 would land on its own piece on m1.
-    let id = "w,w,w,w,w,w,w,w,w,w,W,1,W/13/13/b,b,b,b,b,b,b,b,b,b,b,b,b/white/20,40/0,1";
+    let id = "w,w,w,w,w,w,w,w,w,w,W,1,W/13/13/b,b,b,b,b,b,b,b,b,b,b,b,b/white/21,40/0,1";
     let s = at("tab-hyde-ludii", id);
     assert_eq!(moves_after(&s, 2), vec!["2:m1-l2"]);
 }
 
 #[test]
 fn a_unit_in_the_opponents_home_row_waits_until_that_row_is_empty() {
-    let id = |row4: &str| format!("13/13/B,12/{row4}/white/100,200/11,12");
+    let id = |row4: &str| format!("13/13/B,12/{row4}/white/101,200/11,12");
     let s = at("tab-hyde-ludii", &id("1,W,10,b"));
     assert_eq!(moves_after(&s, 1), vec!["pass"]);
     let s = at("tab-hyde-ludii", &id("W,12"));
@@ -324,7 +325,7 @@ fn a_unit_in_the_opponents_home_row_waits_until_that_row_is_empty() {
 
 #[test]
 fn a_capture_removes_a_whole_king_and_scores_one() {
-    let id = "w,w,w,w,w,w,w,w,w,w,w,w,1/13/W,1,B3,10/b,b,b,b,b,b,b,b,b,b,1,1,1/white/20,40/0,0";
+    let id = "w,w,w,w,w,w,w,w,w,w,w,w,1/13/W,1,B3,10/b,b,b,b,b,b,b,b,b,b,1,1,1/white/21,40/0,0";
     let mut s = at("tab-hyde-ludii", id);
     play(&mut s, 2, "2:a3-c3");
     assert_eq!(s.unit_at(28), Some((Player::One, 1)));
@@ -343,7 +344,7 @@ fn a_player_who_cannot_move_passes_and_a_4_after_a_pass_throws_again() {
 #[test]
 fn the_game_ends_when_every_piece_stands_in_its_opposing_home_row() {
     // White's last piece outside Black's row steps in; Black's pieces are all in White's row.
-    let id = "B,B,11/13/12,W/W,12/white/200,400/5,5";
+    let id = "B,B,11/13/12,W/W,12/white/201,400/5,5";
     let mut s = at("tab-hyde-ludii", id);
     play(&mut s, 1, "1:m3-m4");
     let o = s.turn().outcome().expect("over");
@@ -357,7 +358,7 @@ fn the_game_ends_when_every_piece_stands_in_its_opposing_home_row() {
 #[test]
 fn the_game_ends_when_the_player_who_moved_has_no_pieces() {
     // White lost everything; it passes, and that ends the game on scores.
-    let id = "13/13/13/B,12/white/300,500/1,13";
+    let id = "13/13/13/B,12/white/301,500/1,13";
     let mut s = at("tab-hyde-ludii", id);
     assert_eq!(moves_after(&s, 2), vec!["pass"]);
     play(&mut s, 2, "pass");

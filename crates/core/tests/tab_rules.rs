@@ -83,8 +83,10 @@ fn st(rules: &str, phase: &str, pending: &str, white: &str, black: &str) -> tab:
     };
     let xw = white.split(',').filter(|t| t.trim() == "x").count();
     let xb = black.split(',').filter(|t| t.trim() == "x").count();
+    // White began: turn 1 is White's, turn 2 Black's (L-4).
+    let turn = if phase.contains(":b") { 2 } else { 1 };
     let id = format!(
-        "{phase}/{pending}/{}/{}/0.0/{xb}.{xw}/0.0/1.0.0.0/0.0.0.0.0.0.0/-",
+        "{phase}/{pending}/{}/{}/0.0/{xb}.{xw}/0.0/{turn}.0.0.0/0.0.0.0.0.0.0/-",
         fill(white, Player::One),
         fill(black, Player::Two)
     );

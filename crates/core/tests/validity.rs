@@ -2,7 +2,7 @@
 //! a fact that every reachable state satisfies, an id that breaks it and the error that says
 //! so, and where it helps an id that keeps it.
 
-use qasab_core::{Ruleset, tab, tab_ludii, tihbat};
+use qasab_core::{GameState, Ruleset, tab, tab_ludii, tihbat};
 
 /// The error for `id` under `rules`, which must reject it.
 fn rejected<R: Ruleset>(rules: &str, id: &str) -> String {
@@ -45,7 +45,7 @@ const B_MOVED: &str = "a,b,c,d,e,f,g,h,k.c34v8040000";
 const B_MOVED_ROWS: &str = "a,b,c,d,e,f,g,h,k.c34";
 
 fn middle(pending: &str, white: &str, captured: &str) -> String {
-    format!("move:w/{pending}/{white}/{B_MOVED}/0.0/{captured}/0.0/1.0.0.0/0.0.0.0.0.0.0/-")
+    format!("move:w/{pending}/{white}/{B_MOVED}/0.0/{captured}/0.0/3.0.1.0/0.0.0.0.0.0.0/-")
 }
 
 /// [`middle`] under a reduction rule that keeps no visited squares.
@@ -144,13 +144,13 @@ fn under_square_landed_the_landing_squares_lie_on_the_walk() {
 fn nothing_stands_on_an_own_unconverted_piece_unless_land_on_unconverted() {
     // Piece 7 converted from G onto H, where piece 8 has not moved.
     let white = "A,B,C,D,E,F,H.c1vc0,H,I";
-    let id = format!("move:w/2/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/1.0.0.0/0.0.0.0.0.0.0/-");
+    let id = format!("move:w/2/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/1.0.1.0/0.0.0.0.0.0.0/-");
     tab_rejects(
         "tab",
         &id,
         "H holds white's unconverted piece 8 with others",
     );
-    let id = format!("throw:b/-/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/1.0.0.0/0.0.0.0.0.0.0/-");
+    let id = format!("throw:b/-/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/2.0.1.0/0.0.0.0.0.0.0/-");
     tab_accepts("tab(land_on_unconverted=true)", &id);
 }
 
@@ -159,7 +159,7 @@ fn under_stacking_middle_rows_no_stack_stands_in_a_home_row() {
     // Pieces 10 and 11 moved on to l1, and piece 12 was captured.
     let white = "a1,b1,c1,d1,e1,f1,g1,h1,i1,l1.c1,l1.c1,x,m1";
     let id = format!(
-        "throw:w/-/{white}/m4,l4,k4,j4,i4,h4,g4,f4,e4,d4,c4,b4,a3.c34/0.0/0.1/0.0/1.0.0.0/0.0.0.0.0.0.0/-"
+        "throw:w/-/{white}/m4,l4,k4,j4,i4,h4,g4,f4,e4,d4,c4,b4,a3.c34/0.0/0.1/0.0/3.0.0.0/0.0.0.0.0.0.0/-"
     );
     tab_rejects(
         "tab-hyde(passing=free)",
@@ -170,7 +170,7 @@ fn under_stacking_middle_rows_no_stack_stands_in_a_home_row() {
 
 #[test]
 fn a_dissolved_square_comes_from_a_dissolving_split() {
-    let id = "move:w/2/x,x,x,x,x,x,x,M.c12v38180,M.c12v38100/a,b,c,d,e,f,g,h,k.c34v8040000/0.0/0.7/0.0/1.0.0.0/0.0.0.0.0.0.0/M";
+    let id = "move:w/2/x,x,x,x,x,x,x,M.c12v38180,M.c12v38100/a,b,c,d,e,f,g,h,k.c34v8040000/0.0/0.7/0.0/3.0.1.0/0.0.0.0.0.0.0/M";
     tab_rejects(
         "tab",
         id,
@@ -194,14 +194,14 @@ fn pieces_on_the_board_captured_and_reduced_make_each_sides_number() {
 fn a_side_that_has_captured_has_moved_a_piece() {
     tab_rejects(
         "tab",
-        "move:w/2/x,x,x,x,x,x,x,x,K.c12v20100/a,b,c,d,e,f,g,h,i/0.0/0.8/0.0/1.0.0.0/0.0.0.0.0.0.0/-",
+        "move:w/2/x,x,x,x,x,x,x,x,K.c12v20100/a,b,c,d,e,f,g,h,i/0.0/0.8/0.0/3.0.1.0/0.0.0.0.0.0.0/-",
         "black has captured pieces but none of its pieces has ever moved (L-16)",
     );
 }
 
 #[test]
 fn pieces_are_lost_to_reductions_only_when_a_reduction_rule_is_on() {
-    let id = "move:w/2/x,x,x,x,x,x,x,x,K.c12/a,b,c,d,e,f,g,h,i/0.0/0.0/8.0/1.0.0.0/0.0.0.0.0.0.0/-";
+    let id = "move:w/2/x,x,x,x,x,x,x,x,K.c12/a,b,c,d,e,f,g,h,i/0.0/0.0/8.0/1.0.1.0/0.0.0.0.0.0.0/-";
     // (Under `tab` itself, whose reduction rule keeps visited squares, the piece needs them.)
     tab_rejects(
         "tab(reduction=off)",
@@ -254,7 +254,7 @@ fn the_opening_comes_before_any_move_and_alternates_from_white() {
 fn pending_throws_fit_the_phase() {
     let white = "x,x,x,x,x,x,x,x,K.c12v20100";
     let throwing = |pending: &str| {
-        format!("throw:w/{pending}/{white}/{B_MOVED}/0.0/0.8/0.0/1.0.0.0/0.0.0.0.0.0.0/-")
+        format!("throw:w/{pending}/{white}/{B_MOVED}/0.0/0.8/0.0/3.0.1.0/0.0.0.0.0.0.0/-")
     };
     tab_accepts("tab", &throwing("146"));
     tab_rejects("tab", &throwing("12"), "a 2 or a 3 ends the throwing (L-5)");
@@ -290,7 +290,7 @@ fn pending_throws_fit_the_phase() {
     // A move phase must offer a decision: a lone unconverted piece cannot use a 2.
     tab_rejects(
         "tab",
-        "move:w/2/A,x,x,x,x,x,x,x,x/a,b,c,d,e,f,g,h,k.c34v8040000/0.0/0.8/0.0/1.0.0.0/0.0.0.0.0.0.0/-",
+        "move:w/2/A,x,x,x,x,x,x,x,x/a,b,c,d,e,f,g,h,k.c34v8040000/0.0/0.8/0.0/3.0.1.0/0.0.0.0.0.0.0/-",
         "no decision is possible in this move phase",
     );
 }
@@ -310,8 +310,124 @@ fn the_counters_the_rules_read_are_within_their_limits() {
         &with_counters("9.5.0.0"),
         "5 turns without progress reach no_progress=5",
     );
-    tab_accepts("tab(no_progress=5)", &with_counters("9.4.0.0"));
+    tab_accepts("tab(no_progress=5)", &with_counters("9.4.1.0"));
     tab_rejects("tab", &with_counters("0.0.0.0"), "turns are counted from 1");
+}
+
+#[test]
+fn the_opening_the_turn_count_and_the_side_to_move_agree() {
+    // After White's opening tab, a 2 and 1:I-K: turn 1, White's, after 1 opening throw.
+    let white = "A,B,C,D,E,F,G,H,K.c12v20100";
+    let at = |phase: &str, counters: &str| {
+        format!("{phase}/-/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/{counters}/2.0.1.0.0.0.0/-")
+    };
+    tab_accepts("tab", &at("throw:b", "2.0.1.3"));
+    // White began, so turn 2 is Black's.
+    tab_rejects(
+        "tab",
+        &at("throw:w", "2.0.1.3"),
+        "turn 2 is black's: white began, with the tab of opening throw 1, and the players alternate, so odd turns are white's (L-4)",
+    );
+    // After 2 opening throws Black threw the tab and began: turn 2 is White's.
+    tab_accepts("tab", &at("throw:w", "2.0.2.4"));
+    // An opening count left at 0 (as in an id built by hand) is read as White's tab, so
+    // turn 2 is Black's here too.
+    tab_rejects(
+        "tab",
+        &at("throw:w", "2.0.0.3"),
+        "turn 2 is black's: white began (0 opening throws are read as white's tab)",
+    );
+    tab_accepts("tab", &at("throw:b", "2.0.0.3"));
+    // And there is no opening without opening=until-tab.
+    tab_rejects(
+        "tab(opening=normal)",
+        &at("throw:b", "2.0.1.3"),
+        "1 opening throws, but opening=normal has no opening (L-4)",
+    );
+    tab_accepts("tab(opening=normal)", &at("throw:b", "2.0.0.3"));
+}
+
+#[test]
+fn the_turns_without_progress_are_at_most_the_turns_ended() {
+    let white = "A,B,C,D,E,F,G,H,K.c12v20100";
+    let at = |phase: &str, counters: &str| {
+        format!("{phase}/-/{white}/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/{counters}/2.0.1.0.0.0.0/-")
+    };
+    tab_rejects(
+        "tab",
+        &at("throw:b", "2.5.1.3"),
+        "5 turns without progress, but only 1 turn has ended (L-18)",
+    );
+    tab_accepts("tab", &at("throw:b", "2.1.1.3"));
+    tab_rejects(
+        "tab",
+        &at("throw:b", "2.2.1.3"),
+        "2 turns without progress, but only 1 turn has ended (L-18)",
+    );
+    // Once the game is over, the last turn has ended too.
+    tab_accepts("tab(turn_cap=2)", &at("over:turn-cap:-", "2.2.1.3"));
+}
+
+#[test]
+fn before_the_second_mover_has_played_his_captured_pieces_were_taken_on_their_start_squares() {
+    // Turn 1 is White's: Black has moved nothing, so his piece 9, captured, was taken on i.
+    // White's piece on K has visited only I and K.
+    let captured_on_i = |phase: &str, white: &str| {
+        format!(
+            "{phase}/{}/{white}/a,b,c,d,e,f,g,h,x/0.0/1.0/0.0/1.0.1.9/2.0.1.0.0.1.1/-",
+            if phase.starts_with("move") { "2" } else { "-" }
+        )
+    };
+    tab_rejects(
+        "tab",
+        &captured_on_i("move:w", "A,B,C,D,E,F,G,H,K.c12v20100"),
+        "black piece 9 is captured, but black has not had a turn, so it was taken unmoved on i by a white piece, and no white piece has been there (L-16)",
+    );
+    // A White piece that went into the enemy row and stands on i took it.
+    tab_accepts(
+        "tab(turn_cap=1)",
+        &captured_on_i("over:turn-cap:-", "A,B,C,D,E,F,G,H,i.ce1234vfffffff00"),
+    );
+    // Without visited squares, the capturer has the enemy-row mark.
+    tab_accepts(
+        "tab(reduction=row-entered,turn_cap=1)",
+        &captured_on_i("over:turn-cap:-", "A,B,C,D,E,F,G,H,i.ce1234"),
+    );
+    tab_rejects(
+        "tab(reduction=row-entered,turn_cap=1)",
+        &captured_on_i("over:turn-cap:-", "A,B,C,D,E,F,G,H,K.c12"),
+        "no white piece has been there (L-16)",
+    );
+}
+
+#[test]
+fn counters_at_their_largest_values_play_on_without_wrapping() {
+    // Tihbat's move count stops at its largest value: the state after it reads back.
+    let r: tihbat::Ruleset = "tihbat".parse().unwrap();
+    for plies in [u32::MAX - 1, u32::MAX] {
+        let mut s = r
+            .state_from_id(&format!("7,7,7,7/0,0/south/{plies}"))
+            .unwrap_or_else(|e| panic!("{plies}: {e}"));
+        let a = s.parse_action("A7").unwrap();
+        s.apply_unchecked(a);
+        assert_eq!(s.plies(), u32::MAX);
+        let id = s.position_id();
+        assert_eq!(r.state_from_id(&id).as_ref(), Ok(&s), "{id}");
+    }
+    // Tab's action count and statistics stop at theirs.
+    let r: tab::Ruleset = "tab".parse().unwrap();
+    let max = u32::MAX;
+    let id = format!(
+        "throw:w/-/A,B,C,D,E,F,G,H,I/a,b,c,d,e,f,g,h,i/0.0/0.0/0.0/1.0.1.{max}/{max}.{max}.{max}.{max}.{max}.0.0/-"
+    );
+    let mut s = r.state_from_id(&id).unwrap();
+    for action in ["1", "2", "1:I-K", "2:K-M"] {
+        let a = s.parse_action(action).unwrap();
+        s.apply_unchecked(a);
+        let id = s.position_id();
+        assert_eq!(r.state_from_id(&id).as_ref(), Ok(&s), "{id}");
+    }
+    assert_eq!(s.actions(), u32::MAX);
 }
 
 // ----- the end -----
@@ -320,7 +436,7 @@ fn the_counters_the_rules_read_are_within_their_limits() {
 fn the_outcome_is_the_one_the_position_gives() {
     let over = |phase: &str, black: &str, captured: &str| {
         format!(
-            "{phase}/-/x,x,x,x,x,x,x,x,K.c12v20100/{black}/0.0/{captured}/0.0/5.0.0.0/0.0.0.0.0.0.0/-"
+            "{phase}/-/x,x,x,x,x,x,x,x,K.c12v20100/{black}/0.0/{captured}/0.0/5.0.1.0/0.0.0.0.0.0.0/-"
         )
     };
     let gone = "x,x,x,x,x,x,x,x,x";
@@ -391,7 +507,7 @@ fn the_outcome_is_the_one_the_position_gives() {
 
 #[test]
 fn under_most_captures_a_game_with_every_piece_across_is_over() {
-    let id = "move:w/1/x,x,x,x,x,x,x,x,x,x,x,x,b4.ce1234/x,x,x,x,x,x,x,x,x,x,x,x,l1.ce1234/0.0/12.12/0.0/1.0.0.0/0.0.0.0.0.0.0/-";
+    let id = "move:w/1/x,x,x,x,x,x,x,x,x,x,x,x,b4.ce1234/x,x,x,x,x,x,x,x,x,x,x,x,l1.ce1234/0.0/12.12/0.0/3.0.0.0/0.0.0.0.0.0.0/-";
     tab_rejects(
         "tab-hyde",
         id,
@@ -404,6 +520,44 @@ fn under_most_captures_a_game_with_every_piece_across_is_over() {
 }
 
 // ----- the other games -----
+
+#[test]
+fn tihbat_with_no_move_played_is_at_its_start() {
+    for (rules, id) in [
+        ("tihbat", "2,9,9,8/0,0/north/0"),
+        ("tihbat", "0,0,0,0/28,0/north/0"),
+        ("tihbat(first=north)", "7,7,7,7/0,0/south/0"),
+    ] {
+        let e = rejected::<tihbat::Ruleset>(rules, id);
+        assert!(
+            e.contains("with no move played the game is at its start"),
+            "{rules} {id}: {e}"
+        );
+    }
+    accepted::<tihbat::Ruleset>("tihbat", "7,7,7,7/0,0/south/0");
+    accepted::<tihbat::Ruleset>("tihbat(first=north)", "7,7,7,7/0,0/north/0");
+}
+
+#[test]
+fn tihbat_side_to_move_follows_the_count_of_moves() {
+    let e = rejected::<tihbat::Ruleset>("tihbat", "2,9,9,8/0,0/south/1/7.7.7.7s");
+    assert!(
+        e.contains("after 1 moves north is to move: south moved first"),
+        "{e}"
+    );
+    let e = rejected::<tihbat::Ruleset>("tihbat(seeds=2,first=north)", "1,0,1,2/4,0/south/4");
+    assert!(e.contains("after 4 moves north is to move"), "{e}");
+    accepted::<tihbat::Ruleset>("tihbat(seeds=2,first=north)", "1,0,1,2/4,0/south/5");
+    // Without the count, an id has the fewest moves that fit it.
+    let r: tihbat::Ruleset = "tihbat(seeds=2)".parse().unwrap();
+    for (id, plies) in [
+        ("2,2,2,2/0,0/south", 0),
+        ("2,3,3,0/0,0/north", 1),
+        ("1,0,1,2/4,0/south", 2),
+    ] {
+        assert_eq!(r.state_from_id(id).unwrap().plies(), plies, "{id}");
+    }
+}
 
 #[test]
 fn tihbat_histories_follow_by_legal_moves() {
@@ -423,4 +577,69 @@ fn tihbat_histories_follow_by_legal_moves() {
 fn ludii_positions_keep_their_pieces_on_their_squares() {
     let e = rejected::<tab_ludii::Ruleset>("tab-hyde-ludii", "13/13/13/13/white/1,0/0,0");
     assert!(e.contains("scores do not fit the board"), "{e}");
+}
+
+#[test]
+fn ludii_track_counts_fit_the_pieces() {
+    // After White's opening 1 (a pass) and 1:g1-g2, with a 3 to play: the counts follow the
+    // piece.
+    let moved =
+        "W,W,W,W,W,W,1/6,W/7/B,B,B,B,B,B,B/white:3/main/1,2/0,0/1x6,0,1,0x6/0x21/1x7,0x7/0x21";
+    accepted::<tab_ludii::Ruleset>("tab-ludii", moved);
+    // The piece moved but the counts did not.
+    let e = rejected::<tab_ludii::Ruleset>("tab-ludii", &moved.replace("1x6,0,1,0x6", "1x7,0x7"));
+    assert!(
+        e.contains("white has lost no piece and has no stack, so it has never had one (stacks never split) and its track counts are its pieces: g1 holds 0 of them but is counted 1 (LT-6)"),
+        "{e}"
+    );
+    // Counts of 35 White pieces: more than the pieces there, which no capture explains.
+    let e = rejected::<tab_ludii::Ruleset>(
+        "tab-ludii",
+        "1,W2,W,W,W,W,W/7/7/B,B,B,B,B,B,B/white:2/main/1,2/0,0/5x7,0x7/0x21/1x7,0x7/0x21",
+    );
+    assert!(
+        e.contains("white's track counts exceed its pieces on their squares by 28 in all"),
+        "{e}"
+    );
+    // From a recorded game (tests/data/replays/tab-ludii-2.txt, state 62): Black's B8 has
+    // just taken White's W3 on R, which leaves White counted 2 there (a capture takes 1), and
+    // Black's enemy track counts -7 on an empty square, which a stack of 8 left counted 1.
+    accepted::<tab_ludii::Ruleset>(
+        "tab-ludii(columns=9)",
+        "6,W6,2/1,B8,7/9/B,8/black/main/18,31/0,3/0x6,6,0x9,2,0/0x27/0x8,1,0x9/-7,0x6,8,0x19",
+    );
+}
+
+#[test]
+fn ludii_counters_agree_with_each_other_and_the_side_to_move() {
+    let start = "W,W,W,W,W,W,W/7/7/B,B,B,B,B,B,B/white/opening/1,0/0,0/1x7,0x7/0x21/1x7,0x7/0x21";
+    accepted::<tab_ludii::Ruleset>("tab-ludii", start);
+    // Turn 1 is White's; the turn grows by one at most per decision.
+    let e = rejected::<tab_ludii::Ruleset>("tab-ludii", &start.replace("white/", "black/"));
+    assert!(e.contains("turn 1 is white's"), "{e}");
+    let e = rejected::<tab_ludii::Ruleset>(
+        "tab-ludii",
+        &start
+            .replace("/main/", "/opening/")
+            .replace("/1,0/", "/5,2/"),
+    );
+    assert!(
+        e.contains("the turn number grows by one at most per decision"),
+        "{e}"
+    );
+    // In the opening every decision handed the turn over.
+    let e = rejected::<tab_ludii::Ruleset>("tab-ludii", &start.replace("/1,0/", "/1,2/"));
+    assert!(e.contains("turn 1 after 2 decisions in the opening"), "{e}");
+    accepted::<tab_ludii::Ruleset>(
+        "tab-ludii",
+        &start.replace("white/", "black/").replace("/1,0/", "/2,1/"),
+    );
+    // A finished game is within Ludii's limits too.
+    let e = rejected::<tab_ludii::Ruleset>(
+        "tab-hyde-ludii",
+        "x/13/13/b,b,b,b,b,b,b,b,b,b,b,b,b/over:turn-cap/4294967295,4294967295/0,0"
+            .replace("x/", "w,w,w,w,w,w,w,w,w,w,w,w,w/")
+            .as_str(),
+    );
+    assert!(e.contains("past Ludii's limits"), "{e}");
 }

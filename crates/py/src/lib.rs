@@ -2,9 +2,9 @@
 //! rules core.
 //!
 //! A thin layer: every rule, action id and observation comes from `qasab-core`
-//! ([`ActionIds`], the observations, the record format), through the core's dynamic game
-//! ([`AnyGame`]) and the dynamic players ([`AnyPlayer`]); this crate only converts values and
-//! errors to Python.
+//! ([`ActionIds`](qasab_core::ActionIds), the observations, the record format), through the
+//! core's dynamic game ([`AnyGame`]) and the dynamic players ([`AnyPlayer`]); this crate only
+//! converts values and errors to Python.
 
 use std::sync::{Mutex, OnceLock};
 
@@ -17,9 +17,10 @@ use pyo3::types::{PyByteArray, PyTuple};
 
 use qasab_ai::players::{AnyAgent, AnyPlayer, Playable};
 use qasab_ai::simulate::GameSummary;
+use qasab_core::game::describe_turn;
 use qasab_core::{
-    ActionIdError, ActionIds, AnyAction, AnyGame, AnyRuleset, AnyState, GameState, Player, Ruleset,
-    Turn, with_ruleset, with_state,
+    ActionIdError, AnyAction, AnyGame, AnyRuleset, AnyState, MoveError, ParseActionError, Player,
+    Ruleset, Turn, with_ruleset,
 };
 
 create_exception!(
@@ -153,27 +154,22 @@ impl Tracked {
         Ok(self.state().action_from_id(id)?.to_string())
     }
 
+    /// The id of an action written in the game's notation, for whoever is to act
+    /// ([`AnyState::parse_action`]: read once, legal).
     fn string_to_action(&self, text: &str) -> Result<u32, String> {
-        with_state!(self.state(), s => string_to_id(s, text))
+        let state = self.state();
+        let action = state.parse_action(text).map_err(|e| match e {
+            // At the end of the game, the error a move gets there ("no move can be made now").
+            ParseActionError::Over(o) => {
+                MoveError::NotPlayersTurn(describe_turn(Turn::Over(o))).to_string()
+            }
+            e => e.to_string(),
+        })?;
+        state.action_id(action).map_err(|e| e.to_string())
     }
 
     fn serialize(&self) -> String {
         self.game.record(&[])
-    }
-}
-
-/// The id of an action written in the game's notation: at a chance node an outcome, else a
-/// move (whose error says when the game is over).
-fn string_to_id<S: GameState + ActionIds>(state: &S, text: &str) -> Result<u32, String> {
-    match state.turn() {
-        Turn::Chance => state
-            .parse_chance(text)
-            .map(S::chance_id)
-            .map_err(|e| e.to_string()),
-        _ => {
-            let m = state.parse_move(text).map_err(|e| e.to_string())?;
-            state.move_id(m).map_err(|e| e.to_string())
-        }
     }
 }
 

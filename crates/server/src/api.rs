@@ -23,7 +23,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
-use qasab_ai::players::AnyPlayer;
+use qasab_ai::players::{AGENT_NAMES, AnyPlayer, option_docs};
 use qasab_core::{AnyRuleset, Player};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -75,6 +75,7 @@ impl Route {
 fn table() -> Vec<Route> {
     let mut routes = vec![
         Route::get("/api/rulesets", rulesets),
+        Route::get("/api/players", players),
         Route::get("/api/openapi.json", openapi),
         Route::post("/api/games", create),
         Route::post("/api/games/import", import),
@@ -710,6 +711,60 @@ pub(crate) async fn rulesets() -> Json<Value> {
                 // A JSON value keeps an object's keys sorted, so the answer's bytes do not
                 // depend on the order of the fields above.
                 json!(presets)
+            })
+            .clone(),
+    )
+}
+
+/// A computer player with the options its spec may set.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct PlayerInfo {
+    /// The player's name, which its spec starts with (`mcts`).
+    name: &'static str,
+    /// The options its spec may set (`mcts(level=3)`), in documented order.
+    options: Vec<PlayerOption>,
+}
+
+/// An option of a computer player.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct PlayerOption {
+    /// The key in the player's spec.
+    key: &'static str,
+    /// The accepted values, as shown to people (`1..=5`, `hand | fitted`).
+    values: String,
+    /// What the option changes.
+    help: &'static str,
+}
+
+/// Every computer player, with its options
+#[utoipa::path(
+    get,
+    path = "/api/players",
+    operation_id = "listPlayers",
+    tag = "meta",
+    responses((status = 200, description = "The players in a fixed order; which of them a ruleset offers is in its `players`", body = [PlayerInfo])),
+)]
+pub(crate) async fn players() -> Json<Value> {
+    static PLAYERS: OnceLock<Value> = OnceLock::new();
+    Json(
+        PLAYERS
+            .get_or_init(|| {
+                let players: Vec<PlayerInfo> = AGENT_NAMES
+                    .iter()
+                    .map(|&name| PlayerInfo {
+                        name,
+                        options: option_docs(name)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|o| PlayerOption {
+                                key: o.key,
+                                values: o.values,
+                                help: o.help,
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                json!(players)
             })
             .clone(),
     )

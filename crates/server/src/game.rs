@@ -378,13 +378,13 @@ type PlayerCache = Mutex<HashMap<(String, String), AnyPlayer>>;
 const CACHE_SIZE: usize = 64;
 
 /// The player of `spec` for `rules`, within `limits`, from the cache if it was prepared
-/// before.
+/// before (under limits that may have been others: the cache is the process's).
 fn prepared(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<AnyPlayer, String> {
     static CACHE: OnceLock<PlayerCache> = OnceLock::new();
-    limits.check(spec)?;
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (rules.to_string(), spec.to_string());
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        limits.check(spec, found.cost())?;
         return Ok(found);
     }
     let player = AnyPlayer::within(spec, rules, limits)?;

@@ -154,19 +154,10 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The budgets a computer player may be given, from the per-move limits; the others are
-    /// fixed: enough for every level preset (`mcts(level=5)` is 100,000 iterations,
-    /// `expectimax(level=5)` 8,000,000 nodes), and the exact Tihbat `solver` up to 20 counters
-    /// a pit (its table grows with the fourth power of the counters).
+    /// The limits of a computer player on this server: the per-move time and threads of the
+    /// configuration; the rest are those of any host ([`Limits::host`]).
     pub fn limits(&self) -> Limits {
-        Limits {
-            holder: "the server",
-            time_ms: self.max_think_ms,
-            iterations: 1_000_000,
-            threads: self.max_threads,
-            nodes: 8_000_000,
-            solver_seeds: 20,
-        }
+        Limits::host("the server", self.max_think_ms, self.max_threads)
     }
 }
 

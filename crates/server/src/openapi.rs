@@ -30,6 +30,7 @@ use crate::{api, hint, variants, web, ws};
     ),
     paths(
         api::rulesets,
+        api::players,
         api::openapi,
         api::create,
         api::import,
@@ -54,7 +55,7 @@ use crate::{api, hint, variants, web, ws};
     modifiers(&SeatToken, &GameLinks, &PageFiles),
     tags(
         (name = "games", description = "Games: create, read, play, watch"),
-        (name = "meta", description = "The rulesets and this document"),
+        (name = "meta", description = "The rulesets, the players and this document"),
         (name = "variants", description = "The published studies of the rules' variants"),
         (name = "page", description = "The web page for people and its files"),
     ),

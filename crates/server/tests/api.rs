@@ -44,6 +44,37 @@ async fn rulesets_list_every_preset_with_documented_options() {
     }
 }
 
+/// The players with their options, for the page's choice of opponent and its levels.
+#[tokio::test]
+async fn players_list_every_player_with_its_options() {
+    let s = Server::new();
+    let (status, body) = s.get("/api/players").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = body.as_array().unwrap();
+    let names: Vec<&str> = list.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, qasab_ai::players::AGENT_NAMES);
+    let level = |name: &str| {
+        list.iter()
+            .find(|p| p["name"] == name)
+            .and_then(|p| {
+                p["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|o| o["key"] == "level")
+            })
+            .map(|o| o["values"].as_str().unwrap().to_string())
+    };
+    assert_eq!(level("mcts").as_deref(), Some("1..=5"));
+    assert_eq!(level("expectimax").as_deref(), Some("1..=5"));
+    assert_eq!(level("greedy"), None);
+    for p in list {
+        for o in p["options"].as_array().unwrap() {
+            assert!(!o["help"].as_str().unwrap().is_empty(), "{p}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn openapi_document_describes_every_route() {
     let s = Server::new();
@@ -53,6 +84,7 @@ async fn openapi_document_describes_every_route() {
     let paths = doc["paths"].as_object().unwrap();
     for (path, method) in [
         ("/api/rulesets", "get"),
+        ("/api/players", "get"),
         ("/api/openapi.json", "get"),
         ("/api/games", "post"),
         ("/api/games/import", "post"),

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 
 const page = {
   rulesets: [],
+  players: [], // every computer player with its options, from the API
   paths: {}, // the API's paths, from its OpenAPI document (to know the optional routes)
   id: null,
   tokens: {}, // seat name -> token
@@ -78,6 +79,19 @@ async function loadRulesets() {
   return page.rulesets;
 }
 
+// The computer players with their options (GET /api/players); none if the list cannot be
+// read, and then no player offers a level.
+async function loadPlayers() {
+  if (page.players.length === 0) {
+    try {
+      page.players = await api('GET', '/api/players');
+    } catch {
+      page.players = [];
+    }
+  }
+  return page.players;
+}
+
 async function loadPaths() {
   try {
     const doc = await api('GET', '/api/openapi.json');
@@ -99,8 +113,17 @@ function choicesOf(values) {
   return parts;
 }
 
-// The players that take a strength preset (`level=1..5`).
-const LEVELLED = ['mcts', 'expectimax'];
+/** The strength presets a player takes: the range of its `level=` option (`1..=5`), or none. */
+function levelsOf(player) {
+  const p = page.players.find((x) => x.name === player);
+  const level = p && p.options.find((o) => o.key === 'level');
+  const range = level && /^(\d+)\.\.=(\d+)$/.exec(level.values);
+  const levels = [];
+  if (range) {
+    for (let l = Number(range[1]); l <= Number(range[2]); l++) levels.push(l);
+  }
+  return levels;
+}
 
 function computerPlayers(ruleset) {
   return ruleset.players.filter((p) => p !== 'human');
@@ -115,7 +138,7 @@ function defaultComputer(ruleset) {
 function computerSpec() {
   const player = $('computer-player').value;
   const level = $('computer-level').value;
-  return LEVELLED.includes(player) && level !== 'default' ? `${player}(level=${level})` : player;
+  return levelsOf(player).length > 0 && level !== 'default' ? `${player}(level=${level})` : player;
 }
 
 function currentRuleset() {
@@ -186,9 +209,25 @@ function renderOptions() {
   syncLevel();
 }
 
-// Only the players with strength presets take a level.
+// Only the players with strength presets take a level, from their own range.
 function syncLevel() {
-  $('computer-level').disabled = !LEVELLED.includes($('computer-player').value);
+  const select = $('computer-level');
+  const levels = levelsOf($('computer-player').value);
+  const chosen = select.value;
+  select.replaceChildren();
+  const add = (value, text) => {
+    const opt = document.createElement('option');
+    opt.value = value;
+    opt.textContent = text;
+    select.appendChild(opt);
+  };
+  add('default', 'default');
+  levels.forEach((l, i) => {
+    const note = i === 0 ? ' (easiest)' : i === levels.length - 1 ? ' (strongest)' : '';
+    add(String(l), `${l}${note}`);
+  });
+  select.value = levels.some((l) => String(l) === chosen) ? chosen : 'default';
+  select.disabled = levels.length === 0;
 }
 
 function rulesetString() {
@@ -283,6 +322,7 @@ async function showSetup() {
   $('setup').hidden = false;
   $('game').hidden = true;
   await loadRulesets();
+  await loadPlayers();
   const select = $('ruleset');
   select.replaceChildren();
   for (const r of page.rulesets) {

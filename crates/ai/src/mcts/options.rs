@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use qasab_core::options::{OptionDef, ValueError, Values, int_in};
+use qasab_core::options::{ConstText, OptionDef, ValueError, Values, int_in};
 
-use crate::eval::EvalWeights;
-use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
+use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
+use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
 ///
@@ -213,10 +213,50 @@ fn on_off(v: &str) -> Result<bool, ValueError> {
     }
 }
 
+/// The help of `level=`, built from [`LEVEL_ITERATIONS`] so that it cannot drift from them:
+/// "a preset budget: 200, 1,000, 10,000, 30,000 or 100,000 iterations a move".
+pub const LEVEL_HELP: &str = {
+    const TEXT: ConstText<120> = ConstText::new()
+        .push("a preset budget: ")
+        .list(&LEVEL_ITERATIONS, true, ", ", " or ")
+        .push(" iterations a move");
+    TEXT.as_str()
+};
+
+/// An `mcts` spec's options while they are read: the options, and whether the game has fitted
+/// evaluation weights (for `eval=`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The options.
+    pub options: MctsOptions,
+    /// Whether the game has fitted weights.
+    pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
+}
+
+impl EvalSetting for Settings {
+    fn eval(&self) -> EvalWeights {
+        self.options.eval
+    }
+
+    fn set_eval(&mut self, weights: EvalWeights) {
+        self.options.eval = weights;
+    }
+
+    fn fitted(&self) -> bool {
+        self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
+    }
+}
+
 /// The options of `mcts`, in documented order (docs/mcts.md), each declared once: the spec's
 /// keys, their values and what they set. The defaults are each game's
 /// ([`crate::Playable::mcts_defaults`]).
-pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
+pub const OPTIONS: &[OptionDef<Settings>] = &[
     OptionDef {
         key: "level",
         values: Values::Int {
@@ -224,14 +264,14 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
             hi: 5,
             note: "",
         },
-        help: "a preset budget: 300, 3,000, 10,000, 30,000 or 100,000 iterations a move",
+        help: LEVEL_HELP,
         rules: "",
-        get: |o| match o.budget {
+        get: |s| match s.options.budget {
             Budget::Level(l) => l.to_string(),
             _ => String::new(),
         },
-        set: |o, v| {
-            o.budget = Budget::Level(int_in(v, 1, 5)? as u8);
+        set: |s, v| {
+            s.options.budget = Budget::Level(int_in(v, 1, 5)? as u8);
             Ok(())
         },
     },
@@ -244,12 +284,12 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         },
         help: "iterations per move, over all trees together",
         rules: "",
-        get: |o| match o.budget {
+        get: |s| match s.options.budget {
             Budget::Iterations(n) => n.to_string(),
             _ => String::new(),
         },
-        set: |o, v| {
-            o.budget = Budget::Iterations(u64::from(int_in(v, 1, MAX_ITERATIONS as u32)?));
+        set: |s, v| {
+            s.options.budget = Budget::Iterations(u64::from(int_in(v, 1, MAX_ITERATIONS as u32)?));
             Ok(())
         },
     },
@@ -262,12 +302,12 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         },
         help: "milliseconds per move (the result then depends on the machine and its load)",
         rules: "",
-        get: |o| match o.budget {
+        get: |s| match s.options.budget {
             Budget::Time(ms) => ms.to_string(),
             _ => String::new(),
         },
-        set: |o, v| {
-            o.budget = Budget::Time(u64::from(int_in(v, 1, MAX_TIME_MS as u32)?));
+        set: |s, v| {
+            s.options.budget = Budget::Time(u64::from(int_in(v, 1, MAX_TIME_MS as u32)?));
             Ok(())
         },
     },
@@ -280,9 +320,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         },
         help: "independent trees searched in parallel",
         rules: "",
-        get: |o| o.threads.to_string(),
-        set: |o, v| {
-            o.threads = int_in(v, 1, MAX_THREADS as u32)? as usize;
+        get: |s| s.options.threads.to_string(),
+        set: |s, v| {
+            s.options.threads = int_in(v, 1, MAX_THREADS as u32)? as usize;
             Ok(())
         },
     },
@@ -291,9 +331,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Text("a number from 0 to 100"),
         help: "the exploration constant of UCB1",
         rules: "",
-        get: |o| o.c.to_string(),
-        set: |o, v| {
-            o.c = number_in(v, MAX_C)?;
+        get: |s| s.options.c.to_string(),
+        set: |s, v| {
+            s.options.c = number_in(v, MAX_C)?;
             Ok(())
         },
     },
@@ -302,9 +342,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Choice(&["random", "greedy", "captures"]),
         help: "how rollouts choose moves",
         rules: "",
-        get: |o| o.rollout.name().into(),
-        set: |o, v| {
-            o.rollout = RolloutPolicy::ALL
+        get: |s| s.options.rollout.name().into(),
+        set: |s, v| {
+            s.options.rollout = RolloutPolicy::ALL
                 .into_iter()
                 .find(|p| p.name() == v)
                 .ok_or_else(|| {
@@ -319,9 +359,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Text("0..=1000 or none"),
         help: "turns a rollout plays before the static evaluation ends it",
         rules: "",
-        get: |o| o.cutoff.map_or("none".into(), |n| n.to_string()),
-        set: |o, v| {
-            o.cutoff = match v {
+        get: |s| s.options.cutoff.map_or("none".into(), |n| n.to_string()),
+        set: |s, v| {
+            s.options.cutoff = match v {
                 "none" => None,
                 _ => Some(int_in(v, 0, MAX_CUTOFF)?),
             };
@@ -333,9 +373,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Text("a number from 0 to 1"),
         help: "the weight of the score difference in a finished game's reward",
         rules: "",
-        get: |o| o.margin.to_string(),
-        set: |o, v| {
-            o.margin = number_in(v, 1.0)?;
+        get: |s| s.options.margin.to_string(),
+        set: |s, v| {
+            s.options.margin = number_in(v, 1.0)?;
             Ok(())
         },
     },
@@ -344,35 +384,31 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Choice(&["decisions", "turns"]),
         help: "what a child of a player's node stands for: one decision, or a whole turn",
         rules: "",
-        get: |o| o.tree.name().into(),
-        set: |o, v| {
-            o.tree = TreeShape::ALL
+        get: |s| s.options.tree.name().into(),
+        set: |s, v| {
+            s.options.tree = TreeShape::ALL
                 .into_iter()
                 .find(|t| t.name() == v)
                 .ok_or_else(|| ValueError::Expected("one of: decisions, turns".into()))?;
             Ok(())
         },
     },
-    OptionDef {
-        key: "eval",
-        values: Values::Choice(&["hand", "fitted", "net"]),
-        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), or the network (the Tab family and the Ludii presets)",
-        rules: "",
-        get: |o| o.eval.name().into(),
-        set: |o, v| {
-            o.eval = EvalWeights::from_name(v)
-                .ok_or_else(|| ValueError::Expected("hand, fitted or net".into()))?;
-            Ok(())
-        },
-    },
+    eval_option(),
     OptionDef {
         key: "transpositions",
         values: Values::Choice(&["on", "off"]),
         help: "one node per state, however it is reached, or one per path",
         rules: "",
-        get: |o| if o.transpositions { "on" } else { "off" }.into(),
-        set: |o, v| {
-            o.transpositions = on_off(v)?;
+        get: |s| {
+            if s.options.transpositions {
+                "on"
+            } else {
+                "off"
+            }
+            .into()
+        },
+        set: |s, v| {
+            s.options.transpositions = on_off(v)?;
             Ok(())
         },
     },
@@ -381,9 +417,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Choice(&["on", "off"]),
         help: "go on from the graph of the player's last search (with tree=decisions)",
         rules: "",
-        get: |o| if o.reuse { "on" } else { "off" }.into(),
-        set: |o, v| {
-            o.reuse = on_off(v)?;
+        get: |s| if s.options.reuse { "on" } else { "off" }.into(),
+        set: |s, v| {
+            s.options.reuse = on_off(v)?;
             Ok(())
         },
     },
@@ -392,9 +428,9 @@ pub const OPTIONS: &[OptionDef<MctsOptions>] = &[
         values: Values::Text("a number from 0 to 1"),
         help: "the weight of a child's implicit minimax value in its value at selection",
         rules: "",
-        get: |o| o.minimax.to_string(),
-        set: |o, v| {
-            o.minimax = number_in(v, 1.0)?;
+        get: |s| s.options.minimax.to_string(),
+        set: |s, v| {
+            s.options.minimax = number_in(v, 1.0)?;
             Ok(())
         },
     },
@@ -410,23 +446,33 @@ impl MctsOptions {
 
     /// Reads the options of an `mcts` spec: `level=1..5`, `iterations=N` or `time=MS` (at most
     /// one of the three), `threads=T`, `c=X`, `rollout=random`, and `seed=` (checked here, used
-    /// by the caller).
+    /// by the caller), for a game with fitted evaluation weights.
     ///
     /// # Errors
     /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a value out of
     /// range or two budgets.
     pub fn from_spec(spec: &AgentSpec) -> Result<MctsOptions, AgentError> {
-        Self::from_spec_over(spec, MctsOptions::default())
+        Self::read(spec, MctsOptions::default(), true, true)
     }
 
-    /// As [`MctsOptions::from_spec`], with the options the spec does not set taken from
-    /// `defaults` (a game's own, [`crate::Playable::mcts_defaults`]).
+    /// As [`MctsOptions::from_spec`] for game `S`, with the options the spec does not set taken
+    /// from `defaults` (the game's own, [`crate::Playable::mcts_defaults`]); `eval=fitted` only
+    /// where `S` has fitted weights.
     ///
     /// # Errors
-    /// As [`MctsOptions::from_spec`].
-    pub fn from_spec_over(
+    /// As [`MctsOptions::from_spec`], and for `eval=fitted` on a game without fitted weights.
+    pub fn from_spec_over<S: Evaluate>(
         spec: &AgentSpec,
         defaults: MctsOptions,
+    ) -> Result<MctsOptions, AgentError> {
+        Self::read(spec, defaults, S::FITTED, S::NET)
+    }
+
+    fn read(
+        spec: &AgentSpec,
+        defaults: MctsOptions,
+        fitted: bool,
+        net: bool,
     ) -> Result<MctsOptions, AgentError> {
         spec.seed()?;
         let budgets: Vec<&str> = ["level", "iterations", "time"]
@@ -444,9 +490,34 @@ impl MctsOptions {
                 ),
             });
         }
-        let mut opts = defaults;
-        apply_options(spec, OPTIONS, &mut opts)?;
-        Ok(opts)
+        let mut settings = Settings {
+            options: defaults,
+            fitted,
+            net,
+        };
+        apply_options(spec, OPTIONS, &mut settings)?;
+        Ok(settings.options)
+    }
+
+    /// What a move with these options may spend: its iterations (`iterations=`, or those of
+    /// the level, [`LEVEL_ITERATIONS`]) or its time (`time=`), and its threads.
+    pub fn cost(&self) -> Cost {
+        let (time_ms, iterations) = match self.budget {
+            Budget::Level(l) => (
+                None,
+                self.budget
+                    .iterations()
+                    .map(|n| Spend::new(n, format!("level={l}"))),
+            ),
+            Budget::Iterations(n) => (None, Some(Spend::option("iterations", n))),
+            Budget::Time(ms) => (Some(Spend::option("time", ms)), None),
+        };
+        Cost {
+            time_ms,
+            iterations,
+            threads: Some(Spend::option("threads", self.threads as u64)),
+            ..Cost::default()
+        }
     }
 
     /// The spec of a player with these options and `seed`: the budget, then `c`, `threads`,

@@ -444,27 +444,6 @@ pub fn net_maker<S: Encode + crate::eval::Evaluate>(
     }))
 }
 
-/// Refuses `eval=net` in `spec` when `rules` has no shipped network.
-///
-/// # Errors
-/// [`crate::AgentError::BadValue`] naming the rulesets that have one.
-pub fn check_eval<S: Encode>(
-    spec: &crate::AgentSpec,
-    rules: &S::Ruleset,
-) -> Result<(), crate::AgentError> {
-    if spec.get("eval") == Some("net")
-        && let Err(why) = for_rules::<S>(rules)
-    {
-        return Err(crate::AgentError::BadValue {
-            agent: spec.name.clone(),
-            key: "eval".into(),
-            value: "net".into(),
-            expected: format!("hand or fitted ({why})"),
-        });
-    }
-    Ok(())
-}
-
 /// The shipped network's value of `state` for `player`, if a network is shipped for its
 /// family and board (`eval=net`, checked when the player was made).
 pub fn shipped_value<S: Encode>(state: &S, player: Player) -> Option<f64> {

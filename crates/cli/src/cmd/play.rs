@@ -181,8 +181,9 @@ where
                                 actions.truncate(i);
                                 by_human.truncate(i);
                                 state = rules.initial_state();
-                                for a in &actions {
-                                    state.try_apply(*a).expect("replaying legal actions");
+                                for &a in &actions {
+                                    // Each was legal when it was played.
+                                    state.apply_unchecked(a);
                                 }
                                 save(&actions)?;
                                 outln!("  Took back {}.", undone.join(", "));
@@ -214,9 +215,9 @@ where
             outln!("{description}");
         }
         last = Some(description);
-        state
-            .try_apply(action)
-            .context("internal error: an illegal action was chosen")?;
+        // Legal: read by `parse_move`, drawn from the chance outcomes, or chosen by an agent
+        // among the legal moves.
+        state.apply_unchecked(action);
         actions.push(action);
         by_human.push(human);
         save(&actions)?;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use qasab_ai::Solver;
-use qasab_core::tihbat::{MAX_SEEDS, Position, Ruleset, State};
+use qasab_core::tihbat::{MAX_SEEDS, Ruleset, State};
 use qasab_core::{AnyRuleset, GameState, Ruleset as _};
 use serde::Serialize;
 
@@ -74,11 +74,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     }
     let report = match &args.position {
         None => solve_start(rules)?,
-        Some(p) => {
-            let pos: Position = p.parse()?;
-            let state = State::from_position(rules, pos)?;
-            solve_state(rules, &state)?
-        }
+        // The id is read as `moves` and `apply` read it: in full (the moves played and the
+        // repetition history, which the values depend on) and checked.
+        Some(id) => solve_state(rules, &rules.state_from_id(id)?)?,
     };
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);

@@ -20,14 +20,16 @@ use super::movegen::Keep;
 impl Position {
     /// begins.
     pub(super) fn apply_throw(&mut self, t: Throw, next: &mut Next) {
-        self.actions += 1;
+        // The action count and the statistics saturate: the rules bound every game far below
+        // `u32::MAX` (turn_cap × throw_cap throws at most), but an id may give any value.
+        self.actions = self.actions.saturating_add(1);
         match self.phase {
             Phase::Opening { thrower } => {
                 self.opening_throws += 1;
                 if t.is_tab() {
                     // L-4: the first tâb starts the thrower's first turn and counts in it.
                     self.turns = 1;
-                    self.stats.throws += 1;
+                    self.stats.throws = self.stats.throws.saturating_add(1);
                     self.stats.turn_tab = true;
                     self.pending.add(t.index());
                     self.after_throw(thrower, t, next);
@@ -38,7 +40,7 @@ impl Position {
                 }
             }
             Phase::Throwing { player } => {
-                self.stats.throws += 1;
+                self.stats.throws = self.stats.throws.saturating_add(1);
                 self.stats.turn_tab |= t.is_tab();
                 self.pending.add(t.index());
                 self.after_throw(player, t, next);
@@ -115,8 +117,9 @@ impl Position {
         let tab = Throw::TAB.index();
         if self.pending.get(tab) > 0 && self.may_bank(p) {
             let n = u16::from(self.pending.get(tab));
-            self.bank[p.index()] += n;
-            self.stats.banked += u32::from(n);
+            // Saturates, as the counters do: a bank of 65,535 tabs takes no more.
+            self.bank[p.index()] = self.bank[p.index()].saturating_add(n);
+            self.stats.banked = self.stats.banked.saturating_add(u32::from(n));
         }
         self.pending = Pending::NONE;
         if self.over.is_some() {
@@ -139,7 +142,7 @@ impl Position {
     /// The end of `p`'s turn: the guards (L-18), a dead position (H-13), the next turn.
     pub(super) fn end_turn(&mut self, p: Player) {
         if self.stats.turn_tab {
-            self.stats.tab_turns += 1;
+            self.stats.tab_turns = self.stats.tab_turns.saturating_add(1);
         }
         if self.stats.turn_progress {
             self.no_progress = 0;
@@ -198,7 +201,7 @@ impl Position {
     /// Applies the decision with code `code` (see [`super::next`]) of the move phase (assumed
     /// legal); `next` receives the decisions that follow.
     pub(super) fn apply_code(&mut self, code: u64, next: &mut Next) {
-        self.actions += 1;
+        self.actions = self.actions.saturating_add(1);
         let Phase::Moving { player: p } = self.phase else {
             unreachable!("a move outside a move phase")
         };
@@ -206,8 +209,8 @@ impl Position {
             0 => self.apply_play(p, code),
             1 => {
                 self.pending.take(Throw::TAB.index());
-                self.bank[p.index()] += 1;
-                self.stats.banked += 1;
+                self.bank[p.index()] = self.bank[p.index()].saturating_add(1);
+                self.stats.banked = self.stats.banked.saturating_add(1);
             }
             2 => self.pending.take(next::throw(code).index()),
             _ => return self.finish_moving(p, next),
@@ -327,7 +330,7 @@ impl Position {
             m &= m - 1;
             self.pieces[me][i].flags |= CONVERTED;
             self.unconv[me] &= !(1 << i);
-            self.stats.conversions += 1;
+            self.stats.conversions = self.stats.conversions.saturating_add(1);
         }
         self.stats.turn_progress = true;
     }
@@ -382,7 +385,7 @@ impl Position {
         let k = lost.count_ones();
         self.alive[me] -= k as u8;
         self.removed[me] += k as u16;
-        self.stats.reductions += 1;
+        self.stats.reductions = self.stats.reductions.saturating_add(1);
         self.stats.turn_progress = true;
         1 << keep
     }

@@ -4,9 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::PositionIdError;
-use crate::grid::MAX_COLUMNS;
+use crate::grid::{HYDE_COLUMNS, HYDE_COLUMNS_TEXT, MAX_COLUMNS};
 use crate::options::{
-    OptionDef, ValueError, Values, choice_enum, choice_option, int_in, int_option,
+    ConstText, OptionDef, ValueError, Values, choice_enum, choice_option, int_in, int_option,
 };
 use crate::player::Player;
 use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, RulesetString, write_canonical};
@@ -112,8 +112,8 @@ impl Preset {
     fn columns_ok(self, n: u8) -> bool {
         match self {
             Preset::Lane => (7..=MAX_COLUMNS).contains(&n) && n % 2 == 1,
-            // Hyde's sizes (H-1); 29 is also the widest board.
-            Preset::Hyde => matches!(n, 13 | 19 | 21 | 29),
+            // Hyde's sizes (H-1).
+            Preset::Hyde => HYDE_COLUMNS.contains(&n),
             Preset::Modern => (7..=MAX_COLUMNS).contains(&n),
         }
     }
@@ -121,7 +121,7 @@ impl Preset {
     fn columns_expected(self) -> String {
         match self {
             Preset::Lane => format!("an odd number from 7 to {MAX_COLUMNS}"),
-            Preset::Hyde => "13, 19, 21 or 29".into(),
+            Preset::Hyde => HYDE_COLUMNS_TEXT.into(),
             Preset::Modern => format!("a number from 7 to {MAX_COLUMNS}"),
         }
     }
@@ -317,11 +317,24 @@ choice_enum!(
     }
 );
 
+/// The sizes of `columns=` by preset, from [`MAX_COLUMNS`] and [`HYDE_COLUMNS`]:
+/// `tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29`.
+const COLUMNS_VALUES: &str = {
+    const TEXT: ConstText<80> = ConstText::new()
+        .push("tab: odd 7..=")
+        .number(MAX_COLUMNS as u64, false)
+        .push("; tab-hyde: ")
+        .list_u8(&HYDE_COLUMNS, ", ", ", ")
+        .push("; tab-modern: 7..=")
+        .number(MAX_COLUMNS as u64, false);
+    TEXT.as_str()
+};
+
 /// Every option of the Tâb family, in documented (canonical) order.
 const OPTION_DEFS: &[OptionDef<Ruleset>] = &[
     OptionDef {
         key: "columns",
-        values: Values::Text("tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29"),
+        values: Values::Text(COLUMNS_VALUES),
         help: "columns of the 4xN board (and pieces per side)",
         rules: "L-1, H-1, M-1",
         get: |r| r.columns.to_string(),
@@ -695,6 +708,29 @@ impl FromStr for Ruleset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board sizes in the help come from the constants (`MAX_COLUMNS`, `HYDE_COLUMNS`),
+    /// and read as they always have.
+    #[test]
+    fn the_board_sizes_in_the_help_are_the_constants() {
+        assert_eq!(
+            COLUMNS_VALUES,
+            "tab: odd 7..=29; tab-hyde: 13, 19, 21, 29; tab-modern: 7..=29"
+        );
+        assert_eq!(Preset::Hyde.columns_expected(), "13, 19, 21 or 29");
+        assert_eq!(
+            Preset::Lane.columns_expected(),
+            format!("an odd number from 7 to {MAX_COLUMNS}")
+        );
+        for n in 0..=MAX_COLUMNS + 1 {
+            let size = format!(", {n}, ");
+            assert_eq!(
+                Preset::Hyde.columns_ok(n),
+                format!(", {}, ", HYDE_COLUMNS_TEXT.replace(" or", ",")).contains(&size),
+                "{n}"
+            );
+        }
+    }
 
     #[test]
     fn every_choice_value_is_a_documented_key_that_some_preset_accepts() {

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::grid::HYDE_COLUMNS_TEXT;
 use crate::ruleset::Ruleset as _;
 
 use super::rules::{
@@ -37,7 +38,7 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
     rule(
         "L-1",
         format!("A board of 4 rows and {n} columns (columns={n}). Squares are named with {names}."),
-        "Wikipedia (Lane); Hyde: 13, 19, 21 or 29; modern page: 10",
+        &format!("Wikipedia (Lane); Hyde: {HYDE_COLUMNS_TEXT}; modern page: 10"),
     );
     rule(
         "L-3",

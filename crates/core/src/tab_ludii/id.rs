@@ -8,7 +8,8 @@ use crate::sticks::Throw;
 
 use super::ruleset::{Preset, Ruleset};
 use super::state::State;
-use super::tracks::{ENEMY_AT, HOME_AT, MAX_SQUARES, row_mask};
+use super::state::squares_of;
+use super::tracks::{self, ENEMY_AT, HOME_AT, MAX_SQUARES, NONE, row_mask};
 
 /// Writes the id of a state.
 pub(super) fn write(s: &State) -> String {
@@ -353,9 +354,123 @@ fn outcome(s: &State, reason: EndReason) -> Result<Outcome, String> {
     })
 }
 
+/// LT-6: Tab's track-index counts of `p`, who has lost `lost` pieces, fit the board.
+///
+/// For a square, call its count the sum of `p`'s counts at its indices on the one track of
+/// `p`'s that holds it (the home track holds `p`'s first two rows, the enemy track the other
+/// two). A move of a stack of `c` takes `c` from its square's count (or nothing, when no index
+/// of the square is positive, and then the count is not above 0) and gives the destination
+/// `c` (or 1 arriving from the other track, or nothing); it never raises a square's count
+/// above its pieces by more than before. A capture of `k` pieces takes 1 from every index of
+/// the square (2 on a square with two), so it leaves a count at most `k - 1` above the
+/// nothing left there. Hence the counts exceed the pieces on their squares by at most the
+/// pieces `p` has lost, in total. And a side that has lost nothing and has no stack has
+/// never had one (stacks never split, LT-4), so every move of it took 1 from a positive
+/// count and gave 1: its counts are exactly its pieces, none negative.
+fn check_track_counts(s: &State, p: Player, lost: u8) -> Result<(), String> {
+    let n = s.rules.columns();
+    let t = tracks::tab(n);
+    let me = p.index();
+    let mine = |sq: usize| {
+        if s.occ[me] & (1u128 << sq) != 0 {
+            i64::from(s.count[sq])
+        } else {
+            0
+        }
+    };
+    let singles = squares_of(s.occ[me]).all(|sq| s.count[usize::from(sq)] == 1);
+    let exact = lost == 0 && singles;
+    let mut excess = 0i64;
+    for sq in 0..4 * usize::from(n) {
+        let mut slots: Vec<usize> = Vec::with_capacity(2);
+        let h = t.home_index[me][sq];
+        if h != NONE {
+            slots.push(HOME_AT + usize::from(h));
+        } else {
+            for e in t.enemy_index[me][sq] {
+                if e != NONE {
+                    slots.push(ENEMY_AT + usize::from(e));
+                }
+            }
+        }
+        let counted: i64 = slots.iter().map(|&i| i64::from(s.counts[me][i])).sum();
+        let pieces = mine(sq);
+        if exact && (counted != pieces || slots.iter().any(|&i| s.counts[me][i] < 0)) {
+            return Err(format!(
+                "{} has lost no piece and has no stack, so it has never had one (stacks never split) and its track counts are its pieces: {} holds {pieces} of them but is counted {} (LT-6)",
+                seat(p),
+                s.name(sq as u8),
+                slots
+                    .iter()
+                    .map(|&i| s.counts[me][i].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            ));
+        }
+        excess += (counted - pieces).max(0);
+    }
+    if excess > i64::from(lost) {
+        return Err(format!(
+            "{}'s track counts exceed its pieces on their squares by {excess} in all, but only a capture leaves a count above the pieces, by at most the pieces taken less one, and {} has lost {lost} (LT-6)",
+            seat(p),
+            seat(p)
+        ));
+    }
+    Ok(())
+}
+
+/// Ludii's counters: the turn number starts at 1 and grows by one when the mover changes,
+/// after a decision, so it is at most the decisions plus one, and the side to move is White
+/// on odd turns; in Tab's opening every decision is a pass that hands the turn over (a 1
+/// would have ended the opening), so the turn is the decisions plus one (the decisions, in a
+/// game stopped by a limit in the opening, whose last decision did not move the turn on);
+/// and a game stops at Ludii's limits (LT-10, LH-9), so the counters never pass them.
+fn check_counters(s: &State) -> Result<(), String> {
+    let rules = s.rules;
+    if s.turn == 0 {
+        return Err("Ludii's turn numbers start at 1".into());
+    }
+    if u64::from(s.turn) > u64::from(s.decisions) + 1 {
+        return Err(format!(
+            "turn {} after {} decisions: the turn number grows by one at most per decision",
+            s.turn, s.decisions
+        ));
+    }
+    if rules.game() == Preset::Tab && !s.main_phase {
+        let expected = u64::from(s.decisions) + u64::from(s.over.is_none());
+        if u64::from(s.turn) != expected {
+            return Err(format!(
+                "turn {} after {} decisions in the opening: each was a pass that handed the turn over (LT-2), so the turn is {expected}",
+                s.turn, s.decisions
+            ));
+        }
+    }
+    if s.over.is_none() {
+        let expected = if s.turn % 2 == 1 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        if s.to_move != expected {
+            return Err(format!(
+                "turn {} is {}'s: White has the first turn and the turn number grows exactly when the mover changes",
+                s.turn,
+                seat(expected)
+            ));
+        }
+    }
+    if s.decisions > rules.move_cap() || u64::from(s.turn) > 2 * u64::from(rules.turn_cap()) {
+        return Err(
+            "the counters are past Ludii's limits, where the game stops (LT-10, LH-9)".into(),
+        );
+    }
+    Ok(())
+}
+
 /// Checks that the state can occur under its rules: the pieces and scores add up, locked
-/// pieces stand on their home rows, nothing has moved in Tab's opening, the counters are within
-/// Ludii's limits, and the outcome (or its absence) is the one this position gives.
+/// pieces stand on their home rows, nothing has moved in Tab's opening, Tab's track-index
+/// counts fit the pieces, the counters agree with each other and the side to move and are
+/// within Ludii's limits, and the outcome (or its absence) is the one this position gives.
 pub(super) fn validate(s: &State) -> Result<(), String> {
     let rules = s.rules;
     let n = rules.columns();
@@ -402,7 +517,7 @@ pub(super) fn validate(s: &State) -> Result<(), String> {
             ));
         }
     }
-    for sq in super::state::squares_of(s.locked) {
+    for sq in squares_of(s.locked) {
         if s.count[usize::from(sq)] != 1 {
             return Err("a locked square holds a single piece".into());
         }
@@ -423,11 +538,13 @@ pub(super) fn validate(s: &State) -> Result<(), String> {
     if !tab && !s.main_phase {
         return Err("At-Tab has no opening phase".into());
     }
+    if tab {
+        for p in Player::ALL {
+            check_track_counts(s, p, n - pieces[p.index()] as u8)?;
+        }
+    }
     match s.over {
         None => {
-            if s.turn == 0 {
-                return Err("Ludii's turn numbers start at 1".into());
-            }
             if s.decisions >= rules.move_cap()
                 || u64::from(s.turn) > 2 * u64::from(rules.turn_cap())
             {
@@ -455,5 +572,5 @@ pub(super) fn validate(s: &State) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    check_counters(s)
 }

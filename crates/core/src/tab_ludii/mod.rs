@@ -107,7 +107,10 @@
 //! [`Throw`]: crate::sticks::Throw
 //! [`GameState::scores`]: crate::GameState::scores
 
+mod flow;
+mod game;
 mod id;
+mod movegen;
 mod moves;
 mod ruleset;
 mod state;

@@ -4,7 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{PositionIdError, Weighted};
-use crate::options::{OptionDef, ValueError, Values, int_option};
+use crate::grid::HYDE_COLUMNS;
+use crate::options::{ConstText, OptionDef, ValueError, Values, int_option};
 use crate::player::Player;
 use crate::ruleset::{
     Ruleset as RulesetTrait, RulesetError, RulesetString, parse_int_in, write_canonical,
@@ -50,7 +51,7 @@ impl Preset {
     pub const fn column_choices(self) -> &'static [u8] {
         match self {
             Preset::Tab => &[7, 9, 11, 13, 15],
-            Preset::Hyde => &[13, 19, 21, 29],
+            Preset::Hyde => &HYDE_COLUMNS,
         }
     }
 
@@ -199,11 +200,22 @@ const FIXED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The sizes of `columns=` by preset, from [`Preset::column_choices`]:
+/// `tab-ludii: 7|9|11|13|15; tab-hyde-ludii: 13|19|21|29`.
+const COLUMNS_VALUES: &str = {
+    const TEXT: ConstText<64> = ConstText::new()
+        .push("tab-ludii: ")
+        .list_u8(Preset::Tab.column_choices(), "|", "|")
+        .push("; tab-hyde-ludii: ")
+        .list_u8(Preset::Hyde.column_choices(), "|", "|");
+    TEXT.as_str()
+};
+
 /// The options of both presets, in documented (canonical) order.
 const OPTION_DEFS: &[OptionDef<Ruleset>] = &[
     OptionDef {
         key: "columns",
-        values: Values::Text("tab-ludii: 7|9|11|13|15; tab-hyde-ludii: 13|19|21|29"),
+        values: Values::Text(COLUMNS_VALUES),
         help: "the board size: Ludii's 'Board size' option",
         rules: "LT-1, LH-1",
         get: |r| r.columns.to_string(),
@@ -508,6 +520,17 @@ impl FromStr for Ruleset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board sizes in the help come from `Preset::column_choices`, and read as they
+    /// always have.
+    #[test]
+    fn the_board_sizes_in_the_help_are_the_presets_choices() {
+        assert_eq!(
+            COLUMNS_VALUES,
+            "tab-ludii: 7|9|11|13|15; tab-hyde-ludii: 13|19|21|29"
+        );
+        assert_eq!(Preset::Hyde.column_choices(), HYDE_COLUMNS);
+    }
 
     #[test]
     fn defaults_print_as_bare_names() {

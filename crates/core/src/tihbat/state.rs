@@ -66,7 +66,8 @@ impl State {
         }
     }
 
-    /// A game starting from `pos`, with an empty history.
+    /// A game starting from `pos`, with an empty history and the fewest moves played that fit
+    /// the position: 0 at the start, otherwise 1 or 2, by the side to move.
     ///
     /// # Errors
     /// [`SetupError`] unless the counters on the board plus those captured make `4 × seeds`, and
@@ -90,7 +91,7 @@ impl State {
         let mut s = State {
             rules,
             pos,
-            plies: 0,
+            plies: Self::fewest_plies(&rules, &pos),
             over: None,
             history: Vec::with_capacity(32),
         };
@@ -99,9 +100,24 @@ impl State {
         Ok(s)
     }
 
+    /// The fewest moves that can have been played to reach `pos`, judged by the start and the
+    /// side to move alone: 0 at the start, otherwise 1 if the second player is to move and 2 if
+    /// the first is (every move, a pass included, hands the turn over, T-2, T-6).
+    fn fewest_plies(rules: &Ruleset, pos: &Position) -> u32 {
+        if *pos == Position::start(rules) {
+            0
+        } else if pos.to_move == rules.first {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Reads a position id: `pits/captures/side`, optionally followed by `/plies` and by
     /// `/seen`, the positions since the last capture before the current one, oldest first, each
-    /// as `A.B.C.D` and `s` or `n` for the side to move (`7.7.7.7s,2.9.9.8n`).
+    /// as `A.B.C.D` and `s` or `n` for the side to move (`7.7.7.7s,2.9.9.8n`). Without `plies`,
+    /// the count is the fewest that fit the position (0 at the start, else 1 or 2 by the side
+    /// to move).
     ///
     /// # Errors
     /// [`PositionIdError`] for bad syntax, a position these rules cannot reach, or a history
@@ -187,10 +203,16 @@ impl State {
     }
 
     /// Checks that the state can occur under its rules: the counters add up to `4 × seeds`
-    /// with even capture totals (T-4), the history of positions since the last capture ends at
-    /// the current one and each of its positions follows the one before by a legal move that
-    /// captures nothing, before which the game had not ended (T-6, T-7), the move count covers
-    /// that history, and the outcome is the one the position and its history give.
+    /// with even capture totals (T-4); with no move played the game is at its start, with
+    /// `first` to move (T-2); every move hands the turn over, so the side to move is `first`
+    /// exactly when an even number of moves has been played; the history of positions since
+    /// the last capture ends at the current one and each of its positions follows the one
+    /// before by a legal move that captures nothing, before which the game had not ended (T-6,
+    /// T-7); the move count covers that history; and the outcome is the one the position and
+    /// its history give.
+    ///
+    /// The move count stops at `u32::MAX` (playing on leaves it there), so at that value it
+    /// says "at least" and the side to move is not judged by it.
     ///
     /// # Errors
     /// [`InvalidState`] naming the first fact that does not hold.
@@ -220,6 +242,28 @@ impl State {
                 "{} moves played cannot make a history of {} positions",
                 self.plies,
                 self.history.len()
+            ));
+        }
+        let start = Position::start(&self.rules);
+        let seat = |p: Player| self.rules.seat_name(p);
+        if self.plies == 0 && self.pos != start {
+            return err(format!(
+                "with no move played the game is at its start, {start}, with {} to move (T-2)",
+                seat(self.rules.first)
+            ));
+        }
+        let even = self.plies.is_multiple_of(2);
+        if self.plies < u32::MAX && (self.pos.to_move == self.rules.first) != even {
+            let expected = if even {
+                self.rules.first
+            } else {
+                !self.rules.first
+            };
+            return err(format!(
+                "after {} moves {} is to move: {} moved first and every move, a pass included, hands the turn over (T-2, T-6)",
+                self.plies,
+                seat(expected),
+                seat(self.rules.first)
             ));
         }
         // Replay the history from its first position: each next position must be reached by
@@ -396,7 +440,8 @@ impl GameState for State {
             }
         }
         self.pos.to_move = !mover;
-        self.plies += 1;
+        // Saturates: no game played comes near, and an id read with the largest count plays on.
+        self.plies = self.plies.saturating_add(1);
         let key = self.pos.key();
         let seen_before = self.history.iter().filter(|&&k| k == key).count();
         self.history.push(key);
