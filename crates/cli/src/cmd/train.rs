@@ -84,12 +84,11 @@ fn hidden(text: &str) -> Result<[usize; 2]> {
 fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<ExitCode> {
     let files = Files::new(&args.out);
     let started = Instant::now();
-    let mut trainer = match &args.resume {
+    let (mut trainer, seconds_before) = match &args.resume {
         Some(path) => {
             let bytes = read(path)?;
-            let (t, _) = Trainer::<S>::resume(rules, &bytes, args.games, args.threads)
-                .with_context(|| path.display().to_string())?;
-            t
+            Trainer::<S>::resume(rules, &bytes, args.games, args.threads)
+                .with_context(|| path.display().to_string())?
         }
         None => {
             let options = TrainOptions {
@@ -106,10 +105,9 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 curve_every: args.curve_every,
                 curve_pairs: args.curve_pairs,
             };
-            Trainer::<S>::new(rules, options)?
+            (Trainer::<S>::new(rules, options)?, 0.0)
         }
     };
-    let seconds_before = trainer.curve.last().map_or(0.0, |p| p.seconds);
     let bar =
         ProgressBar::with_draw_target(Some(trainer.options.games), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -132,7 +130,7 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
             }
             write_curve(&files, &trainer.curve)?;
         }
-        let seconds = seconds_before.max(0.0) + started.elapsed().as_secs_f64();
+        let seconds = seconds_before + started.elapsed().as_secs_f64();
         write(&files.checkpoint, &trainer.checkpoint(seconds))?;
     }
     bar.finish_and_clear();
