@@ -39,6 +39,9 @@ pub trait Evaluate: GameState {
     /// Whether the game has weights fitted to game results ([`EvalWeights::Fitted`]).
     const FITTED: bool = false;
 
+    /// Whether the game has networks ([`EvalWeights::Net`]) for some of its rulesets.
+    const NET: bool = false;
+
     /// The value of the state for `player` with the chosen weights; [`Evaluate::evaluate`]
     /// is the value with [`EvalWeights::Hand`]. A game without fitted weights
     /// ([`Evaluate::FITTED`] false) gives its one evaluation for both.
@@ -58,17 +61,21 @@ pub enum EvalWeights {
     /// Weights fitted to the results of self-play games by logistic regression (the Tâb
     /// family only; see [`tab::Weights::FITTED`]).
     Fitted,
+    /// The shipped network of the ruleset's family ([`crate::net`]): the Tâb family and the
+    /// Ludii presets, on the boards their networks were trained on.
+    Net,
 }
 
 impl EvalWeights {
     /// Both choices, in the order the docs list them.
-    pub const ALL: [EvalWeights; 2] = [EvalWeights::Hand, EvalWeights::Fitted];
+    pub const ALL: [EvalWeights; 3] = [EvalWeights::Hand, EvalWeights::Fitted, EvalWeights::Net];
 
     /// The name in a spec (`eval=fitted`).
     pub const fn name(self) -> &'static str {
         match self {
             EvalWeights::Hand => "hand",
             EvalWeights::Fitted => "fitted",
+            EvalWeights::Net => "net",
         }
     }
 
@@ -77,26 +84,32 @@ impl EvalWeights {
         EvalWeights::ALL.into_iter().find(|w| w.name() == name)
     }
 
-    /// Reads an `eval=` value for a game that has (`fitted`) or lacks fitted weights.
+    /// Reads an `eval=` value for a game that has (`fitted`) or lacks fitted weights, and
+    /// that has (`net`) or lacks networks. Whether the ruleset's board has a network is
+    /// checked when the player is read ([`crate::players::Playable::network_fits`]).
     ///
     /// # Errors
-    /// [`ValueError::Expected`] for another value, or for `fitted` on a game without fitted
-    /// weights.
-    pub fn parse_for(text: &str, fitted: bool) -> Result<EvalWeights, ValueError> {
+    /// [`ValueError::Expected`] for another value, or for `fitted` or `net` on a game without
+    /// them.
+    pub fn parse_for(text: &str, fitted: bool, net: bool) -> Result<EvalWeights, ValueError> {
+        let valid = match (fitted, net) {
+            (true, true) => "hand, fitted or net",
+            (true, false) => "hand or fitted",
+            (false, true) => "hand or net (this game has no fitted weights)",
+            (false, false) => "hand (this game has no fitted weights)",
+        };
+        let without = if net { "hand or net" } else { "hand" };
         match EvalWeights::from_name(text) {
-            Some(EvalWeights::Fitted) if !fitted => Err(ValueError::Expected(
-                "hand: this game has no fitted weights (only tab, tab-hyde and tab-modern have)"
-                    .into(),
-            )),
+            Some(EvalWeights::Fitted) if !fitted => Err(ValueError::Expected(format!(
+                "{without}: this game has no fitted weights (only tab, tab-hyde and tab-modern \
+                 have)"
+            ))),
+            Some(EvalWeights::Net) if !net => Err(ValueError::Expected(format!(
+                "{}: this game has no network (only the Tab family and the Ludii presets have)",
+                if fitted { "hand or fitted" } else { "hand" }
+            ))),
             Some(w) => Ok(w),
-            None => Err(ValueError::Expected(
-                if fitted {
-                    "hand or fitted"
-                } else {
-                    "hand (this game has no fitted weights)"
-                }
-                .into(),
-            )),
+            None => Err(ValueError::Expected(valid.into())),
         }
     }
 }
@@ -110,6 +123,8 @@ pub trait EvalSetting {
     fn set_eval(&mut self, weights: EvalWeights);
     /// Whether the game has fitted weights ([`Evaluate::FITTED`]).
     fn fitted(&self) -> bool;
+    /// Whether the game has networks ([`Evaluate::NET`]).
+    fn net(&self) -> bool;
 }
 
 /// The `eval=` option of `greedy`, `expectimax` and `mcts`, declared once: `hand`, or `fitted`
@@ -117,12 +132,13 @@ pub trait EvalSetting {
 pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
     OptionDef {
         key: "eval",
-        values: Values::Choice(&["hand", "fitted"]),
-        help: "the weights of the static evaluation (fitted only on the Tab family)",
+        values: Values::Choice(&["hand", "fitted", "net"]),
+        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), \
+               or the network (the Tab family and the Ludii presets, on their default boards)",
         rules: "",
         get: |s| s.eval().name().into(),
         set: |s, v| {
-            let weights = EvalWeights::parse_for(v, s.fitted())?;
+            let weights = EvalWeights::parse_for(v, s.fitted(), s.net())?;
             s.set_eval(weights);
             Ok(())
         },

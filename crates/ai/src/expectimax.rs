@@ -215,6 +215,7 @@ impl Options {
         let mut settings = Settings {
             options: Options::default(),
             fitted: S::FITTED,
+            net: S::NET,
         };
         apply_options(spec, OPTIONS, &mut settings)?;
         Ok(settings.options)
@@ -229,6 +230,8 @@ pub struct Settings {
     pub options: Options,
     /// Whether the game has fitted weights.
     pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
 }
 
 impl EvalSetting for Settings {
@@ -242,6 +245,10 @@ impl EvalSetting for Settings {
 
     fn fitted(&self) -> bool {
         self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
     }
 }
 

@@ -33,6 +33,8 @@ pub struct Settings {
     pub eval: EvalWeights,
     /// Whether the game has fitted weights.
     pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
 }
 
 impl EvalSetting for Settings {
@@ -46,6 +48,10 @@ impl EvalSetting for Settings {
 
     fn fitted(&self) -> bool {
         self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
     }
 }
 

@@ -31,6 +31,7 @@ pub mod fit;
 pub mod greedy;
 pub mod hash;
 pub mod mcts;
+pub mod net;
 pub mod players;
 pub mod random;
 pub mod rng;

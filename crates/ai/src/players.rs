@@ -51,6 +51,7 @@ players! {
     "mcts": crate::mcts::OPTIONS => read_mcts,
     "greedy": crate::greedy::OPTIONS => read_greedy,
     "expectimax": crate::expectimax::OPTIONS => read_expectimax,
+    "net": crate::net::NET_OPTIONS => read_net,
 }
 
 /// Builds agents of one spec for one ruleset, from a seed. Expensive preparation (solving a
@@ -66,6 +67,22 @@ pub trait Playable: Evaluate {
     /// The options of `mcts` on this game where its spec sets none.
     fn mcts_defaults() -> crate::mcts::MctsOptions {
         crate::mcts::MctsOptions::default()
+    }
+
+    /// Whether a network is shipped for `rules` (`eval=net`), or why not. No game has one by
+    /// default.
+    ///
+    /// # Errors
+    /// A message naming the rulesets that have one.
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        let _ = rules;
+        Err("only the Tab family and the Ludii presets have networks".into())
+    }
+
+    /// The `net` player of `spec` on `rules`, for a game that has networks; `None` by default.
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        let _ = (spec, rules);
+        None
     }
 
     /// The exact `solver` of a ruleset of this game, if the game has one: its cost (the size
@@ -122,6 +139,32 @@ impl<S: Playable> Plan<S> {
     }
 }
 
+fn read_net<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+    apply_options(
+        spec,
+        crate::net::NET_OPTIONS,
+        &mut crate::net::NetSettings::default(),
+    )?;
+    S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent(spec, rules)))
+}
+
+/// Refuses `eval=net` on a ruleset without a shipped network.
+fn check_net<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+    eval: EvalWeights,
+) -> Result<(), AgentError> {
+    if eval != EvalWeights::Net {
+        return Ok(());
+    }
+    S::network_fits(rules).map_err(|why| AgentError::BadValue {
+        agent: spec.name.clone(),
+        key: "eval".into(),
+        value: "net".into(),
+        expected: format!("hand or fitted ({why})"),
+    })
+}
+
 fn read_random<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     apply_options(spec, SEED_ONLY, &mut ())?;
     Ok(Plan::ready(
@@ -136,9 +179,10 @@ fn read_solver<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan
     Ok(plan)
 }
 
-fn read_mcts<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     let defaults = S::mcts_defaults();
     let options = crate::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
+    check_net::<S>(spec, rules, options.eval)?;
     Ok(Plan::ready(
         options.cost(),
         Arc::new(move |seed| {
@@ -149,13 +193,15 @@ fn read_mcts<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, A
     ))
 }
 
-fn read_greedy<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     let mut settings = crate::greedy::Settings {
         eval: EvalWeights::Hand,
         fitted: S::FITTED,
+        net: S::NET,
     };
     apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
     let eval = settings.eval;
+    check_net::<S>(spec, rules, eval)?;
     Ok(Plan::ready(
         Cost::default(),
         Arc::new(move |seed| {
@@ -164,8 +210,12 @@ fn read_greedy<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>,
     ))
 }
 
-fn read_expectimax<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+fn read_expectimax<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+) -> Result<Plan<S>, AgentError> {
     let options = crate::expectimax::Options::from_spec::<S>(spec)?;
+    check_net::<S>(spec, rules, options.eval)?;
     let spec = spec.clone();
     Ok(Plan::ready(
         options.cost(),
@@ -183,7 +233,11 @@ pub fn unknown_agent<R: Ruleset>(spec: &AgentSpec, rules: &R) -> AgentError {
         AgentError::NotAvailable {
             agent: spec.name.clone(),
             ruleset: rules.to_string(),
-            why: "it is only available for tihbat".into(),
+            why: if spec.name == "net" {
+                "it is only available for the Tab family and the Ludii presets".into()
+            } else {
+                "it is only available for tihbat".into()
+            },
         }
     } else {
         AgentError::UnknownAgent {

@@ -4,7 +4,8 @@ use qasab_core::tab::State;
 
 use crate::eval::EvalWeights;
 use crate::mcts::{Budget, MctsOptions};
-use crate::players::Playable;
+use crate::players::{Plan, Playable};
+use crate::spec::{AgentError, AgentSpec, Cost};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.
 pub const TAB_LEVEL: u8 = 4;
@@ -17,6 +18,14 @@ pub const TAB_C: f64 = 0.7;
 pub const TAB_MINIMAX: f64 = 0.4;
 
 impl Playable for State {
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        crate::net::for_rules::<Self>(rules).map(|_| ())
+    }
+
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
+    }
+
     fn strongest_agent() -> &'static str {
         "mcts"
     }

@@ -3,9 +3,18 @@
 use qasab_core::tab_ludii::State;
 
 use crate::mcts::{MctsOptions, RolloutPolicy};
-use crate::players::Playable;
+use crate::players::{Plan, Playable};
+use crate::spec::{AgentError, AgentSpec, Cost};
 
 impl Playable for State {
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        crate::net::for_rules::<Self>(rules).map(|_| ())
+    }
+
+    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
+        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
+    }
+
     fn strongest_agent() -> &'static str {
         "mcts"
     }

@@ -146,7 +146,7 @@ fn agent_specs_are_checked() {
             .unwrap_or_default()
     };
     assert!(err("oracle").contains(
-        "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax"
+        "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax, net"
     ));
     assert!(err("random(depth=3)").contains("no option 'depth'"));
     assert!(err("random(seed=x)").contains("seed=x is not valid"));
@@ -183,7 +183,7 @@ fn agent_specs_are_checked() {
     assert!(
         tab_spec("greedy(eval=best)")
             .unwrap_err()
-            .contains("expected hand or fitted")
+            .contains("expected hand, fitted or net")
     );
     assert_eq!(
         AgentSpec::parse("random( seed = 4 )").unwrap().to_string(),

@@ -34,6 +34,9 @@ pub enum Command {
     /// Measure what each variant of a ruleset does to the game: balance, length, decisions,
     /// drama, skill, with 95% intervals, charts and a report (see docs/study.md).
     Study(StudyArgs),
+    /// Train an evaluation network for a ruleset of the Tâb family by self-play, TD(λ) (see
+    /// docs/training.md): the weights, a checkpoint to resume from, and the learning curve.
+    Train(TrainArgs),
     /// Analyse a game record: every decision against a player's best move (with marks for
     /// doubtful moves, mistakes and blunders), and the luck of every throw.
     Analyse(AnalyseArgs),
@@ -284,6 +287,48 @@ pub struct ArenaArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The ruleset to train on (tab, tab-hyde, tab-modern, tab-ludii, tab-hyde-ludii, with
+    /// options); ignored with --resume, which goes on with the checkpoint's.
+    #[arg(required_unless_present = "resume")]
+    pub ruleset: Option<String>,
+    /// Self-play games in all (a resumed run plays up to this many).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// The run's seed: the initial weights and every game's throws are derived from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where the trained network goes (safetensors). Beside it: FILE's stem with
+    /// .checkpoint.safetensors (to resume), .curve.json and .curve.svg (the learning curve).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Worker threads (0 = all cores). The weights do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Go on with the run saved in this checkpoint.
+    #[arg(long, value_name = "CHECKPOINT")]
+    pub resume: Option<PathBuf>,
+    /// Games per batch (played by the network as it stands, then learnt from).
+    #[arg(long, default_value_t = 32)]
+    pub batch: u64,
+    /// λ of the λ-return (0: one-step targets; 1: the game's result).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// The units of the two hidden layers.
+    #[arg(long, default_value = "128,32", value_name = "H1,H2")]
+    pub hidden: String,
+    /// Games between two points of the learning curve (0: no curve).
+    #[arg(long, default_value_t = 1000)]
+    pub curve_every: u64,
+    /// Game pairs against greedy, with paired throws, at each point of the curve.
+    #[arg(long, default_value_t = 100)]
+    pub curve_pairs: u64,
 }
 
 #[derive(Args, Debug)]

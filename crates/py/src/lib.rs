@@ -8,6 +8,8 @@
 
 use std::sync::{Mutex, OnceLock};
 
+mod net;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -44,6 +46,13 @@ create_exception!(
     AgentError,
     QasabError,
     "An agent spec that names no player or has a bad option for the ruleset."
+);
+create_exception!(
+    _qasab,
+    NetworkError,
+    QasabError,
+    "A network file that cannot be read or written, whose tensors have the wrong shapes, or \
+     that was made for other inputs than the ruleset's."
 );
 create_exception!(
     _qasab,
@@ -778,6 +787,7 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RulesetError", py.get_type::<RulesetError>())?;
     m.add("SerializationError", py.get_type::<SerializationError>())?;
     m.add("AgentError", py.get_type::<AgentError>())?;
+    m.add("NetworkError", py.get_type::<NetworkError>())?;
     m.add_class::<PyAgent>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(end_reasons, m)?)?;
@@ -786,5 +796,11 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(ruleset_names, m)?)?;
+    // qasab.net wraps these (python/qasab/net.py).
+    m.add_function(wrap_pyfunction!(net::net_training_data, m)?)?;
+    m.add_function(wrap_pyfunction!(net::net_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(net::net_encoding, m)?)?;
+    m.add_function(wrap_pyfunction!(net::net_value, m)?)?;
+    m.add_function(wrap_pyfunction!(net::net_save_network, m)?)?;
     Ok(())
 }

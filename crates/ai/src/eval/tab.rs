@@ -432,7 +432,7 @@ pub fn scale(pieces: u8) -> f64 {
 }
 
 /// The factor that shrinks the value towards 0 near a safety limit (L-18).
-fn limit_factor(state: &State) -> f64 {
+pub(crate) fn limit_factor(state: &State) -> f64 {
     let rules = state.ruleset();
     let mut left = f64::from(rules.turn_cap) - f64::from(state.turns());
     if rules.no_progress > 0 {
@@ -448,6 +448,10 @@ impl Evaluate for State {
 
     const FITTED: bool = true;
 
+    const NET: bool = true;
+
+    /// With [`EvalWeights::Net`], the shipped network's value; a ruleset without one (which
+    /// the players refuse when they are made) falls back to the fitted weights.
     fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
         if let Turn::Over(o) = self.turn() {
             return terminal_value(&o, player);
@@ -455,6 +459,10 @@ impl Evaluate for State {
         let w = match weights {
             EvalWeights::Hand => &Weights::HAND,
             EvalWeights::Fitted => &Weights::FITTED,
+            EvalWeights::Net => match crate::net::shipped_value(self, player) {
+                Some(v) => return v,
+                None => &Weights::FITTED,
+            },
         };
         for_player(w.squashed(self) * limit_factor(self), player)
     }

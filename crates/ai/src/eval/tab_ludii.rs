@@ -25,7 +25,7 @@ use qasab_core::{ByPlayer, GameState, Player, Turn};
 use super::hits::{
     HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities, ordered_hit_probabilities,
 };
-use super::{Evaluate, for_player, lap_index_cached, squash, terminal_value};
+use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board in `tab-ludii`.
 pub const MATERIAL: f64 = 1.0;
@@ -258,7 +258,7 @@ fn score(state: &State) -> f64 {
 }
 
 /// The factor that shrinks the value towards 0 near Ludii's limits (LT-10, LH-9).
-fn limit_factor(state: &State) -> f64 {
+pub(crate) fn limit_factor(state: &State) -> f64 {
     let rules = state.rules();
     // Ludii's turn number counts both players' turns; its limit is per player.
     let turns_left = 2.0 * f64::from(rules.turn_cap()) - f64::from(state.ludii_turn());
@@ -267,6 +267,19 @@ fn limit_factor(state: &State) -> f64 {
 }
 
 impl Evaluate for State {
+    const NET: bool = true;
+
+    /// With [`EvalWeights::Net`], the shipped network's value; a ruleset without one (which
+    /// the players refuse when they are made) falls back to the hand weights.
+    fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
+        if weights == EvalWeights::Net
+            && let Some(v) = crate::net::shipped_value(self, player)
+        {
+            return v;
+        }
+        self.evaluate(player)
+    }
+
     fn evaluate(&self, player: Player) -> f64 {
         if let Turn::Over(o) = self.turn() {
             return terminal_value(&o, player);

@@ -231,6 +231,8 @@ pub struct Settings {
     pub options: MctsOptions,
     /// Whether the game has fitted weights.
     pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
 }
 
 impl EvalSetting for Settings {
@@ -244,6 +246,10 @@ impl EvalSetting for Settings {
 
     fn fitted(&self) -> bool {
         self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
     }
 }
 
@@ -446,7 +452,7 @@ impl MctsOptions {
     /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a value out of
     /// range or two budgets.
     pub fn from_spec(spec: &AgentSpec) -> Result<MctsOptions, AgentError> {
-        Self::read(spec, MctsOptions::default(), true)
+        Self::read(spec, MctsOptions::default(), true, true)
     }
 
     /// As [`MctsOptions::from_spec`] for game `S`, with the options the spec does not set taken
@@ -459,13 +465,14 @@ impl MctsOptions {
         spec: &AgentSpec,
         defaults: MctsOptions,
     ) -> Result<MctsOptions, AgentError> {
-        Self::read(spec, defaults, S::FITTED)
+        Self::read(spec, defaults, S::FITTED, S::NET)
     }
 
     fn read(
         spec: &AgentSpec,
         defaults: MctsOptions,
         fitted: bool,
+        net: bool,
     ) -> Result<MctsOptions, AgentError> {
         spec.seed()?;
         let budgets: Vec<&str> = ["level", "iterations", "time"]
@@ -486,6 +493,7 @@ impl MctsOptions {
         let mut settings = Settings {
             options: defaults,
             fitted,
+            net,
         };
         apply_options(spec, OPTIONS, &mut settings)?;
         Ok(settings.options)

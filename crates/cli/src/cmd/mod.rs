@@ -18,6 +18,7 @@ mod serve;
 mod simulate;
 mod solve;
 mod study;
+mod train;
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Study(args) => study::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Analyse(args) => analyse::run(&args),
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),

@@ -207,6 +207,20 @@ impl State {
         self.reduces(p, group, from.0, to.0)
     }
 
+    /// Whether the whole unit on `from`, were it to arrive on `to`, would be reduced to one
+    /// piece (L-15, M-9): what the reduction rule reads of its pieces' histories. False for an
+    /// empty square, a single piece, or a square off the board. Read-only, for evaluations.
+    pub fn unit_reduces(&self, from: Square, to: Square) -> bool {
+        let len = self.grid().len();
+        if usize::from(from.0) >= len || usize::from(to.0) >= len {
+            return false;
+        }
+        let Some(p) = self.owner(from.0) else {
+            return false;
+        };
+        self.reduces(p, self.mask(from.0), from.0, to.0)
+    }
+
     /// Why a typed play is not legal, for the one-line message.
     fn why_not(&self, p: Player, play: &Play, legal: &[Move]) -> String {
         let grid = self.grid();

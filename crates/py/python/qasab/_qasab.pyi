@@ -1,5 +1,6 @@
 """Type stubs of the compiled module qasab._qasab."""
 
+import os
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -16,6 +17,10 @@ class RulesetError(QasabError):
 
 class AgentError(QasabError):
     """An agent spec that names no player or has a bad option for the ruleset."""
+
+class NetworkError(QasabError):
+    """A network file that cannot be read or written, has tensors of the wrong shapes, or was
+    made for other inputs than the ruleset's."""
 
 class SerializationError(QasabError):
     """A serialized state (a game record) that cannot be read or replayed."""
@@ -92,3 +97,22 @@ class Agent:
     def __init__(self, spec: str, game: Union[Game, str], seed: int = 0) -> None: ...
     def step(self, state: State) -> int: ...
     def spec(self) -> str: ...
+
+# Wrapped by qasab.net (qasab/net.py), which documents them.
+def net_training_data(
+    ruleset: str,
+    games: int = 100,
+    seed: int = 0,
+    network: Optional[Union[str, "os.PathLike[str]"]] = None,
+    lambda_: float = 0.7,
+    threads: int = 0,
+) -> Dict[str, Any]: ...
+def net_encoding(ruleset: str) -> Dict[str, Any]: ...
+def net_encode(state: State) -> npt.NDArray[np.float32]: ...
+def net_value(state: State, network: Optional[Union[str, "os.PathLike[str]"]] = None) -> float: ...
+def net_save_network(
+    path: Union[str, "os.PathLike[str]"],
+    tensors: Dict[str, Tuple[List[int], bytes]],
+    ruleset: str,
+    metadata: Optional[Dict[str, str]] = None,
+) -> None: ...

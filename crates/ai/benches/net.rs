@@ -1,0 +1,97 @@
+//! Criterion benchmarks of the learned evaluation on `tab`: one evaluation (the encoding and
+//! the network), the network alone, and the fitted linear evaluation beside them, over a fixed
+//! sample of mid-game positions (decisions from seeded random games).
+//!
+//! Run with `cargo bench -p qasab-ai --bench net`. One iteration evaluates every position of
+//! the sample (64 positions); divide by 64 for the time of one evaluation.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use qasab_ai::bench::random_step;
+use qasab_ai::eval::{EvalWeights, Evaluate};
+use qasab_ai::net::{Encode, Features, shipped};
+use qasab_ai::rng::{below, rng_from_seed};
+use qasab_core::{GameState, Player, Ruleset, Turn, tab};
+
+/// Mid-game positions of `tab`: from each of `n` seeded random games, the state met after 40
+/// to 120 decisions.
+fn positions(n: u64) -> Vec<tab::State> {
+    let rules: tab::Ruleset = "tab".parse().expect("a preset");
+    let mut out = Vec::new();
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    let mut game = 0;
+    while (out.len() as u64) < n {
+        game += 1;
+        let mut rng = rng_from_seed(game);
+        let mut s = rules.initial_state();
+        let stop = 40 + below(&mut rng, 80);
+        let mut k = 0;
+        loop {
+            if let Turn::Player(_) = s.turn() {
+                k += 1;
+                if k >= stop {
+                    out.push(s);
+                    break;
+                }
+            }
+            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn net(c: &mut Criterion) {
+    let sample = positions(64);
+    let net = shipped("tab").expect("the tab network is shipped");
+    let inputs: Vec<Features> = sample
+        .iter()
+        .map(|s| {
+            let mut f = Features::default();
+            Encode::encode(s, &mut f);
+            f
+        })
+        .collect();
+    let active: usize = inputs.iter().map(|f| f.active().len()).sum();
+    eprintln!(
+        "sample: {} tab positions, {:.1} active inputs of {} on average; network of {} parameters",
+        sample.len(),
+        active as f64 / sample.len() as f64,
+        net.mlp.inputs(),
+        net.mlp.parameters()
+    );
+    c.bench_function("tab net evaluate (64 positions)", |b| {
+        b.iter(|| {
+            for s in &sample {
+                black_box(s.evaluate_with(Player::One, EvalWeights::Net));
+            }
+        })
+    });
+    c.bench_function("tab net encode (64 positions)", |b| {
+        let mut f = Features::default();
+        b.iter(|| {
+            for s in &sample {
+                black_box(Encode::encode(s, &mut f));
+            }
+        })
+    });
+    c.bench_function("tab net forward (64 positions)", |b| {
+        b.iter(|| {
+            for f in &inputs {
+                black_box(net.mlp.value(f));
+            }
+        })
+    });
+    c.bench_function("tab fitted evaluate (64 positions)", |b| {
+        b.iter(|| {
+            for s in &sample {
+                black_box(s.evaluate_with(Player::One, EvalWeights::Fitted));
+            }
+        })
+    });
+}
+
+criterion_group!(benches, net);
+criterion_main!(benches);

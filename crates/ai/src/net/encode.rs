@@ -1,0 +1,324 @@
+//! The network's inputs: a sparse vector of a few dozen non-zero numbers describing a state
+//! from the side of the player in turn ("us").
+//!
+//! Squares are numbered along us's own board: for White as they are, for Black through the
+//! point reflection that maps his track onto White's (the tracks are built that way, see
+//! `qasab_core::tab`), so one network plays both sides and learns from both. The value the
+//! network gives is us's; the other side's is its negation.
+//!
+//! **`tab-v1`** (`tab`, `tab-hyde`, `tab-modern`), on a board of `n` columns (`S = 4n`
+//! squares): for each side (us, then them) and each square, [`TAB_PER_SQUARE`] inputs:
+//!
+//! | k | input |
+//! |---|---|
+//! | 0–3 | the side's unit there has at least 1, 2, 3, 4 pieces |
+//! | 4 | one of them is not converted (L-9c) |
+//! | 5 | one of them has been in the enemy home row (L-10) |
+//! | 6, 7 | the enemy-row rule holds the unit: frozen, or kept in the row (L-11) |
+//! | 8 | the stack is dissolved (L-14) |
+//! | 9–13 | a stack: moving it whole by 1, 2, 3, 4, 6 squares (either way at a branch) would reduce it, as its pieces' histories say (L-15) |
+//!
+//! then `2·S·14` onwards: the pending throws of the player in turn (at least 1, 2, 3 of each
+//! of 1, 2, 3, 4, 6: 15), each side's banked tâbs (at least 1 to 4: 8), the phase (throwing,
+//! moving, the opening: 3), a throw to come with interleaved timing (1), each side's pieces on
+//! the board (at least 1 to `n`: `2n`), each side's captures (at least 1 to `n`: `2n`), and
+//! how near a safety limit is (L-18: `1 − r/10` for `r` turns left, 0 beyond ten: 1).
+//!
+//! **`tab-ludii-v1`** (`tab-ludii`, `tab-hyde-ludii`): per side and square, the unit's pieces
+//! (at least 1 to 4) and whether it is locked (LH-3): 5; then the throw to play (one of five),
+//! the main phase (LT-2), each side's pieces (at least 1 to `2n`: `4n`), each side's score
+//! (at least 1 to `2n`: `4n`), and the nearness of Ludii's limits (1).
+//!
+//! The numbers are laid out once in [`Encoding`]; `docs/players.md` has the same tables.
+
+use qasab_core::sticks::Throw;
+use qasab_core::tab_ludii;
+use qasab_core::{GameState, Player, tab};
+
+/// A sparse input vector: the non-zero inputs, each with its value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Features {
+    size: usize,
+    active: Vec<(u32, f32)>,
+}
+
+impl Features {
+    /// An empty vector of `size` inputs.
+    pub fn new(size: usize) -> Features {
+        Features {
+            size,
+            active: Vec::with_capacity(96),
+        }
+    }
+
+    /// Clears the vector and sets its size.
+    pub fn reset(&mut self, size: usize) {
+        self.size = size;
+        self.active.clear();
+    }
+
+    /// Sets input `i` (not set before) to `v`.
+    #[inline]
+    pub fn push(&mut self, i: u32, v: f32) {
+        debug_assert!((i as usize) < self.size);
+        self.active.push((i, v));
+    }
+
+    /// Sets inputs `base..base + k` to 1: "at least 1, …, at least k" for a count `k`
+    /// (capped at `max`).
+    #[inline]
+    fn at_least(&mut self, base: usize, count: u32, max: usize) {
+        for j in 0..(count as usize).min(max) {
+            self.push((base + j) as u32, 1.0);
+        }
+    }
+
+    /// The non-zero inputs.
+    pub fn active(&self) -> &[(u32, f32)] {
+        &self.active
+    }
+
+    /// The number of inputs.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The dense vector.
+    pub fn dense(&self) -> Vec<f32> {
+        let mut d = vec![0.0; self.size];
+        for &(i, v) in &self.active {
+            d[i as usize] = v;
+        }
+        d
+    }
+}
+
+/// An encoding of one family on one board size: its name (stored with a network's weights, so
+/// that a network is never read with inputs it was not trained on) and its size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Encoding {
+    /// `tab-v1` or `tab-ludii-v1`.
+    pub name: &'static str,
+    /// The board's columns.
+    pub columns: u8,
+    /// The number of inputs.
+    pub inputs: usize,
+}
+
+/// Inputs per side and square in `tab-v1`.
+pub const TAB_PER_SQUARE: usize = 14;
+/// Inputs per side and square in `tab-ludii-v1`.
+pub const LUDII_PER_SQUARE: usize = 5;
+/// The throws in input order.
+const THROWS: [Throw; 5] = Throw::ALL;
+
+/// A game whose states the network reads.
+pub trait Encode: GameState {
+    /// The encoding of `rules`.
+    fn encoding(rules: &Self::Ruleset) -> Encoding;
+
+    /// The family of `rules` for which networks are trained and shipped (its preset's name).
+    fn family(rules: &Self::Ruleset) -> &'static str;
+
+    /// Fills `out` with the state's inputs and returns the side they describe as "us" (the
+    /// player in turn; White in an opening that has none). Not called on a finished game.
+    fn encode(&self, out: &mut Features) -> Player;
+}
+
+/// The square `s` seen by `us`: itself for White, its point reflection for Black.
+#[inline]
+fn relative(us: Player, s: u8, squares: usize) -> usize {
+    match us {
+        Player::One => usize::from(s),
+        Player::Two => squares - 1 - usize::from(s),
+    }
+}
+
+/// `1 − r/10` for `factor = min(1, r/10)`: how near a safety limit is.
+fn nearness(factor: f64) -> f32 {
+    (1.0 - factor) as f32
+}
+
+impl Encode for tab::State {
+    fn encoding(rules: &tab::Ruleset) -> Encoding {
+        let n = usize::from(rules.columns);
+        Encoding {
+            name: "tab-v1",
+            columns: rules.columns,
+            inputs: 2 * 4 * n * TAB_PER_SQUARE + 15 + 8 + 3 + 1 + 4 * n + 1,
+        }
+    }
+
+    fn family(rules: &tab::Ruleset) -> &'static str {
+        rules.preset.name()
+    }
+
+    fn encode(&self, out: &mut Features) -> Player {
+        let rules = self.ruleset();
+        let enc = Self::encoding(rules);
+        out.reset(enc.inputs);
+        let us = self.player_in_turn().unwrap_or(Player::One);
+        let grid = self.grid();
+        let n = usize::from(rules.columns);
+        let squares = grid.len();
+        // What each square's unit holds, read from the pieces once.
+        let mut unconverted = [false; 4 * qasab_core::grid::MAX_COLUMNS as usize];
+        let mut entered = unconverted;
+        for p in [Player::One, Player::Two] {
+            for i in 0..rules.piece_count() {
+                if let Some(v) = self.piece(p, i) {
+                    let s = usize::from(v.square.0);
+                    unconverted[s] |= !v.converted;
+                    entered[s] |= v.entered_enemy_row;
+                }
+            }
+        }
+        for sq in grid.squares() {
+            let Some((owner, count)) = self.unit_at(sq) else {
+                continue;
+            };
+            let side = usize::from(owner != us);
+            let base = (side * squares + relative(us, sq.0, squares)) * TAB_PER_SQUARE;
+            out.at_least(base, count, 4);
+            let s = usize::from(sq.0);
+            if unconverted[s] {
+                out.push((base + 4) as u32, 1.0);
+            }
+            if entered[s] {
+                out.push((base + 5) as u32, 1.0);
+            }
+            match self.enemy_row_hold(sq) {
+                Some(true) => out.push((base + 6) as u32, 1.0),
+                Some(false) => out.push((base + 7) as u32, 1.0),
+                None => {}
+            }
+            if count > 1 {
+                if self.is_dissolved(sq) {
+                    out.push((base + 8) as u32, 1.0);
+                }
+                for (k, t) in THROWS.into_iter().enumerate() {
+                    let reduces = self
+                        .track_destinations(owner, sq, t.value())
+                        .into_iter()
+                        .flatten()
+                        .any(|to| self.unit_reduces(sq, to));
+                    if reduces {
+                        out.push((base + 9 + k) as u32, 1.0);
+                    }
+                }
+            }
+        }
+        let mut at = 2 * squares * TAB_PER_SQUARE;
+        for t in THROWS {
+            out.at_least(at, self.pending_count(t), 3);
+            at += 3;
+        }
+        let bank = self.banked();
+        out.at_least(at, bank[us], 4);
+        out.at_least(at + 4, bank[!us], 4);
+        at += 8;
+        let phase = match (self.player_in_turn(), self.throws_to_come()) {
+            (None, _) => 2,
+            (Some(_), _) if matches!(self.turn(), qasab_core::Turn::Chance) => 0,
+            _ => 1,
+        };
+        out.push((at + phase) as u32, 1.0);
+        at += 3;
+        if phase == 1 && self.throws_to_come() {
+            out.push(at as u32, 1.0);
+        }
+        at += 1;
+        let on_board = self.pieces_on_board();
+        out.at_least(at, on_board[us], n);
+        out.at_least(at + n, on_board[!us], n);
+        at += 2 * n;
+        let captures = self.scores();
+        out.at_least(at, captures[us], n);
+        out.at_least(at + n, captures[!us], n);
+        at += 2 * n;
+        let near = nearness(crate::eval::tab::limit_factor(self));
+        if near > 0.0 {
+            out.push(at as u32, near);
+        }
+        debug_assert_eq!(at + 1, enc.inputs);
+        us
+    }
+}
+
+impl Encode for tab_ludii::State {
+    fn encoding(rules: &tab_ludii::Ruleset) -> Encoding {
+        let n = usize::from(rules.columns());
+        Encoding {
+            name: "tab-ludii-v1",
+            columns: rules.columns(),
+            inputs: 2 * 4 * n * LUDII_PER_SQUARE + 5 + 1 + 8 * n + 1,
+        }
+    }
+
+    fn family(rules: &tab_ludii::Ruleset) -> &'static str {
+        rules.game().name()
+    }
+
+    fn encode(&self, out: &mut Features) -> Player {
+        let rules = self.rules();
+        let enc = Self::encoding(rules);
+        out.reset(enc.inputs);
+        let us = self.mover();
+        let n = usize::from(rules.columns());
+        let squares = 4 * n;
+        for s in 0..squares as u8 {
+            let Some((owner, count)) = self.unit_at(s) else {
+                continue;
+            };
+            let side = usize::from(owner != us);
+            let base = (side * squares + relative(us, s, squares)) * LUDII_PER_SQUARE;
+            out.at_least(base, u32::from(count), 4);
+            if self.is_locked(s) {
+                out.push((base + 4) as u32, 1.0);
+            }
+        }
+        let mut at = 2 * squares * LUDII_PER_SQUARE;
+        if let Some(t) = self.pending_throw() {
+            out.push((at + t.index()) as u32, 1.0);
+        }
+        at += 5;
+        if self.in_main_phase() {
+            out.push(at as u32, 1.0);
+        }
+        at += 1;
+        out.at_least(at, self.pieces(us), 2 * n);
+        out.at_least(at + 2 * n, self.pieces(!us), 2 * n);
+        at += 4 * n;
+        let scores = self.scores();
+        out.at_least(at, scores[us], 2 * n);
+        out.at_least(at + 2 * n, scores[!us], 2 * n);
+        at += 4 * n;
+        let near = nearness(crate::eval::tab_ludii::limit_factor(self));
+        if near > 0.0 {
+            out.push(at as u32, near);
+        }
+        debug_assert_eq!(at + 1, enc.inputs);
+        us
+    }
+}
+
+/// Whether Black's track is the point reflection of White's on `columns` for a game whose
+/// geometry `dest(p, square, steps)` gives: the symmetry the encoding relies on.
+pub fn tracks_are_point_symmetric(
+    columns: u8,
+    dest: impl Fn(Player, u8, u8) -> [Option<u8>; 2],
+) -> bool {
+    let len = 4 * columns;
+    let m = |s: Option<u8>| s.map(|s| len - 1 - s);
+    (0..len).all(|s| {
+        (1..=6).all(|k| {
+            let w = dest(Player::One, s, k);
+            let b = dest(Player::Two, len - 1 - s, k);
+            let mut a = [m(w[0]), m(w[1])];
+            let mut b = b;
+            a.sort();
+            b.sort();
+            a == b
+        })
+    })
+}

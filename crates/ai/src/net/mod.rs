@@ -1,0 +1,453 @@
+//! Learned evaluation: networks trained by self-play for the Tâb family (`eval=net`, the `net`
+//! player).
+//!
+//! * [`encode`]: the network's inputs, from the side of the player in turn.
+//! * [`mlp`]: the network itself (a small perceptron with sparse inputs) and its optimiser.
+//! * [`train`]: temporal-difference learning from self-play (`qasab train`).
+//!
+//! A [`Network`] is the perceptron with the name of its encoding and the family and board it
+//! was trained on. It is stored as safetensors, with the layers named and shaped as PyTorch's
+//! `nn.Linear` names and shapes them (`fc1.weight` is `hidden × inputs`), so that a network
+//! trained elsewhere on the same encoding loads here. The shipped networks are compiled into
+//! the binary ([`shipped`]) and read once, on first use.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use qasab_core::{Player, Turn};
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+
+use crate::eval::terminal_value;
+
+pub mod encode;
+pub mod mlp;
+pub mod train;
+
+pub use encode::{Encode, Encoding, Features};
+pub use mlp::Mlp;
+
+/// Why a network could not be read, or does not fit a ruleset.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetError {
+    /// The bytes are not a safetensors file.
+    #[error("not a safetensors file: {0}")]
+    Format(String),
+    /// A tensor is missing or has the wrong type or shape.
+    #[error("bad network: {0}")]
+    Tensor(String),
+    /// The file says nothing of its encoding, or names one this version does not know.
+    #[error("bad network metadata: {0}")]
+    Metadata(String),
+    /// The network was trained on other inputs than the ruleset's.
+    #[error("{0}")]
+    Mismatch(String),
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A trained network and what it was trained on ([module docs](self)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// The perceptron.
+    pub mlp: Mlp,
+    /// The encoding of its inputs (`tab-v1`).
+    pub encoding: String,
+    /// The family it was trained for (`tab`, `tab-hyde`, …).
+    pub family: String,
+    /// The board's columns.
+    pub columns: u8,
+    /// Everything else the file says (the ruleset trained on, games, seed), kept as read.
+    pub metadata: HashMap<String, String>,
+}
+
+thread_local! {
+    /// Scratch inputs for [`Network::value`].
+    static FEATURES: std::cell::RefCell<Features> = Default::default();
+}
+
+impl Network {
+    /// A network for `family` on the encoding `enc`, around `mlp`.
+    pub fn new(mlp: Mlp, family: &str, enc: Encoding) -> Network {
+        Network {
+            mlp,
+            encoding: enc.name.into(),
+            family: family.into(),
+            columns: enc.columns,
+            metadata: HashMap::new(),
+        }
+    }
+
+    /// Whether the network reads states of `rules`: the same encoding, family and board.
+    ///
+    /// # Errors
+    /// [`NetError::Mismatch`] saying what differs.
+    pub fn fits<S: Encode>(&self, rules: &S::Ruleset) -> Result<(), NetError> {
+        let enc = S::encoding(rules);
+        let family = S::family(rules);
+        if self.encoding != enc.name || self.family != family {
+            return Err(NetError::Mismatch(format!(
+                "the network was trained for {} (inputs {}), not for {family} (inputs {})",
+                self.family, self.encoding, enc.name
+            )));
+        }
+        if self.columns != enc.columns {
+            return Err(NetError::Mismatch(format!(
+                "the network was trained on {} columns; this board has {} (a network reads one \
+                 board size)",
+                self.columns, enc.columns
+            )));
+        }
+        if self.mlp.inputs() != enc.inputs {
+            return Err(NetError::Mismatch(format!(
+                "the network has {} inputs; {} on {} columns has {}",
+                self.mlp.inputs(),
+                enc.name,
+                enc.columns,
+                enc.inputs
+            )));
+        }
+        Ok(())
+    }
+
+    /// The value of `state` for `player`, in `[-1, 1]`: the exact result of a finished game,
+    /// else the network's estimate (strictly inside, as [`crate::eval::MAX_ESTIMATE`] asks).
+    /// The state must be of a ruleset the network [fits](Network::fits).
+    pub fn value<S: Encode>(&self, state: &S, player: Player) -> f64 {
+        if let Turn::Over(o) = state.turn() {
+            return terminal_value(&o, player);
+        }
+        let (us, v) = FEATURES.with(|f| {
+            let mut f = f.borrow_mut();
+            let us = Encode::encode(state, &mut f);
+            (us, self.mlp.value(&f))
+        });
+        let v = f64::from(v).clamp(-crate::eval::MAX_ESTIMATE, crate::eval::MAX_ESTIMATE);
+        if us == player { v } else { -v }
+    }
+
+    /// The network as a safetensors file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let l = [
+            ("fc1", &self.mlp.fc1),
+            ("fc2", &self.mlp.fc2),
+            ("out", &self.mlp.out),
+        ];
+        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = l
+            .iter()
+            .flat_map(|(name, layer)| {
+                [
+                    (
+                        format!("{name}.weight"),
+                        vec![layer.outputs, layer.inputs],
+                        le_bytes(&layer.weight),
+                    ),
+                    (
+                        format!("{name}.bias"),
+                        vec![layer.outputs],
+                        le_bytes(&layer.bias),
+                    ),
+                ]
+            })
+            .collect();
+        let views = bytes.iter().map(|(name, shape, data)| {
+            (
+                name.clone(),
+                TensorView::new(Dtype::F32, shape.clone(), data).expect("sizes agree"),
+            )
+        });
+        canonical(
+            safetensors::serialize(views, Some(self.to_metadata()))
+                .expect("a small network serialises"),
+        )
+    }
+
+    /// The file's metadata: what the network was trained on, and its encoding.
+    pub(crate) fn to_metadata(&self) -> HashMap<String, String> {
+        let mut meta = self.metadata.clone();
+        meta.insert("format".into(), "qasab-net".into());
+        meta.insert("encoding".into(), self.encoding.clone());
+        meta.insert("family".into(), self.family.clone());
+        meta.insert("columns".into(), self.columns.to_string());
+        meta.insert("activation".into(), "relu,relu,tanh".into());
+        meta
+    }
+
+    /// Reads a network from a safetensors file's bytes.
+    ///
+    /// # Errors
+    /// [`NetError`] for a file that is not safetensors, lacks a layer, or does not say its
+    /// encoding, family and board.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let tensors =
+            SafeTensors::deserialize(bytes).map_err(|e| NetError::Format(e.to_string()))?;
+        let (_, header) =
+            SafeTensors::read_metadata(bytes).map_err(|e| NetError::Format(e.to_string()))?;
+        let mut metadata = header.metadata().clone().unwrap_or_default();
+        let mut take = |key: &str| {
+            metadata
+                .remove(key)
+                .ok_or_else(|| NetError::Metadata(format!("no \"{key}\" in the metadata")))
+        };
+        let encoding = take("encoding")?;
+        let family = take("family")?;
+        let columns = take("columns")?;
+        let _ = take("format");
+        let _ = take("activation");
+        metadata.remove("checkpoint");
+        if !["tab-v1", "tab-ludii-v1"].contains(&encoding.as_str()) {
+            return Err(NetError::Metadata(format!(
+                "unknown encoding \"{encoding}\" (this version reads tab-v1 and tab-ludii-v1)"
+            )));
+        }
+        let columns: u8 = columns
+            .parse()
+            .map_err(|_| NetError::Metadata(format!("columns \"{columns}\" is not a number")))?;
+        let layer = |name: &str| -> Result<mlp::Linear, NetError> {
+            let w = tensors
+                .tensor(&format!("{name}.weight"))
+                .map_err(|_| NetError::Tensor(format!("no tensor {name}.weight")))?;
+            let b = tensors
+                .tensor(&format!("{name}.bias"))
+                .map_err(|_| NetError::Tensor(format!("no tensor {name}.bias")))?;
+            if w.dtype() != Dtype::F32 || b.dtype() != Dtype::F32 {
+                return Err(NetError::Tensor(format!("{name} is not float32")));
+            }
+            let (&[outputs, inputs], &[bias]) = (w.shape(), b.shape()) else {
+                return Err(NetError::Tensor(format!(
+                    "{name}.weight must be 2-dimensional and {name}.bias 1-dimensional"
+                )));
+            };
+            if bias != outputs {
+                return Err(NetError::Tensor(format!(
+                    "{name}.bias has {bias} values for {outputs} outputs"
+                )));
+            }
+            Ok(mlp::Linear {
+                inputs,
+                outputs,
+                weight: from_le_bytes(w.data()),
+                bias: from_le_bytes(b.data()),
+            })
+        };
+        let mlp = Mlp::from_layers(layer("fc1")?, layer("fc2")?, layer("out")?)
+            .map_err(NetError::Tensor)?;
+        if mlp.fc1.outputs > mlp::MAX_HIDDEN || mlp.fc2.outputs > mlp::MAX_HIDDEN {
+            return Err(NetError::Tensor(format!(
+                "hidden layers of at most {} units are read",
+                mlp::MAX_HIDDEN
+            )));
+        }
+        Ok(Network {
+            mlp,
+            encoding,
+            family,
+            columns,
+            metadata,
+        })
+    }
+
+    /// Reads a network from a safetensors file.
+    ///
+    /// # Errors
+    /// [`NetError::Io`] if the file cannot be read, else as [`Network::from_bytes`].
+    pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Writes the network to a safetensors file (through a temporary file, so that a stopped
+    /// run never leaves half a file).
+    ///
+    /// # Errors
+    /// [`NetError::Io`] if the file cannot be written.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), NetError> {
+        write_atomically(path, &self.to_bytes())
+    }
+}
+
+/// A safetensors file with its metadata written in key order, so that the same network gives
+/// the same bytes (the writer takes the metadata as a hash map, whose order is random).
+pub(crate) fn canonical(bytes: Vec<u8>) -> Vec<u8> {
+    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as usize;
+    let header: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&bytes[8..8 + n]).expect("the writer's header is JSON");
+    let mut out = serde_json::Map::new();
+    let mut keys: Vec<&String> = header.keys().collect();
+    keys.sort();
+    for k in keys {
+        let v = &header[k];
+        let v = match v.as_object() {
+            Some(m) if k == "__metadata__" => {
+                let sorted: std::collections::BTreeMap<&String, &serde_json::Value> =
+                    m.iter().collect();
+                serde_json::to_value(sorted).expect("strings")
+            }
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    let mut text = serde_json::to_string(&out).expect("JSON");
+    while !text.len().is_multiple_of(8) {
+        text.push(' ');
+    }
+    let mut file = Vec::with_capacity(8 + text.len() + bytes.len() - 8 - n);
+    file.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    file.extend_from_slice(text.as_bytes());
+    file.extend_from_slice(&bytes[8 + n..]);
+    file
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it.
+pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), NetError> {
+    let io = |e: std::io::Error| NetError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+pub(crate) fn le_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub(crate) fn from_le_bytes(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The shipped networks: family and the safetensors bytes compiled in.
+const SHIPPED: &[(&str, &[u8])] = &[("tab", include_bytes!("../../nets/tab.safetensors"))];
+
+/// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
+pub fn shipped(family: &str) -> Option<&'static Network> {
+    static NETS: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        SHIPPED
+            .iter()
+            .map(|&(f, bytes)| {
+                (
+                    f,
+                    Network::from_bytes(bytes).expect("a shipped network reads (tested)"),
+                )
+            })
+            .collect()
+    });
+    nets.iter().find(|(f, _)| *f == family).map(|(_, n)| n)
+}
+
+/// The families with a shipped network, in the order of [`SHIPPED`].
+pub fn shipped_families() -> Vec<&'static str> {
+    SHIPPED.iter().map(|(f, _)| *f).collect()
+}
+
+/// The shipped network that reads states of `rules`, or why there is none (for `eval=net` and
+/// the `net` player).
+///
+/// # Errors
+/// A message naming the rulesets that have one.
+pub fn for_rules<S: Encode>(rules: &S::Ruleset) -> Result<&'static Network, String> {
+    let family = S::family(rules);
+    let have = || {
+        SHIPPED
+            .iter()
+            .filter_map(|(f, _)| shipped(f).map(|n| format!("{f} ({} columns)", n.columns)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match shipped(family) {
+        Some(net) => net
+            .fits::<S>(rules)
+            .map(|()| net)
+            .map_err(|e| format!("{e}; networks are shipped for {}", have())),
+        None => Err(format!(
+            "no network is shipped for {family}; networks are shipped for {}",
+            have()
+        )),
+    }
+}
+
+/// The `net` player's settings while its options are read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NetSettings {
+    /// A network file to play with instead of the shipped one (`weights=FILE`).
+    pub weights: Option<String>,
+}
+
+/// The options of `net`, each declared once.
+pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
+    crate::spec::seed_option(),
+    qasab_core::options::OptionDef {
+        key: "weights",
+        values: qasab_core::options::Values::Text("a safetensors file of a network"),
+        help: "play with this network (trained by qasab train, or elsewhere on the same \
+               encoding) instead of the shipped one",
+        rules: "",
+        get: |s| s.weights.clone().unwrap_or_default(),
+        set: |s, v| {
+            s.weights = Some(v.to_string());
+            Ok(())
+        },
+    },
+];
+
+/// The maker of the `net` player ([`train::NetPlayer`]: the best end of its turn by the
+/// network) for `rules`.
+///
+/// # Errors
+/// [`crate::AgentError`] for bad options, a network file that cannot be read or was trained
+/// on other inputs, or a ruleset with no shipped network.
+pub fn net_maker<S: Encode + crate::eval::Evaluate>(
+    spec: &crate::AgentSpec,
+    rules: &S::Ruleset,
+) -> Result<crate::players::AgentMaker<S>, crate::AgentError> {
+    let mut settings = NetSettings::default();
+    crate::spec::apply_options(spec, NET_OPTIONS, &mut settings)?;
+    let bad = |key: &str, value: &str, expected: String| crate::AgentError::BadValue {
+        agent: spec.name.clone(),
+        key: key.into(),
+        value: value.into(),
+        expected,
+    };
+    let mlp = match &settings.weights {
+        Some(path) => {
+            let net = Network::load(std::path::Path::new(path))
+                .and_then(|n| n.fits::<S>(rules).map(|()| n))
+                .map_err(|e| bad("weights", path, format!("a network for {rules}: {e}")))?;
+            std::sync::Arc::new(net.mlp)
+        }
+        None => std::sync::Arc::new(
+            for_rules::<S>(rules)
+                .map_err(|e| crate::AgentError::NotAvailable {
+                    agent: spec.name.clone(),
+                    ruleset: rules.to_string(),
+                    why: e,
+                })?
+                .mlp
+                .clone(),
+        ),
+    };
+    Ok(std::sync::Arc::new(move |seed| {
+        Box::new(train::NetPlayer::<S>::new(mlp.clone(), "net", seed))
+            as Box<dyn crate::agent::Agent<S>>
+    }))
+}
+
+/// The shipped network's value of `state` for `player`, if a network is shipped for its
+/// family and board (`eval=net`, checked when the player was made).
+pub fn shipped_value<S: Encode>(state: &S, player: Player) -> Option<f64> {
+    let rules = state.ruleset();
+    let net = shipped(S::family(rules))?;
+    (net.columns == S::encoding(rules).columns).then(|| net.value(state, player))
+}

@@ -1,0 +1,298 @@
+//! Learned evaluation: the encoding, the network file, training's reproducibility, and the
+//! players that read a network.
+
+use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::net::encode::tracks_are_point_symmetric;
+use qasab_ai::net::train::{TrainOptions, Trainer, self_play};
+use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
+use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
+
+/// States met in a few seeded random games of `rules`.
+fn sample_states<S: Playable>(rules: &S::Ruleset, games: u64, every: usize) -> Vec<S> {
+    let mut states = Vec::new();
+    for seed in 0..games {
+        let mut agents = Player::ALL.map(|p| {
+            PreparedAgent::<S>::new("random", rules)
+                .unwrap()
+                .make(seat_seed(seed, p))
+        });
+        let mut chance = ChanceSource::new(seed);
+        let mut k = 0usize;
+        play_out(rules.initial_state(), &mut agents, &mut chance, |s, _| {
+            if k.is_multiple_of(every) && !matches!(s.turn(), Turn::Over(_)) {
+                states.push(s.clone());
+            }
+            k += 1;
+        });
+    }
+    states
+}
+
+fn small_options(games: u64, threads: usize) -> TrainOptions {
+    TrainOptions {
+        games,
+        seed: 7,
+        threads,
+        batch: 16,
+        hidden: [16, 8],
+        curve_every: 0,
+        ..TrainOptions::default()
+    }
+}
+
+#[test]
+fn every_presets_tracks_are_point_symmetric() {
+    for name in ["tab", "tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let s = tab::State::new(rules);
+        let sym = tracks_are_point_symmetric(rules.columns, |p, sq, k| {
+            s.track_destinations(p, qasab_core::grid::Square(sq), k)
+                .map(|d| d.map(|d| d.0))
+        });
+        assert!(sym, "{name}");
+    }
+    for name in ["tab-ludii", "tab-hyde-ludii"] {
+        let rules: tab_ludii::Ruleset = name.parse().unwrap();
+        let s = rules.initial_state();
+        let sym =
+            tracks_are_point_symmetric(rules.columns(), |p, sq, k| s.track_destinations(p, sq, k));
+        assert!(sym, "{name}");
+    }
+}
+
+/// The encoding of a state stays within its declared size, and names each input once.
+fn check_encoding<S: Encode + Playable>(rules: &S::Ruleset) {
+    let enc = S::encoding(rules);
+    let mut f = Features::default();
+    for s in sample_states::<S>(rules, 3, 7) {
+        let us = Encode::encode(&s, &mut f);
+        assert_eq!(f.size(), enc.inputs);
+        let mut seen = std::collections::HashSet::new();
+        for &(i, v) in f.active() {
+            assert!((i as usize) < enc.inputs, "{i} of {}", enc.inputs);
+            assert!(seen.insert(i), "input {i} set twice");
+            assert!(v.is_finite() && v > 0.0);
+        }
+        if let Turn::Player(p) = s.turn() {
+            assert_eq!(us, p);
+        }
+    }
+}
+
+#[test]
+fn encodings_stay_in_range_on_every_preset() {
+    for name in ["tab", "tab-hyde", "tab-modern", "tab(columns=29)"] {
+        check_encoding::<tab::State>(&name.parse().unwrap());
+    }
+    for name in ["tab-ludii", "tab-hyde-ludii"] {
+        check_encoding::<tab_ludii::State>(&name.parse().unwrap());
+    }
+}
+
+/// A network saved and read back gives the same values, bit for bit.
+fn round_trip<S: Encode + Playable>(rules: S::Ruleset) {
+    let trainer = Trainer::<S>::new(rules.clone(), small_options(16, 1)).unwrap();
+    let net = trainer.network();
+    let back = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(back.mlp, net.mlp);
+    assert_eq!(back.metadata.get("ruleset"), Some(&rules.to_string()));
+    for s in sample_states::<S>(&rules, 2, 11) {
+        for p in Player::ALL {
+            assert_eq!(back.value(&s, p).to_bits(), net.value(&s, p).to_bits());
+            assert_eq!(net.value(&s, p), -net.value(&s, !p));
+        }
+    }
+}
+
+#[test]
+fn a_saved_network_reads_back_with_the_same_values() {
+    round_trip::<tab::State>("tab".parse().unwrap());
+    round_trip::<tab_ludii::State>("tab-ludii".parse().unwrap());
+}
+
+#[test]
+fn bad_network_files_are_refused_with_a_reason() {
+    assert!(matches!(
+        Network::from_bytes(b"not a network"),
+        Err(NetError::Format(_))
+    ));
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let net = Trainer::<tab::State>::new(rules, small_options(16, 1))
+        .unwrap()
+        .network();
+    let wider: tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    let err = net.fits::<tab::State>(&wider).unwrap_err().to_string();
+    assert!(err.contains("9 columns") && err.contains("11"), "{err}");
+    let hyde: tab::Ruleset = "tab-hyde".parse().unwrap();
+    let err = net.fits::<tab::State>(&hyde).unwrap_err().to_string();
+    assert!(err.contains("trained for tab"), "{err}");
+    // The right board, but another number of inputs (a network made elsewhere): both numbers.
+    let enc = <tab::State as Encode>::encoding(&rules);
+    let short = Network::new(Mlp::new(enc.inputs - 1, 8, 4, || 0.5), "tab", enc);
+    let err = short.fits::<tab::State>(&rules).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("{} inputs", enc.inputs - 1))
+            && err.contains(&enc.inputs.to_string()),
+        "{err}"
+    );
+}
+
+#[test]
+fn training_from_a_seed_gives_the_same_weights_for_any_threads() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let run = |threads| {
+        let mut t = Trainer::<tab::State>::new(rules, small_options(96, threads)).unwrap();
+        let start = std::time::Instant::now();
+        while !t.finished() {
+            t.step(start);
+        }
+        t.mlp
+    };
+    let one = run(1);
+    assert_eq!(one, run(1));
+    assert_eq!(one, run(2));
+}
+
+#[test]
+fn a_resumed_run_ends_with_the_weights_of_an_unbroken_one() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let start = std::time::Instant::now();
+    let mut whole = Trainer::<tab::State>::new(rules, small_options(64, 1)).unwrap();
+    while !whole.finished() {
+        whole.step(start);
+    }
+    let mut first = Trainer::<tab::State>::new(rules, small_options(64, 1)).unwrap();
+    first.step(start);
+    first.step(start);
+    let bytes = first.checkpoint(1.0);
+    let (mut rest, seconds) = Trainer::<tab::State>::resume(rules, &bytes, None, 1).unwrap();
+    assert_eq!(seconds, 1.0);
+    assert_eq!(rest.games_done, 32);
+    while !rest.finished() {
+        rest.step(start);
+    }
+    assert_eq!(rest.mlp, whole.mlp);
+    // A network is not a checkpoint.
+    let err = Trainer::<tab::State>::resume(rules, &whole.network().to_bytes(), None, 1)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("not a checkpoint"), "{err}");
+}
+
+#[test]
+fn the_curve_gets_a_point_whenever_the_games_pass_a_multiple_of_its_step() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let options = TrainOptions {
+        games: 60,
+        batch: 16,
+        curve_every: 20,
+        curve_pairs: 1,
+        ..small_options(60, 1)
+    };
+    let mut t = Trainer::<tab::State>::new(rules, options).unwrap();
+    let start = std::time::Instant::now();
+    while !t.finished() {
+        t.step(start);
+    }
+    let games: Vec<u64> = t.curve.iter().map(|p| p.games).collect();
+    // At the start, then after the batches ending at 32 (past 20), 48 (past 40), 60 (the end).
+    assert_eq!(games, vec![0, 32, 48, 60]);
+    assert!(
+        t.curve
+            .iter()
+            .all(|p| (0.0..=1.0).contains(&p.score) && p.match_games == 2)
+    );
+    assert!(t.curve[1..].iter().all(|p| p.loss.is_some()));
+}
+
+#[test]
+fn self_play_targets_are_values_and_the_last_is_exact_in_expectation() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let t = Trainer::<tab::State>::new(rules, small_options(16, 1)).unwrap();
+    for seed in 0..4 {
+        let (samples, end) = self_play::<tab::State>(&t.mlp, &rules, seed, 0.7);
+        assert!(matches!(end.turn(), Turn::Over(_)));
+        assert!(!samples.is_empty());
+        for s in &samples {
+            assert!((-1.0..=1.0).contains(&s.target));
+        }
+    }
+}
+
+#[test]
+fn eval_net_and_the_net_player_are_refused_where_no_network_is_shipped() {
+    let tihbat: qasab_core::tihbat::Ruleset = "tihbat".parse().unwrap();
+    let err = PreparedAgent::<qasab_core::tihbat::State>::new("greedy(eval=net)", &tihbat)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("network"), "{err}");
+    let err = PreparedAgent::<qasab_core::tihbat::State>::new("net", &tihbat)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("Tab family"), "{err}");
+    let wide: tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
+        let err = PreparedAgent::<tab::State>::new(spec, &wide)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("network"), "{spec}: {err}");
+    }
+}
+
+/// Plays a few games between `spec` and `random`; the driver panics on an illegal move.
+fn plays_legally<S: Playable>(rules: &S::Ruleset, spec: &str) {
+    for seed in 0..2 {
+        let mut agents = [
+            PreparedAgent::<S>::new(spec, rules).unwrap().make(seed),
+            PreparedAgent::<S>::new("random", rules).unwrap().make(seed),
+        ];
+        let mut chance = ChanceSource::new(seed);
+        let end = play_out(rules.initial_state(), &mut agents, &mut chance, |_, _| {});
+        assert!(matches!(end.turn(), Turn::Over(_)));
+    }
+}
+
+#[test]
+fn players_with_a_network_play_only_legal_moves_on_every_preset_with_one() {
+    let specs = [
+        "net",
+        "greedy(eval=net)",
+        "expectimax(eval=net,level=1)",
+        "mcts(eval=net,iterations=200)",
+    ];
+    let mut checked = 0;
+    for family in shipped_families() {
+        let net = shipped(family).unwrap();
+        match net.encoding.as_str() {
+            "tab-v1" => {
+                let rules: tab::Ruleset = family.parse().unwrap();
+                for spec in specs {
+                    plays_legally::<tab::State>(&rules, spec);
+                }
+            }
+            _ => {
+                let rules: tab_ludii::Ruleset = family.parse().unwrap();
+                for spec in specs {
+                    plays_legally::<tab_ludii::State>(&rules, spec);
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "no network is shipped");
+}
+
+#[test]
+fn shipped_networks_read_and_fit_their_presets() {
+    for family in shipped_families() {
+        let net = shipped(family).unwrap();
+        assert!(net.mlp.parameters() > 0);
+        let size = Network::to_bytes(net).len();
+        assert!(size < 2 * 1024 * 1024, "{family}: {size} bytes");
+    }
+}
