@@ -1,4 +1,4 @@
-//! The registry of players: which players there are ([`players!`]: one line each, with its
+//! The registry of players: which players there are (`players!`: one line each, with its
 //! option table and how its spec is read), how a spec string becomes an agent of a game
 //! ([`Plan`], [`PreparedAgent`]), and the limits a host (the server) may put on them
 //! ([`Limits`]). Above the players: it builds them all; the players themselves know only the

@@ -7,7 +7,8 @@
 //! `tab`. Training ([`Mlp::backward`], [`Adam`]) follows the same sparse path.
 //!
 //! Written by hand rather than with a tensor library because a search calls it one state at a
-//! time: `docs/PERFORMANCE.md` ("Learned evaluation") has the measurement against candle.
+//! time, where a library's dispatch per operation would outweigh a network this small;
+//! `docs/PERFORMANCE.md` ("Learned evaluation") has its timings.
 
 use super::encode::Features;
 
@@ -37,7 +38,7 @@ impl Linear {
 
 /// The network's parameters ([module docs](self)).
 ///
-/// The first layer is also kept transposed (`in × h1`, [`Mlp::first_by_input`]) so that the
+/// The first layer is also kept transposed (`in × h1`) so that the
 /// row of one input is contiguous; [`Mlp::sync`] rebuilds it after the weights change.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mlp {

@@ -347,7 +347,7 @@ pub fn shipped(family: &str) -> Option<&'static Network> {
     nets.iter().find(|(f, _)| *f == family).map(|(_, n)| n)
 }
 
-/// The families with a shipped network, in the order of [`SHIPPED`].
+/// The families with a shipped network, in the order they are compiled in.
 pub fn shipped_families() -> Vec<&'static str> {
     SHIPPED.iter().map(|(f, _)| *f).collect()
 }
