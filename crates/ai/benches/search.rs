@@ -12,44 +12,17 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::agent::Agent;
-use qasab_ai::bench::random_step;
+use qasab_ai::bench::mid_game_positions;
 use qasab_ai::eval::Evaluate;
 use qasab_ai::expectimax::{Options, analyse};
 use qasab_ai::greedy::Greedy;
-use qasab_ai::rng::{below, rng_from_seed};
-use qasab_core::{GameState, Player, Ruleset, Turn, tab};
+use qasab_core::{Player, tab};
 
-/// Mid-game decision positions of `tab`: from each of `n` seeded random games, the decision
-/// met after 40 to 120 decisions.
-fn positions(n: u64) -> Vec<tab::State> {
-    let rules: tab::Ruleset = "tab".parse().expect("a preset");
-    let mut out = Vec::new();
-    let (mut moves, mut outs) = (Vec::new(), Vec::new());
-    let mut game = 0;
-    while (out.len() as u64) < n {
-        game += 1;
-        let mut rng = rng_from_seed(game);
-        let mut s = rules.initial_state();
-        let stop = 40 + below(&mut rng, 80);
-        let mut k = 0;
-        loop {
-            if let Turn::Player(_) = s.turn() {
-                k += 1;
-                if k >= stop {
-                    out.push(s);
-                    break;
-                }
-            }
-            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
-                break;
-            }
-        }
-    }
-    out
-}
+/// The ruleset of the sample.
+const TAB: &str = "tab";
 
 fn search(c: &mut Criterion) {
-    let sample = positions(12);
+    let sample = mid_game_positions(&TAB.parse::<tab::Ruleset>().expect("a preset"), 12);
     eprintln!("sample: {} tab positions", sample.len());
     c.bench_function("tab evaluate (12 positions)", |b| {
         b.iter(|| {

@@ -23,6 +23,35 @@ pub fn random_playout<R: Ruleset>(
     s.actions()
 }
 
+/// Mid-game decision positions of `rules`, for benchmarks: from each of `n` seeded random
+/// games (seeds 1, 2, …), the decision met after 40 to 120 decisions (games that end sooner
+/// give none).
+pub fn mid_game_positions<R: Ruleset>(rules: &R, n: usize) -> Vec<R::State> {
+    let mut out = Vec::new();
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    let mut game = 0;
+    while out.len() < n {
+        game += 1;
+        let mut rng = rng_from_seed(game);
+        let mut s = rules.initial_state();
+        let stop = 40 + below(&mut rng, 80);
+        let mut k = 0;
+        loop {
+            if let Turn::Player(_) = s.turn() {
+                k += 1;
+                if k >= stop {
+                    out.push(s);
+                    break;
+                }
+            }
+            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// Plays one random action on `s`: a uniformly random legal move, or a chance outcome drawn
 /// by its weight; false, doing nothing, if the game is over. `moves` and `outs` are scratch.
 #[inline]

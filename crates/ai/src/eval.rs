@@ -127,6 +127,44 @@ pub trait EvalSetting {
     fn net(&self) -> bool;
 }
 
+/// Search options that carry the weights of their evaluation (`expectimax`'s and `mcts`'s).
+pub trait WithEval {
+    /// The weights.
+    fn weights(&self) -> EvalWeights;
+    /// Sets the weights.
+    fn set_weights(&mut self, weights: EvalWeights);
+}
+
+/// A search player's options while its spec is read: the options, and whether the game has
+/// fitted weights and networks (for `eval=`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchSettings<O> {
+    /// The options.
+    pub options: O,
+    /// Whether the game has fitted weights.
+    pub fitted: bool,
+    /// Whether the game has networks.
+    pub net: bool,
+}
+
+impl<O: WithEval> EvalSetting for SearchSettings<O> {
+    fn eval(&self) -> EvalWeights {
+        self.options.weights()
+    }
+
+    fn set_eval(&mut self, weights: EvalWeights) {
+        self.options.set_weights(weights);
+    }
+
+    fn fitted(&self) -> bool {
+        self.fitted
+    }
+
+    fn net(&self) -> bool {
+        self.net
+    }
+}
+
 /// The `eval=` option of `greedy`, `expectimax` and `mcts`, declared once: `hand`, or `fitted`
 /// on a game that has fitted weights ([`EvalWeights::parse_for`]).
 pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {

@@ -93,7 +93,7 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
-use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
+use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
@@ -222,33 +222,17 @@ impl Options {
     }
 }
 
-/// An `expectimax` spec's settings while its options are read: the search options, and
-/// whether the game has fitted evaluation weights (for `eval=`).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// The search options.
-    pub options: Options,
-    /// Whether the game has fitted weights.
-    pub fitted: bool,
-    /// Whether the game has networks.
-    pub net: bool,
-}
+/// A spec's settings while its options are read: the options, and whether the game has
+/// fitted weights and networks (for `eval=`).
+pub type Settings = SearchSettings<Options>;
 
-impl EvalSetting for Settings {
-    fn eval(&self) -> EvalWeights {
-        self.options.eval
+impl WithEval for Options {
+    fn weights(&self) -> EvalWeights {
+        self.eval
     }
 
-    fn set_eval(&mut self, weights: EvalWeights) {
-        self.options.eval = weights;
-    }
-
-    fn fitted(&self) -> bool {
-        self.fitted
-    }
-
-    fn net(&self) -> bool {
-        self.net
+    fn set_weights(&mut self, weights: EvalWeights) {
+        self.eval = weights;
     }
 }
 

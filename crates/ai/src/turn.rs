@@ -262,6 +262,14 @@ pub fn greedy_line<S: Evaluate>(state: &S, eval: EvalWeights) -> (Vec<(S, S::Mov
 /// Each legal move with the value of the state it leads to, for the player to move: the
 /// one-decision rule used when a turn is too large to enumerate.
 pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<(S::Move, f64)> {
+    one_step_with(state, |c, player| c.evaluate_with(player, eval))
+}
+
+/// Each legal move with `value(state it leads to, player to move)`.
+pub(crate) fn one_step_with<S: GameState>(
+    state: &S,
+    mut value: impl FnMut(&S, Player) -> f64,
+) -> Vec<(S::Move, f64)> {
     let player = state.turn().player().expect("a player's turn");
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
@@ -270,7 +278,7 @@ pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<
         .map(|m| {
             let mut c = state.clone();
             c.play_unchecked(m);
-            (m, c.evaluate_with(player, eval))
+            (m, value(&c, player))
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use qasab_core::options::{ConstText, OptionDef, ValueError, Values, int_in};
 
-use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
+use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
@@ -223,33 +223,17 @@ pub const LEVEL_HELP: &str = {
     TEXT.as_str()
 };
 
-/// An `mcts` spec's options while they are read: the options, and whether the game has fitted
-/// evaluation weights (for `eval=`).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// The options.
-    pub options: MctsOptions,
-    /// Whether the game has fitted weights.
-    pub fitted: bool,
-    /// Whether the game has networks.
-    pub net: bool,
-}
+/// A spec's settings while its options are read: the options, and whether the game has
+/// fitted weights and networks (for `eval=`).
+pub type Settings = SearchSettings<MctsOptions>;
 
-impl EvalSetting for Settings {
-    fn eval(&self) -> EvalWeights {
-        self.options.eval
+impl WithEval for MctsOptions {
+    fn weights(&self) -> EvalWeights {
+        self.eval
     }
 
-    fn set_eval(&mut self, weights: EvalWeights) {
-        self.options.eval = weights;
-    }
-
-    fn fitted(&self) -> bool {
-        self.fitted
-    }
-
-    fn net(&self) -> bool {
-        self.net
+    fn set_weights(&mut self, weights: EvalWeights) {
+        self.eval = weights;
     }
 }
 

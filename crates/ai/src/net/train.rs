@@ -183,18 +183,10 @@ fn choose<S: Encode>(
 
 /// Each legal move with the value for the player to move of the state it leads to.
 fn one_step<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> Vec<(S::Move, f64)> {
-    let p = state.turn().player().expect("a player's turn");
-    let sign = if p == Player::One { 1.0 } else { -1.0 };
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut c = state.clone();
-            c.play_unchecked(m);
-            (m, f64::from(sign * value_for_one(mlp, &c, f)))
-        })
-        .collect()
+    crate::turn::one_step_with(state, |c, p| {
+        let sign = if p == Player::One { 1.0 } else { -1.0 };
+        f64::from(sign * value_for_one(mlp, c, f))
+    })
 }
 
 /// A turn's graph with the value of each end for the player in turn.
