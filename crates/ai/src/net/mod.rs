@@ -306,8 +306,12 @@ pub(crate) fn canonical(bytes: Vec<u8>) -> Vec<u8> {
     file
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it.
-pub(crate) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), NetError> {
+/// Writes `bytes` to `path` through a temporary file beside it, so that a stopped run never
+/// leaves half a file.
+///
+/// # Errors
+/// [`NetError::Io`] if the file cannot be written.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), NetError> {
     let io = |e: std::io::Error| NetError::Io {
         path: path.display().to_string(),
         message: e.to_string(),

@@ -164,9 +164,7 @@ fn point_line(p: &CurvePoint) -> String {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, bytes).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))
+    Ok(qasab_ai::net::write_atomically(path, bytes)?)
 }
 
 /// The learning curve as JSON and as an SVG chart.
