@@ -4,9 +4,9 @@
 //! Whatever clients ask, at most [`Compute::workers`] decisions run at once, each within the
 //! server's per-move limits (time and threads), so the CPU the server spends thinking is
 //! capped. The workers are threads of their own, apart from the async runtime and from the
-//! thread that commits to the database, and run at a lower scheduling priority (nice 10 on
-//! Linux), so that when the CPU is short the requests of people go first and thinking never
-//! holds up storing a person's move.
+//! thread that commits to the database, and run at the lowest scheduling priority (Linux's
+//! `SCHED_IDLE`; nice 10 elsewhere), so that when the CPU is short the requests of people go
+//! first and thinking never holds up storing a person's move.
 //!
 //! The queue has three tiers ([`Priority`]):
 //!
@@ -258,14 +258,30 @@ impl Drop for Compute {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (to nice 10 on Linux; threads it starts
-/// inherit it). Where the system refuses, the thread keeps the normal priority.
+/// Lowers the calling thread's scheduling priority; threads it starts inherit it. On Linux
+/// the thread runs under `SCHED_IDLE`: any thread of normal policy that wakes takes the CPU
+/// from it at once, where nice 10 alone still let a thinking worker hold a core for a few
+/// milliseconds while a person's request waited (docs/PERFORMANCE.md). Elsewhere, or where
+/// the system refuses the policy, nice 10; where it refuses that too, the normal priority.
 fn lower_priority() {
     use thread_priority::{ThreadPriority, ThreadPriorityValue, set_current_thread_priority};
     // 22 on the crate's scale of 0 (lowest) to 99 maps to nice 10 (checked by a test).
-    if let Ok(value) = ThreadPriorityValue::try_from(22u8) {
-        let _ = set_current_thread_priority(ThreadPriority::Crossplatform(value));
+    let Ok(value) = ThreadPriorityValue::try_from(22u8) else {
+        return;
+    };
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        // The policy ignores niceness: its one allowed priority is the minimum.
+        if set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle).is_ok() {
+            return;
+        }
     }
+    let _ = set_current_thread_priority(ThreadPriority::Crossplatform(value));
 }
 
 /// A worker: takes tasks in order until the pool is dropped and the queue is empty.
@@ -475,8 +491,9 @@ mod tests {
     #[tokio::test]
     async fn workers_run_at_a_lower_priority() {
         let c = pool(1, 4);
-        // The worker's niceness, from the kernel's own view of the thread.
-        let nice = c
+        // The worker's scheduling policy (field 41 of the thread's stat, in the kernel's own
+        // view of the thread) is SCHED_IDLE, which is 5.
+        let policy = c
             .submit(Priority::Owed, || {
                 let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
                 let fields: Vec<&str> = stat
@@ -485,12 +502,12 @@ mod tests {
                     .unwrap()
                     .split_whitespace()
                     .collect();
-                fields[16].parse::<i32>().unwrap()
+                fields[38].parse::<i32>().unwrap()
             })
             .unwrap()
             .await
             .unwrap();
-        assert_eq!(nice, 10);
+        assert_eq!(policy, 5);
     }
 
     #[tokio::test]
