@@ -953,3 +953,113 @@ fn analyse_rates_every_decision_and_throw_of_a_record() {
         "line 1: not a qasab record",
     );
 }
+
+/// `qasab train` writes the network, its checkpoint and the learning curve; a run stopped and
+/// resumed gives the same network, byte for byte, as one run straight through (on another
+/// number of threads); the network plays; bad settings fail with one clear line.
+#[test]
+fn train_writes_resumes_and_plays() {
+    let dir = temp("train");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (whole, part) = (file("whole.safetensors"), file("part.safetensors"));
+    let small = [
+        "--batch",
+        "2",
+        "--hidden",
+        "8,4",
+        "--curve-every",
+        "2",
+        "--curve-pairs",
+        "1",
+        "--seed",
+        "3",
+    ];
+    let run = |games: &str, out: &str, threads: &str, resume: Option<&str>| {
+        let mut args = vec!["train"];
+        match resume {
+            Some(checkpoint) => args.extend(["--resume", checkpoint]),
+            None => args.push("tab"),
+        }
+        args.extend(["--games", games, "--out", out, "--threads", threads]);
+        if resume.is_none() {
+            args.extend(small);
+        }
+        ok(&args)
+    };
+    let said = run("4", &whole, "1", None);
+    assert!(said.starts_with("4 games of tab: network in "), "{said}");
+    for end in ["checkpoint.safetensors", "curve.json", "curve.svg"] {
+        assert!(dir.join(format!("whole.{end}")).is_file(), "no whole.{end}");
+    }
+    let curve: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("whole.curve.json")).unwrap())
+            .unwrap();
+    let games: Vec<u64> = curve
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, [0, 2, 4]);
+
+    run("2", &part, "1", None);
+    run("4", &part, "2", Some(&file("part.checkpoint.safetensors")));
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&part).unwrap(),
+        "resumed on 2 threads, the run gives the network of the unbroken run on 1"
+    );
+
+    let player = format!("net(weights={whole})");
+    let table = ok(&[
+        "arena",
+        "tab",
+        "--players",
+        &player,
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(table.contains("net(weights="), "{table}");
+    fails(
+        &[
+            "arena",
+            "tab-ludii",
+            "--players",
+            &player,
+            "random",
+            "--games",
+            "2",
+        ],
+        "the network was trained for tab (inputs tab-v1), not for tab-ludii",
+    );
+
+    let x = file("x.safetensors");
+    fails(
+        &["train", "tihbat", "--games", "2", "--out", &x],
+        "tihbat has no network",
+    );
+    fails(
+        &["train", "tab", "--games", "2", "--out", &x, "--hidden", "8"],
+        "--hidden 8: expected two unit counts",
+    );
+    fails(
+        &["train", "tab", "--out", &x],
+        "--games: how many self-play games?",
+    );
+    fails(
+        &["train", "tab", "--games", "0", "--out", &x],
+        "--games must be at least 1",
+    );
+    fails(
+        &["train", "--resume", &whole, "--out", &x],
+        "not a checkpoint",
+    );
+    assert!(
+        !dir.join("x.safetensors").exists(),
+        "nothing written on failure"
+    );
+}

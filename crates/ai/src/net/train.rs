@@ -324,6 +324,14 @@ pub fn training_data<S: Encode>(
     })
 }
 
+/// The run's pool of `threads` threads.
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TrainError::Options(format!("cannot start {threads} threads: {e}")))
+}
+
 /// The λ-returns of a game's chance states, backwards from the last ([module docs](self)).
 fn lambda_returns(chances: Vec<ChanceState>, lambda: f32) -> Vec<Sample> {
     let mut out = Vec::with_capacity(chances.len());
@@ -419,6 +427,8 @@ pub struct Trainer<S: Encode> {
     loss_count: u64,
     /// Seconds of earlier sessions of the run.
     seconds_before: f64,
+    /// The run's threads, started once.
+    pool: rayon::ThreadPool,
 }
 
 /// What [`Trainer::step`] did.
@@ -447,6 +457,7 @@ impl<S: Encode + Playable> Trainer<S> {
             (init.next_u64() >> 40) as f32 / (1u64 << 24) as f32
         });
         let adam = Adam::new(&mlp, options.rate);
+        let pool = thread_pool(options.threads)?;
         Ok(Trainer {
             rules,
             options,
@@ -457,6 +468,7 @@ impl<S: Encode + Playable> Trainer<S> {
             loss_sum: 0.0,
             loss_count: 0,
             seconds_before: 0.0,
+            pool,
         })
     }
 
@@ -517,11 +529,8 @@ impl<S: Encode + Playable> Trainer<S> {
         }
     }
 
-    fn pool(&self) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.options.threads)
-            .build()
-            .expect("a thread pool")
+    fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
     }
 
     /// Measures the network against `greedy` and records the point.
@@ -783,6 +792,7 @@ impl<S: Encode + Playable> Trainer<S> {
             curve_pairs: meta.curve_pairs,
         };
         check(&options)?;
+        let pool = thread_pool(options.threads)?;
         Ok((
             Trainer {
                 rules,
@@ -794,6 +804,7 @@ impl<S: Encode + Playable> Trainer<S> {
                 loss_sum: meta.loss_sum,
                 loss_count: meta.loss_count,
                 seconds_before: meta.seconds,
+                pool,
             },
             meta.seconds,
         ))
