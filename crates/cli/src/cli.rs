@@ -287,6 +287,10 @@ pub struct ArenaArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the ladder (each player's Elo rating with its 95% interval) as an SVG chart
+    /// in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

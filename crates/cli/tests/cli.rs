@@ -1063,3 +1063,48 @@ fn train_writes_resumes_and_plays() {
         "nothing written on failure"
     );
 }
+
+/// `qasab arena --svg` draws the ladder after printing the report; a chart that cannot be
+/// written is one clear error.
+#[test]
+fn arena_draws_its_ladder() {
+    let svg = temp("ladder.svg");
+    let svg_s = svg.to_str().unwrap();
+    let table = ok(&[
+        "arena",
+        "tihbat",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--svg",
+        svg_s,
+    ]);
+    assert!(table.contains("Ladder"), "{table}");
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg"), "{chart}");
+    assert!(
+        chart.contains("Elo ratings on tihbat, 4 games a pairing"),
+        "{chart}"
+    );
+    for player in ["random", "greedy"] {
+        assert!(chart.contains(player), "{player} is not on the chart");
+    }
+    fails(
+        &[
+            "arena",
+            "tihbat",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--svg",
+            "/nonexistent/ladder.svg",
+        ],
+        "--svg: ",
+    );
+}

@@ -60,7 +60,33 @@ where
         };
         print_report(&report, threads, seconds)?;
     }
+    // After the report, so that a chart that cannot be written loses no results.
+    if let Some(path) = &args.svg {
+        write_ladder(path, &report)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ladder as an SVG chart: the players best first, each rating with its 95% interval,
+/// and a line at 0, the players' mean.
+fn write_ladder(path: &std::path::Path, report: &ArenaReport) -> Result<()> {
+    let players: Vec<String> = report.ratings.iter().map(|r| r.player.clone()).collect();
+    let ratings: Vec<qasab_plot::Interval> = report
+        .ratings
+        .iter()
+        .map(|r| qasab_plot::Interval {
+            value: r.elo,
+            lo: r.elo_ci95[0],
+            hi: r.elo_ci95[1],
+        })
+        .collect();
+    let title = format!(
+        "Elo ratings on {}, {} games a pairing",
+        report.ruleset, report.games_per_pairing
+    );
+    let svg = qasab_plot::intervals(&title, &players, "Elo", &ratings, Some(0.0), None)
+        .map_err(|e| anyhow!("--svg: cannot draw the ladder: {e}"))?;
+    qasab_ai::net::write_atomically(path, svg.as_bytes()).map_err(|e| anyhow!("--svg: {e}"))
 }
 
 fn pct(x: f64) -> String {
