@@ -332,7 +332,13 @@ pub(crate) fn from_le_bytes(b: &[u8]) -> Vec<f32> {
 }
 
 /// The shipped networks: family and the safetensors bytes compiled in.
-const SHIPPED: &[(&str, &[u8])] = &[("tab", include_bytes!("../../nets/tab.safetensors"))];
+const SHIPPED: &[(&str, &[u8])] = &[
+    ("tab", include_bytes!("../../nets/tab.safetensors")),
+    (
+        "tab-ludii",
+        include_bytes!("../../nets/tab-ludii.safetensors"),
+    ),
+];
 
 /// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
 pub fn shipped(family: &str) -> Option<&'static Network> {
