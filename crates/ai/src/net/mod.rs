@@ -338,6 +338,10 @@ const SHIPPED: &[(&str, &[u8])] = &[
         "tab-ludii",
         include_bytes!("../../nets/tab-ludii.safetensors"),
     ),
+    (
+        "tab-hyde-ludii",
+        include_bytes!("../../nets/tab-hyde-ludii.safetensors"),
+    ),
 ];
 
 /// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
