@@ -335,6 +335,14 @@ pub(crate) fn from_le_bytes(b: &[u8]) -> Vec<f32> {
 const SHIPPED: &[(&str, &[u8])] = &[
     ("tab", include_bytes!("../../nets/tab.safetensors")),
     (
+        "tab-hyde",
+        include_bytes!("../../nets/tab-hyde.safetensors"),
+    ),
+    (
+        "tab-modern",
+        include_bytes!("../../nets/tab-modern.safetensors"),
+    ),
+    (
         "tab-ludii",
         include_bytes!("../../nets/tab-ludii.safetensors"),
     ),
