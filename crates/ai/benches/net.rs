@@ -1,9 +1,13 @@
 //! Criterion benchmarks of the learned evaluation on `tab`: one evaluation (the encoding and
-//! the network), the network alone, and the fitted linear evaluation beside them, over a fixed
-//! sample of mid-game positions (decisions from seeded random games).
+//! the network), the network alone, one at a time and in batches, the ends of whole turns
+//! valued one at a time and together (as `greedy` and the `net` player value them), and the
+//! fitted linear evaluation beside them, over a fixed sample of mid-game positions (decisions
+//! from seeded random games).
 //!
-//! Run with `cargo bench -p qasab-ai --bench net`. One iteration evaluates every position of
-//! the sample (64 positions); divide by 64 for the time of one evaluation.
+//! Run with `cargo bench -p qasab-ai --bench net`. One iteration of the first four evaluates
+//! every position of the sample (64 positions): divide by 64 for the time of one evaluation.
+//! One iteration of the turn benchmarks values every end of the turns of the sample's
+//! positions (printed at the start): divide by that number.
 
 use std::hint::black_box;
 
@@ -11,6 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::bench::mid_game_positions;
 use qasab_ai::eval::{EvalWeights, Evaluate};
 use qasab_ai::net::{Encode, Features, shipped};
+use qasab_ai::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{Player, tab};
 
 /// The ruleset of the sample.
@@ -27,13 +32,25 @@ fn net(c: &mut Criterion) {
             f
         })
         .collect();
+    // The distinct ends of each sample position's turn, with the player in turn.
+    let turns: Vec<(Player, Vec<tab::State>)> = sample
+        .iter()
+        .filter_map(|s| {
+            let g = TurnGraph::new(s, TURN_STATES);
+            g.is_complete()
+                .then(|| (g.player(), g.ends().cloned().collect()))
+        })
+        .collect();
+    let ends: usize = turns.iter().map(|(_, e)| e.len()).sum();
     let active: usize = inputs.iter().map(|f| f.active().len()).sum();
     eprintln!(
-        "sample: {} tab positions, {:.1} active inputs of {} on average; network of {} parameters",
+        "sample: {} tab positions, {:.1} active inputs of {} on average; network of {} \
+         parameters; {} of their turns enumerated, {ends} ends in all",
         sample.len(),
         active as f64 / sample.len() as f64,
         net.mlp.inputs(),
-        net.mlp.parameters()
+        net.mlp.parameters(),
+        turns.len(),
     );
     c.bench_function("tab net evaluate (64 positions)", |b| {
         b.iter(|| {
@@ -57,10 +74,33 @@ fn net(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function("tab net forward batched (64 positions)", |b| {
+        let mut out = vec![0.0; inputs.len()];
+        b.iter(|| {
+            net.mlp.values(black_box(&inputs), &mut out);
+            black_box(&out);
+        })
+    });
     c.bench_function("tab fitted evaluate (64 positions)", |b| {
         b.iter(|| {
             for s in &sample {
                 black_box(s.evaluate_with(Player::One, EvalWeights::Fitted));
+            }
+        })
+    });
+    c.bench_function("tab net turn ends one at a time", |b| {
+        b.iter(|| {
+            for (p, ends) in &turns {
+                for e in ends {
+                    black_box(e.evaluate_with(*p, EvalWeights::Net));
+                }
+            }
+        })
+    });
+    c.bench_function("tab net turn ends together", |b| {
+        b.iter(|| {
+            for (p, ends) in &turns {
+                black_box(tab::State::evaluate_all(ends, *p, EvalWeights::Net));
             }
         })
     });

@@ -49,6 +49,24 @@ pub trait Evaluate: GameState {
         let _ = weights;
         self.evaluate(player)
     }
+
+    /// The values of `states` (all of one ruleset) for `player` with `weights`, in order: each
+    /// exactly [`Evaluate::evaluate_with`]'s. For the searches that value many states at once
+    /// (the ends of a turn, the moves of a state): a network values them together, which is
+    /// faster per state ([`crate::net::Network::values`]).
+    fn evaluate_all<'a>(
+        states: impl IntoIterator<Item = &'a Self>,
+        player: Player,
+        weights: EvalWeights,
+    ) -> Vec<f64>
+    where
+        Self: 'a,
+    {
+        states
+            .into_iter()
+            .map(|s| s.evaluate_with(player, weights))
+            .collect()
+    }
 }
 
 /// Which weights a search player evaluates with: the `eval=` option of `greedy`, `expectimax`

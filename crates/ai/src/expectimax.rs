@@ -505,8 +505,9 @@ impl Search<'_> {
                 self.spend(g.len() as u64)?;
                 let fallback;
                 let mut ends: Vec<(f64, &S)> = if g.is_complete() {
-                    g.ends()
-                        .map(|e| (e.evaluate_with(self.me, self.opts.eval), e))
+                    S::evaluate_all(g.ends(), self.me, self.opts.eval)
+                        .into_iter()
+                        .zip(g.ends())
                         .collect()
                 } else {
                     let (line, end) = greedy_line(s, self.opts.eval);
@@ -636,10 +637,7 @@ pub fn analyse<S: Evaluate>(state: &S, opts: &Options, full: bool) -> Analysis<S
         };
     }
     let ends: Vec<&S> = g.ends().collect();
-    let mut values: Vec<f64> = ends
-        .iter()
-        .map(|e| e.evaluate_with(me, opts.eval))
-        .collect();
+    let mut values = S::evaluate_all(ends.iter().copied(), me, opts.eval);
     let mut depth = 0;
     let mut search = Search {
         me,

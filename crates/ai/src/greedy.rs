@@ -101,7 +101,7 @@ impl<S: Evaluate> Greedy<S> {
             return None;
         }
         let p = g.player();
-        let values = g.ends().map(|e| e.evaluate_with(p, self.eval)).collect();
+        let values = S::evaluate_all(g.ends(), p, self.eval);
         Some((g, values))
     }
 }

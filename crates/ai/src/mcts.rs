@@ -477,10 +477,7 @@ impl<S: Evaluate> Tree<S> {
                 if first + graph.end_count() > max_links {
                     return false;
                 }
-                let priors: Vec<f64> = graph
-                    .ends()
-                    .map(|e| e.evaluate_with(Player::One, opts.eval))
-                    .collect();
+                let priors = S::evaluate_all(graph.ends(), Player::One, opts.eval);
                 self.add_turn_children(node, &graph.end_lines(), &priors, rng);
                 return true;
             }
@@ -652,10 +649,7 @@ fn run_search<S: Evaluate>(
         .filter(|g| g.is_complete());
     let root_turn = graph.as_ref().map(|g| RootTurn {
         lines: g.end_lines(),
-        priors: g
-            .ends()
-            .map(|e| e.evaluate_with(Player::One, options.eval))
-            .collect(),
+        priors: S::evaluate_all(g.ends(), Player::One, options.eval),
     });
     // Read here, on the caller's thread, and carried into the search threads.
     let cancel = cancel::current();

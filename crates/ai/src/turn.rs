@@ -241,20 +241,31 @@ pub fn greedy_line<S: Evaluate>(state: &S, eval: EvalWeights) -> (Vec<(S, S::Mov
     let mut moves = Vec::new();
     while s.turn() == Turn::Player(player) {
         s.legal_moves(&mut moves);
-        let mut best: Option<(f64, S::Move, S)> = None;
-        for &m in &moves {
-            let mut c = s.clone();
-            c.play_unchecked(m);
-            let v = c.evaluate_with(player, eval);
-            if best.as_ref().is_none_or(|b| v > b.0) {
-                best = Some((v, m, c));
+        let mut children = children(&s, &moves);
+        let values = S::evaluate_all(&children, player, eval);
+        let mut best: Option<usize> = None;
+        for (k, &v) in values.iter().enumerate() {
+            if best.is_none_or(|b| v > values[b]) {
+                best = Some(k);
             }
         }
-        let (_, m, c) = best.expect("a legal move at a player's turn");
-        line.push((s, m));
-        s = c;
+        let k = best.expect("a legal move at a player's turn");
+        line.push((s, moves[k]));
+        s = children.swap_remove(k);
     }
     (line, s)
+}
+
+/// The state each of `moves` leads to from `state`, in order.
+pub(crate) fn children<S: GameState>(state: &S, moves: &[S::Move]) -> Vec<S> {
+    moves
+        .iter()
+        .map(|&m| {
+            let mut c = state.clone();
+            c.play_unchecked(m);
+            c
+        })
+        .collect()
 }
 
 // ----- choosing among valued moves (the turn players share these) -----
@@ -262,25 +273,23 @@ pub fn greedy_line<S: Evaluate>(state: &S, eval: EvalWeights) -> (Vec<(S, S::Mov
 /// Each legal move with the value of the state it leads to, for the player to move: the
 /// one-decision rule used when a turn is too large to enumerate.
 pub(crate) fn one_step_values<S: Evaluate>(state: &S, eval: EvalWeights) -> Vec<(S::Move, f64)> {
-    one_step_with(state, |c, player| c.evaluate_with(player, eval))
+    one_step_with(state, |children, player| {
+        S::evaluate_all(children, player, eval)
+    })
 }
 
-/// Each legal move with `value(state it leads to, player to move)`.
+/// Each legal move with the value of the state it leads to: `values(states, player to
+/// move)` values those states together, one value each, in order.
 pub(crate) fn one_step_with<S: GameState>(
     state: &S,
-    mut value: impl FnMut(&S, Player) -> f64,
+    values: impl FnOnce(&[S], Player) -> Vec<f64>,
 ) -> Vec<(S::Move, f64)> {
     let player = state.turn().player().expect("a player's turn");
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut c = state.clone();
-            c.play_unchecked(m);
-            (m, value(&c, player))
-        })
-        .collect()
+    let values = values(&children(state, &moves), player);
+    assert_eq!(values.len(), moves.len(), "one value per move");
+    moves.into_iter().zip(values).collect()
 }
 
 /// The moves within [`TIE`] of the best value, in the order given.

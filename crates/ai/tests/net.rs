@@ -1,11 +1,14 @@
 //! Learned evaluation: the encoding, the network file, training's reproducibility, and the
 //! players that read a network.
 
+use qasab_ai::bench::mid_game_positions;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::eval::EvalWeights;
 use qasab_ai::net::encode::tracks_are_point_symmetric;
 use qasab_ai::net::train::{TrainOptions, Trainer, self_play};
 use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
 use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
 
 /// States met in a few seeded random games of `rules`.
@@ -295,4 +298,148 @@ fn shipped_networks_read_and_fit_their_presets() {
         let size = Network::to_bytes(net).len();
         assert!(size < 2 * 1024 * 1024, "{family}: {size} bytes");
     }
+}
+
+/// The network's value of `x` as it was first computed (one input's row of weights added to
+/// the whole first layer at a time, one dot product at a time), from the public layers: every
+/// faster pass must give these values bit for bit, or the seeded games would change.
+fn first_value(net: &Mlp, x: &Features) -> f32 {
+    fn dot(a: &[f32], b: &[f32]) -> f32 {
+        let mut acc = [0.0f32; 8];
+        let chunks = a.len() / 8 * 8;
+        for (ca, cb) in a[..chunks].chunks_exact(8).zip(b[..chunks].chunks_exact(8)) {
+            for k in 0..8 {
+                acc[k] += ca[k] * cb[k];
+            }
+        }
+        let mut s: f32 = acc.iter().sum();
+        for k in chunks..a.len() {
+            s += a[k] * b[k];
+        }
+        s
+    }
+    let (n, h1) = (net.fc1.inputs, net.fc1.outputs);
+    let mut a1 = net.fc1.bias.clone();
+    for &(i, v) in x.active() {
+        for (o, a) in a1.iter_mut().enumerate() {
+            let w = net.fc1.weight[o * n + i as usize];
+            if v == 1.0 {
+                *a += w;
+            } else {
+                *a += v * w;
+            }
+        }
+    }
+    for a in &mut a1 {
+        *a = a.max(0.0);
+    }
+    let a2: Vec<f32> = (0..net.fc2.outputs)
+        .map(|o| (net.fc2.bias[o] + dot(&net.fc2.weight[o * h1..(o + 1) * h1], &a1)).max(0.0))
+        .collect();
+    (net.out.bias[0] + dot(&net.out.weight, &a2)).tanh()
+}
+
+/// States to value: decisions from seeded random games, and the ends of some of their turns
+/// (which begin alike, as a search's batches do, and include finished games).
+fn states_to_value<S: Playable>(rules: &S::Ruleset) -> Vec<S> {
+    let mut states = sample_states::<S>(rules, 3, 5);
+    let decisions: Vec<S> = states
+        .iter()
+        .filter(|s| matches!(s.turn(), Turn::Player(_)))
+        .step_by(7)
+        .cloned()
+        .collect();
+    for s in decisions {
+        let g = TurnGraph::new(&s, TURN_STATES);
+        states.extend(g.ends().cloned());
+    }
+    states
+}
+
+/// Every way of running `net` on `states` gives the first pass's values, bit for bit: one at
+/// a time, in batches (of the turn ends, of everything at once, of a few), and through
+/// [`Network`].
+fn check_values<S: Encode>(net: &Network, states: &[S]) {
+    let inputs: Vec<Features> = states
+        .iter()
+        .filter(|s| !matches!(s.turn(), Turn::Over(_)))
+        .map(|s| {
+            let mut f = Features::default();
+            Encode::encode(s, &mut f);
+            f
+        })
+        .collect();
+    assert!(inputs.len() > 100, "{} inputs", inputs.len());
+    let first: Vec<u32> = inputs
+        .iter()
+        .map(|x| first_value(&net.mlp, x).to_bits())
+        .collect();
+    let one: Vec<u32> = inputs.iter().map(|x| net.mlp.value(x).to_bits()).collect();
+    assert_eq!(one, first, "one at a time");
+    for size in [inputs.len(), 1, 3, 64] {
+        let mut out = vec![f32::NAN; inputs.len()];
+        for (xs, out) in inputs.chunks(size).zip(out.chunks_mut(size)) {
+            net.mlp.values(xs, out);
+        }
+        let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(got, first, "in batches of {size}");
+    }
+    for p in Player::ALL {
+        let one: Vec<u64> = states.iter().map(|s| net.value(s, p).to_bits()).collect();
+        let together: Vec<u64> = net.values(states, p).iter().map(|v| v.to_bits()).collect();
+        assert_eq!(together, one, "Network::values for {p:?}");
+    }
+}
+
+#[test]
+fn batched_values_are_the_single_values_bit_for_bit() {
+    let net = shipped("tab").unwrap();
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let mut states = mid_game_positions(&rules, 64);
+    states.extend(states_to_value::<tab::State>(&rules));
+    check_values(net, &states);
+    // A network for the Ludii rules, of the shipped size, with biases as a trained one has.
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let options = TrainOptions {
+        hidden: [128, 32],
+        ..small_options(1, 1)
+    };
+    let mut net = Trainer::<tab_ludii::State>::new(rules, options)
+        .unwrap()
+        .network();
+    let mut x = 0.31f32;
+    for b in net.mlp.fc1.bias.iter_mut().chain(&mut net.mlp.fc2.bias) {
+        x = (x * 9301.0 + 0.49297).fract();
+        *b = x - 0.5;
+    }
+    net.mlp.sync();
+    check_values(&net, &states_to_value::<tab_ludii::State>(&rules));
+}
+
+#[test]
+fn searches_value_many_states_as_they_value_one() {
+    fn check<S: Playable>(rules: &S::Ruleset) {
+        let states = states_to_value::<S>(rules);
+        for eval in EvalWeights::ALL {
+            if (eval == EvalWeights::Fitted && !S::FITTED) || (eval == EvalWeights::Net && !S::NET)
+            {
+                continue;
+            }
+            for p in Player::ALL {
+                let one: Vec<u64> = states
+                    .iter()
+                    .map(|s| s.evaluate_with(p, eval).to_bits())
+                    .collect();
+                let all: Vec<u64> = S::evaluate_all(&states, p, eval)
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect();
+                assert_eq!(all, one, "{rules}, eval={}", eval.name());
+            }
+        }
+    }
+    check::<tab::State>(&"tab".parse().unwrap());
+    check::<tab::State>(&"tab(columns=11)".parse().unwrap());
+    check::<tab_ludii::State>(&"tab-ludii".parse().unwrap());
+    check::<qasab_core::tihbat::State>(&"tihbat".parse().unwrap());
 }

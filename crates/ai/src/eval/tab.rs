@@ -466,4 +466,20 @@ impl Evaluate for State {
         };
         for_player(w.squashed(self) * limit_factor(self), player)
     }
+
+    /// With [`EvalWeights::Net`], the shipped network's values, computed together.
+    fn evaluate_all<'a>(
+        states: impl IntoIterator<Item = &'a Self>,
+        player: Player,
+        weights: EvalWeights,
+    ) -> Vec<f64> {
+        let mut states = states.into_iter().peekable();
+        if weights == EvalWeights::Net
+            && let Some(first) = states.peek()
+            && let Some(net) = crate::net::shipped_for::<Self>(first.ruleset())
+        {
+            return net.values(states, player);
+        }
+        states.map(|s| s.evaluate_with(player, weights)).collect()
+    }
 }

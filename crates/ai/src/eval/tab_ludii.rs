@@ -280,6 +280,22 @@ impl Evaluate for State {
         self.evaluate(player)
     }
 
+    /// With [`EvalWeights::Net`], the shipped network's values, computed together.
+    fn evaluate_all<'a>(
+        states: impl IntoIterator<Item = &'a Self>,
+        player: Player,
+        weights: EvalWeights,
+    ) -> Vec<f64> {
+        let mut states = states.into_iter().peekable();
+        if weights == EvalWeights::Net
+            && let Some(first) = states.peek()
+            && let Some(net) = crate::net::shipped_for::<Self>(first.rules())
+        {
+            return net.values(states, player);
+        }
+        states.map(|s| s.evaluate_with(player, weights)).collect()
+    }
+
     fn evaluate(&self, player: Player) -> f64 {
         if let Turn::Over(o) = self.turn() {
             return terminal_value(&o, player);

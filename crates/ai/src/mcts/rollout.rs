@@ -69,6 +69,11 @@ fn greedy_move<S: Evaluate>(
     eval: EvalWeights,
     rng: &mut GameRng,
 ) -> S::Move {
+    if eval == EvalWeights::Net && moves.len() > 1 {
+        // A network values the results together.
+        let values = S::evaluate_all(&crate::turn::children(state, moves), p, eval);
+        return best_of(moves, values.into_iter(), rng);
+    }
     best_result(state, moves, rng, |next| next.evaluate_with(p, eval))
 }
 
@@ -93,11 +98,19 @@ fn best_result<S: Evaluate>(
     if let [only] = moves {
         return *only;
     }
-    let (mut best, mut best_value, mut ties) = (moves[0], f64::NEG_INFINITY, 0u64);
-    for &m in moves {
+    let values = moves.iter().map(|&m| {
         let mut next = state.clone();
         next.play_unchecked(m);
-        let v = rate(&next);
+        rate(&next)
+    });
+    best_of(moves, values, rng)
+}
+
+/// The move of `moves` (not empty) with the highest of `values` (one each, in order); among
+/// equals, one drawn uniformly (reservoir sampling).
+fn best_of<M: Copy>(moves: &[M], values: impl Iterator<Item = f64>, rng: &mut GameRng) -> M {
+    let (mut best, mut best_value, mut ties) = (moves[0], f64::NEG_INFINITY, 0u64);
+    for (&m, v) in moves.iter().zip(values) {
         if v > best_value {
             (best, best_value, ties) = (m, v, 1);
         } else if v == best_value {

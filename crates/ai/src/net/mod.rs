@@ -69,6 +69,43 @@ pub struct Network {
 thread_local! {
     /// Scratch inputs for [`Network::value`].
     static FEATURES: std::cell::RefCell<Features> = Default::default();
+    /// Scratch for [`batch`]: the inputs of each state and the network's values.
+    static BATCH: std::cell::RefCell<(Vec<Features>, Vec<f32>)> = Default::default();
+}
+
+/// The network `mlp` run on `states` together ([`Mlp::values`]), each state's result mapped
+/// by `over` for a finished game, else by `net` from the side its inputs describe and the
+/// network's value for that side; in the order of `states`.
+pub(crate) fn batch<'a, S: Encode + 'a, T>(
+    mlp: &Mlp,
+    states: impl IntoIterator<Item = &'a S>,
+    over: impl Fn(&qasab_core::Outcome) -> T,
+    net: impl Fn(Player, f32) -> T,
+) -> Vec<T> {
+    BATCH.with(|scratch| {
+        let (inputs, values) = &mut *scratch.borrow_mut();
+        // For each state, its result if the game is over, else the side of its inputs.
+        let mut done: Vec<Result<T, Player>> = Vec::new();
+        let mut n = 0;
+        for s in states {
+            done.push(match s.turn() {
+                Turn::Over(o) => Ok(over(&o)),
+                _ => {
+                    if n == inputs.len() {
+                        inputs.push(Features::default());
+                    }
+                    n += 1;
+                    Err(Encode::encode(s, &mut inputs[n - 1]))
+                }
+            });
+        }
+        values.resize(n, 0.0);
+        mlp.values(&inputs[..n], &mut values[..n]);
+        let mut values = values.iter();
+        done.into_iter()
+            .map(|d| d.unwrap_or_else(|us| net(us, *values.next().expect("a value each"))))
+            .collect()
+    })
 }
 
 impl Network {
@@ -129,6 +166,25 @@ impl Network {
         });
         let v = f64::from(v).clamp(-crate::eval::MAX_ESTIMATE, crate::eval::MAX_ESTIMATE);
         if us == player { v } else { -v }
+    }
+
+    /// The values of `states` for `player`, in order, each exactly as [`Network::value`]
+    /// gives it; the network runs on them together ([`Mlp::values`]), which is faster per
+    /// state. The states must be of a ruleset the network [fits](Network::fits).
+    pub fn values<'a, S: Encode + 'a>(
+        &self,
+        states: impl IntoIterator<Item = &'a S>,
+        player: Player,
+    ) -> Vec<f64> {
+        batch(
+            &self.mlp,
+            states,
+            |o| terminal_value(o, player),
+            |us, v| {
+                let v = f64::from(v).clamp(-crate::eval::MAX_ESTIMATE, crate::eval::MAX_ESTIMATE);
+                if us == player { v } else { -v }
+            },
+        )
     }
 
     /// The network as a safetensors file.
@@ -466,10 +522,14 @@ pub fn net_maker<S: Encode + crate::eval::Evaluate>(
     }))
 }
 
+/// The shipped network that reads the states of `rules` (`eval=net`), if one is shipped for
+/// their family and board.
+pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
+    shipped(S::family(rules)).filter(|net| net.columns == S::encoding(rules).columns)
+}
+
 /// The shipped network's value of `state` for `player`, if a network is shipped for its
 /// family and board (`eval=net`, checked when the player was made).
 pub fn shipped_value<S: Encode>(state: &S, player: Player) -> Option<f64> {
-    let rules = state.ruleset();
-    let net = shipped(S::family(rules))?;
-    (net.columns == S::encoding(rules).columns).then(|| net.value(state, player))
+    shipped_for::<S>(state.ruleset()).map(|net| net.value(state, player))
 }

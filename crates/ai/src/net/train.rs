@@ -143,50 +143,50 @@ fn value_for_one<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> f32 {
 
 /// The turn of the player to move in `state`, with each end's value for him; `None` when the
 /// turn is too large to enumerate.
-fn turn_values<S: Encode>(
-    mlp: &Mlp,
-    state: &S,
-    f: &mut Features,
-) -> Option<(TurnGraph<S>, Vec<f64>)> {
+fn turn_values<S: Encode>(mlp: &Mlp, state: &S) -> Option<(TurnGraph<S>, Vec<f64>)> {
     let g = TurnGraph::new(state, TURN_STATES);
     if !g.is_complete() {
         return None;
     }
-    let sign = if g.player() == Player::One { 1.0 } else { -1.0 };
-    let values = g
-        .ends()
-        .map(|e| f64::from(sign * value_for_one(mlp, e, f)))
-        .collect();
+    let values = values_for(mlp, g.ends(), g.player());
     Some((g, values))
+}
+
+/// The values of `states` for `player`, computed together: each is `value_for_one`'s, turned
+/// to `player`'s side.
+fn values_for<'a, S: Encode + 'a>(
+    mlp: &Mlp,
+    states: impl IntoIterator<Item = &'a S>,
+    player: Player,
+) -> Vec<f64> {
+    let sign = if player == Player::One { 1.0 } else { -1.0 };
+    super::batch(
+        mlp,
+        states,
+        |o| f64::from(sign * terminal_value(o, Player::One) as f32),
+        |us, v| f64::from(sign * if us == Player::One { v } else { -v }),
+    )
 }
 
 /// The network's one-turn choice ([module docs](self)): the first decision of a best line
 /// and the rest of the line, ties broken by `rng`. Turns too large to enumerate are played
 /// one decision at a time, each the best by the value of the state it leads to.
-fn choose<S: Encode>(
-    mlp: &Mlp,
-    state: &S,
-    rng: &mut GameRng,
-    f: &mut Features,
-) -> (S::Move, Vec<(S, S::Move)>) {
-    if let Some((g, values)) = turn_values(mlp, state, f) {
+fn choose<S: Encode>(mlp: &Mlp, state: &S, rng: &mut GameRng) -> (S::Move, Vec<(S, S::Move)>) {
+    if let Some((g, values)) = turn_values(mlp, state) {
         let best = best_moves(&g.root_values(&values));
         let first = best[below(rng, best.len())];
         let mut line = g.best_line(&values, first);
         line.remove(0);
         return (first, line);
     }
-    let values = one_step(mlp, state, f);
+    let values = one_step(mlp, state);
     let best = best_moves(&values);
     (best[below(rng, best.len())], Vec::new())
 }
 
 /// Each legal move with the value for the player to move of the state it leads to.
-fn one_step<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> Vec<(S::Move, f64)> {
-    crate::turn::one_step_with(state, |c, p| {
-        let sign = if p == Player::One { 1.0 } else { -1.0 };
-        f64::from(sign * value_for_one(mlp, c, f))
-    })
+fn one_step<S: Encode>(mlp: &Mlp, state: &S) -> Vec<(S::Move, f64)> {
+    crate::turn::one_step_with(state, |children, p| values_for(mlp, children, p))
 }
 
 /// A turn's graph with the value of each end for the player in turn.
@@ -202,13 +202,13 @@ fn after_throw<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> (f32, Optio
         Turn::Player(p) => {
             let sign = if p == Player::One { 1.0 } else { -1.0 };
             let best = |vals: &mut dyn Iterator<Item = f64>| vals.fold(f64::NEG_INFINITY, f64::max);
-            match turn_values(mlp, state, f) {
+            match turn_values(mlp, state) {
                 Some((g, values)) => {
                     let b = best(&mut values.iter().copied());
                     (sign * b as f32, Some((g, values)))
                 }
                 None => {
-                    let b = best(&mut one_step(mlp, state, f).into_iter().map(|(_, v)| v));
+                    let b = best(&mut one_step(mlp, state).into_iter().map(|(_, v)| v));
                     (sign * b as f32, None)
                 }
             }
@@ -284,7 +284,7 @@ pub fn self_play_kept<S: Encode>(
                 let m = match follow(&mut plan, &state) {
                     Some(m) => m,
                     None => {
-                        let (m, rest) = choose(mlp, &state, &mut rng, &mut f);
+                        let (m, rest) = choose(mlp, &state, &mut rng);
                         plan = rest;
                         m
                     }
@@ -365,7 +365,6 @@ pub struct NetPlayer<S: GameState> {
     seed: u64,
     rng: GameRng,
     plan: Vec<(S, S::Move)>,
-    features: Features,
 }
 
 impl<S: GameState> NetPlayer<S> {
@@ -377,7 +376,6 @@ impl<S: GameState> NetPlayer<S> {
             seed,
             rng: rng_from_seed(seed),
             plan: Vec::new(),
-            features: Features::default(),
         }
     }
 }
@@ -391,15 +389,15 @@ impl<S: Encode> Agent<S> for NetPlayer<S> {
         if let Some(m) = follow(&mut self.plan, state) {
             return m;
         }
-        let (m, rest) = choose(&self.mlp, state, &mut self.rng, &mut self.features);
+        let (m, rest) = choose(&self.mlp, state, &mut self.rng);
         self.plan = rest;
         m
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
-        let moves = match turn_values(&self.mlp, state, &mut self.features) {
+        let moves = match turn_values(&self.mlp, state) {
             Some((g, values)) => g.root_values(&values),
-            None => one_step(&self.mlp, state, &mut self.features),
+            None => one_step(&self.mlp, state),
         };
         Some(Evaluation {
             kind: ValueKind::Estimate,
