@@ -4,10 +4,10 @@
 //! fitted linear evaluation beside them, over a fixed sample of mid-game positions (decisions
 //! from seeded random games).
 //!
-//! Run with `cargo bench -p qasab-ai --bench net`. One iteration of the first four evaluates
-//! every position of the sample (64 positions): divide by 64 for the time of one evaluation.
-//! One iteration of the turn benchmarks values every end of the turns of the sample's
-//! positions (printed at the start): divide by that number.
+//! Run with `cargo bench -p qasab-ai --bench net`. One iteration of a benchmark marked "(64
+//! positions)" evaluates every position of the sample: divide by 64 for the time of one
+//! evaluation. One iteration of the turn benchmarks values every end of the turns of the
+//! sample's positions (their number is printed at the start): divide by that number.
 
 use std::hint::black_box;
 

@@ -473,13 +473,6 @@ impl Evaluate for State {
         player: Player,
         weights: EvalWeights,
     ) -> Vec<f64> {
-        let mut states = states.into_iter().peekable();
-        if weights == EvalWeights::Net
-            && let Some(first) = states.peek()
-            && let Some(net) = crate::net::shipped_for::<Self>(first.ruleset())
-        {
-            return net.values(states, player);
-        }
-        states.map(|s| s.evaluate_with(player, weights)).collect()
+        crate::net::evaluate_all(states, player, weights)
     }
 }

@@ -286,14 +286,7 @@ impl Evaluate for State {
         player: Player,
         weights: EvalWeights,
     ) -> Vec<f64> {
-        let mut states = states.into_iter().peekable();
-        if weights == EvalWeights::Net
-            && let Some(first) = states.peek()
-            && let Some(net) = crate::net::shipped_for::<Self>(first.rules())
-        {
-            return net.values(states, player);
-        }
-        states.map(|s| s.evaluate_with(player, weights)).collect()
+        crate::net::evaluate_all(states, player, weights)
     }
 
     fn evaluate(&self, player: Player) -> f64 {

@@ -528,6 +528,25 @@ pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
     shipped(S::family(rules)).filter(|net| net.columns == S::encoding(rules).columns)
 }
 
+/// [`crate::eval::Evaluate::evaluate_all`] for a game with networks: with
+/// [`EvalWeights::Net`](crate::eval::EvalWeights::Net) and a shipped network for the states'
+/// ruleset, its values computed together ([`Network::values`]); else each state's
+/// `evaluate_with`.
+pub(crate) fn evaluate_all<'a, S: Encode + crate::eval::Evaluate + 'a>(
+    states: impl IntoIterator<Item = &'a S>,
+    player: Player,
+    weights: crate::eval::EvalWeights,
+) -> Vec<f64> {
+    let mut states = states.into_iter().peekable();
+    if weights == crate::eval::EvalWeights::Net
+        && let Some(first) = states.peek()
+        && let Some(net) = shipped_for::<S>(first.ruleset())
+    {
+        return net.values(states, player);
+    }
+    states.map(|s| s.evaluate_with(player, weights)).collect()
+}
+
 /// The shipped network's value of `state` for `player`, if a network is shipped for its
 /// family and board (`eval=net`, checked when the player was made).
 pub fn shipped_value<S: Encode>(state: &S, player: Player) -> Option<f64> {
