@@ -798,47 +798,6 @@ mod tests {
         f
     }
 
-    /// The forward pass as first written (one input's row added to the whole layer at a time,
-    /// one dot product at a time): every faster pass must give its values bit for bit.
-    fn reference_value(net: &Mlp, x: &Features) -> f32 {
-        fn dot(a: &[f32], b: &[f32]) -> f32 {
-            let mut acc = [0.0f32; 8];
-            let chunks = a.len() / 8 * 8;
-            for (ca, cb) in a[..chunks].chunks_exact(8).zip(b[..chunks].chunks_exact(8)) {
-                for k in 0..8 {
-                    acc[k] += ca[k] * cb[k];
-                }
-            }
-            let mut s: f32 = acc.iter().sum();
-            for k in chunks..a.len() {
-                s += a[k] * b[k];
-            }
-            s
-        }
-        let (n, h1) = (net.fc1.inputs, net.fc1.outputs);
-        let mut a1 = net.fc1.bias.clone();
-        for &(i, v) in x.active() {
-            for (o, a) in a1.iter_mut().enumerate() {
-                let w = net.fc1.weight[o * n + i as usize];
-                if v == 1.0 {
-                    *a += w;
-                } else {
-                    *a += v * w;
-                }
-            }
-        }
-        for a in &mut a1 {
-            *a = a.max(0.0);
-        }
-        let a2: Vec<f32> = (0..net.fc2.outputs)
-            .map(|o| {
-                let row = &net.fc2.weight[o * h1..(o + 1) * h1];
-                (net.fc2.bias[o] + dot(row, &a1)).max(0.0)
-            })
-            .collect();
-        (net.out.bias[0] + dot(&net.out.weight, &a2)).tanh()
-    }
-
     /// A source of numbers in `[0, 1)` for the tests.
     fn numbers(seed: u64) -> impl FnMut() -> f32 {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -907,7 +866,7 @@ mod tests {
             let xs = alike_inputs(n, 41, k as u64);
             let want: Vec<u32> = xs
                 .iter()
-                .map(|x| reference_value(&net, x).to_bits())
+                .map(|x| crate::bench::reference_value(&net, x).to_bits())
                 .collect();
             let mut act = Activations::default();
             for (x, &w) in xs.iter().zip(&want) {
