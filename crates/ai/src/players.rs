@@ -61,8 +61,9 @@ pub type AgentMaker<S> = Arc<dyn Fn(u64) -> Box<dyn Agent<S>> + Send + Sync>;
 /// A game whose states computer players can play. Every such game has a static evaluation
 /// ([`Evaluate`]), which the search players use.
 pub trait Playable: Evaluate {
-    /// The strongest player for this game, used as the default opponent and for hints.
-    fn strongest_agent() -> &'static str;
+    /// The strongest player measured on `rules`, used as the default opponent, for hints and
+    /// for analysis.
+    fn strongest_agent(rules: &Self::Ruleset) -> &'static str;
 
     /// The options of `mcts` on this game where its spec sets none.
     fn mcts_defaults() -> crate::mcts::MctsOptions {
@@ -577,11 +578,11 @@ impl AnyPlayer {
     }
 }
 
-fn strongest_of<R: Ruleset>(_: &R) -> &'static str
+fn strongest_of<R: Ruleset>(rules: &R) -> &'static str
 where
     R::State: Playable,
 {
-    R::State::strongest_agent()
+    R::State::strongest_agent(rules)
 }
 
 #[cfg(test)]

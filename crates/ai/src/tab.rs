@@ -26,8 +26,8 @@ impl Playable for State {
         Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
     }
 
-    fn strongest_agent() -> &'static str {
-        "mcts"
+    fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
+        crate::net::strongest::<Self>(rules)
     }
 
     /// Rollouts stop at once: the leaf's static evaluation is the reward. Random play to the

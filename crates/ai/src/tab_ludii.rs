@@ -15,8 +15,8 @@ impl Playable for State {
         Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
     }
 
-    fn strongest_agent() -> &'static str {
-        "mcts"
+    fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
+        crate::net::strongest::<Self>(rules)
     }
 
     /// Rollouts that take the largest capture on offer (`rollout=captures`): on `tab-ludii` at

@@ -69,7 +69,7 @@ impl Agent<State> for SolverAgent {
 }
 
 impl Playable for State {
-    fn strongest_agent() -> &'static str {
+    fn strongest_agent(_: &Self::Ruleset) -> &'static str {
         "solver"
     }
 

@@ -290,6 +290,32 @@ fn players_with_a_network_play_only_legal_moves_on_every_preset_with_one() {
     assert!(checked >= 1, "no network is shipped");
 }
 
+/// The strongest player of a preset is a valid spec there, and a variant of the preset, whose
+/// strength was not measured, keeps `mcts`.
+fn check_strongest<S: Playable>(preset: &S::Ruleset, variant: &str) {
+    let spec = S::strongest_agent(preset);
+    PreparedAgent::<S>::new(spec, preset).unwrap_or_else(|e| panic!("{preset}: {spec}: {e}"));
+    let variant: S::Ruleset = variant.parse().unwrap();
+    assert_ne!(&variant, preset);
+    assert_eq!(S::strongest_agent(&variant), "mcts", "{variant}");
+}
+
+#[test]
+fn the_strongest_player_is_valid_on_its_preset_and_mcts_on_variants() {
+    for family in shipped_families() {
+        match shipped(family).unwrap().encoding.as_str() {
+            "tab-v1" => check_strongest::<tab::State>(
+                &family.parse().unwrap(),
+                &format!("{family}(p_white=1/3)"),
+            ),
+            _ => check_strongest::<tab_ludii::State>(
+                &family.parse().unwrap(),
+                &format!("{family}(p_white=1/3)"),
+            ),
+        }
+    }
+}
+
 #[test]
 fn shipped_networks_read_and_fit_their_presets() {
     for family in shipped_families() {

@@ -319,6 +319,13 @@ impl PyGame {
         self.rules.to_string()
     }
 
+    /// The spec of the strongest computer player measured on this ruleset, the default
+    /// opponent and hint player of `qasab play` and the server: `Agent(game.strongest_player(),
+    /// game)` plays it.
+    fn strongest_player(&self) -> &'static str {
+        AnyPlayer::strongest(&self.rules)
+    }
+
     /// One line saying what the game is.
     fn title(&self) -> &'static str {
         self.rules.title()

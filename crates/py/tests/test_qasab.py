@@ -299,6 +299,16 @@ def test_agent_errors():
         agent.step(qasab.load_game("tihbat").new_initial_state())
 
 
+def test_strongest_player_is_the_cli_default():
+    assert qasab.load_game("tihbat").strongest_player() == "solver"
+    # Variants keep mcts: only a preset's own reading has a measured stronger player.
+    assert qasab.load_game("tab(columns=11)").strongest_player() == "mcts"
+    for name in PRESETS:
+        game = qasab.load_game(name)
+        spec = game.strongest_player()
+        assert qasab.Agent(spec, game, seed=1).spec().startswith(spec.split("(")[0])
+
+
 def test_solver_agent_on_tihbat():
     game = qasab.load_game("tihbat(seeds=2)")
     state = game.new_initial_state()

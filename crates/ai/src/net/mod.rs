@@ -430,6 +430,23 @@ pub fn shipped_families() -> Vec<&'static str> {
     SHIPPED.iter().map(|(f, _)| *f).collect()
 }
 
+/// The strongest player measured on each family's preset where it is not plain `mcts`: a
+/// search with the shipped network, at no more time per move than `mcts` at its default
+/// level. Each entry beat `mcts` over the games recorded in docs/STRENGTH.md
+/// ("The default players"); a family without an entry keeps `mcts`.
+const STRONGEST: &[(&str, &str)] = &[];
+
+/// The default strongest player of `rules` (the default opponent, the hint and analysis
+/// player): the family's entry in [`STRONGEST`] on the preset itself, whose strength was
+/// measured, and `mcts` on every other ruleset, including the preset's variants.
+pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
+    let family = S::family(rules);
+    STRONGEST
+        .iter()
+        .find(|(f, _)| *f == family && rules.to_string() == family)
+        .map_or("mcts", |(_, spec)| spec)
+}
+
 /// The shipped network that reads states of `rules`, or why there is none (for `eval=net` and
 /// the `net` player).
 ///

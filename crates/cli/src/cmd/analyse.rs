@@ -31,7 +31,7 @@ where
     R::State: Playable + Evaluate,
 {
     let replayed = replay::<R::State>(record).map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    let strongest = <R::State as Playable>::strongest_agent();
+    let strongest = <R::State as Playable>::strongest_agent(rules);
     let spec = args.agent.as_deref().unwrap_or(strongest);
     let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
     let mut agent = prepared.make(args.seed);

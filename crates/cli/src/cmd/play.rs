@@ -46,7 +46,7 @@ where
 {
     let mut specs = [
         Some("human".to_string()),
-        Some(<R::State as Playable>::strongest_agent().to_string()),
+        Some(<R::State as Playable>::strongest_agent(rules).to_string()),
     ];
     for (flag, value) in seat_flags(args) {
         let Some(v) = value else { continue };
@@ -76,7 +76,7 @@ where
     let hint_spec = args
         .hint
         .clone()
-        .unwrap_or_else(|| <R::State as Playable>::strongest_agent().to_string());
+        .unwrap_or_else(|| <R::State as Playable>::strongest_agent(rules).to_string());
     let mut hint: Option<Box<dyn Agent<R::State>>> = None;
     let hint_prepared = || PreparedAgent::<R::State>::new(&hint_spec, rules).context("--hint");
     if args.hint.is_some() {
