@@ -56,6 +56,35 @@ test("the levels offered are the chosen player's own, from the API", async () =>
   assert.deepEqual(problems, []);
 });
 
+test("the default opponent is the API's strongest player; a variant plays its plain player", async () => {
+  const problems = [];
+  const context = await env.browser.newContext();
+  const page = watch(await context.newPage(), problems);
+  const rulesets = await (await page.request.get(`${env.server.url}/api/rulesets`)).json();
+  await page.goto(`${env.server.url}/`);
+  await page.check('#mode-computer');
+  for (const r of rulesets) {
+    await page.selectOption('#ruleset', r.name);
+    assert.equal(await page.locator('#computer-player').inputValue(), r.default_seats[1], r.name);
+  }
+  // A preset whose strongest player is a whole spec: on a variant of it the game gets the
+  // spec's plain player, as the server's own default for that variant is.
+  const spec = rulesets.find((r) => r.default_seats[1].includes('('));
+  if (spec) {
+    await page.selectOption('#ruleset', spec.name);
+    await page.click('#options summary');
+    await page.locator('#opt-p_white').fill('1/3');
+    await page.click('#start');
+    await page.waitForURL(/\/play\/[0-9a-f]+#token=/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    const view = await (await page.request.get(`${env.server.url}/api/games/${id}`)).json();
+    const plain = spec.default_seats[1].split('(')[0];
+    assert.ok(view.seats.some((s) => s.player === plain), JSON.stringify(view.seats));
+  }
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
 test('tihbat against the solver, clicked to the end', async () => {
   const problems = [];
   const context = await env.browser.newContext({ acceptDownloads: true });

@@ -75,6 +75,31 @@ async fn players_list_every_player_with_its_options() {
     }
 }
 
+/// `/api/rulesets` lists each preset's strongest player as its default opponent, and a game
+/// created without seats gets the strongest player of its own ruleset, within the server's
+/// limits: the measured spec on `tab-ludii` itself, plain `mcts` on a variant of it.
+#[tokio::test]
+async fn default_seats_are_the_strongest_player_within_the_limits() {
+    let s = Server::new();
+    let (_, rulesets) = s.get("/api/rulesets").await;
+    for r in rulesets.as_array().unwrap() {
+        let name = r["name"].as_str().unwrap();
+        let expected = qasab_ai::players::AnyPlayer::strongest(&name.parse().unwrap());
+        assert_eq!(r["default_seats"][1], json!(expected), "{name}");
+    }
+    for ruleset in ["tab-ludii", "tab-ludii(p_white=1/3)"] {
+        let (status, game) = s
+            .post("/api/games", None, json!({ "ruleset": ruleset }))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{ruleset}: {game}");
+        let expected = qasab_ai::players::AnyPlayer::strongest(&ruleset.parse().unwrap());
+        assert_eq!(game["seats"][1]["player"], json!(expected), "{ruleset}");
+    }
+    let variant =
+        qasab_ai::players::AnyPlayer::strongest(&"tab-ludii(p_white=1/3)".parse().unwrap());
+    assert_eq!(variant, "mcts");
+}
+
 #[tokio::test]
 async fn openapi_document_describes_every_route() {
     let s = Server::new();

@@ -134,9 +134,17 @@ function defaultComputer(ruleset) {
   return ruleset.default_seats[1];
 }
 
-/** The computer's spec: the chosen player, with the chosen level when it takes one. */
+/**
+ * The computer's spec: the chosen player, with the chosen level when it takes one. The
+ * strongest player may be a whole spec (a search with the preset's network), measured on the
+ * preset itself; on a variant the server's strongest is its plain player, and so is the page's.
+ */
 function computerSpec() {
-  const player = $('computer-player').value;
+  let player = $('computer-player').value;
+  const r = currentRuleset();
+  if (player === defaultComputer(r) && player.includes('(') && rulesetString() !== r.name) {
+    player = player.slice(0, player.indexOf('('));
+  }
   const level = $('computer-level').value;
   return levelsOf(player).length > 0 && level !== 'default' ? `${player}(level=${level})` : player;
 }
@@ -196,7 +204,16 @@ function renderOptions() {
     opt.textContent = p;
     computer.appendChild(opt);
   }
-  computer.value = defaultComputer(r);
+  // The strongest player, when it is a whole spec rather than a player's name, is offered
+  // first under its own entry.
+  const strongest = defaultComputer(r);
+  if (!computerPlayers(r).includes(strongest)) {
+    const opt = document.createElement('option');
+    opt.value = strongest;
+    opt.textContent = `strongest: ${strongest}`;
+    computer.prepend(opt);
+  }
+  computer.value = strongest;
   $('computer-level').value = 'default';
   const seat = $('my-seat');
   seat.replaceChildren();

@@ -434,7 +434,10 @@ pub fn shipped_families() -> Vec<&'static str> {
 /// search with the shipped network, at no more time per move than `mcts` at its default
 /// level. Each entry beat `mcts` over the games recorded in docs/STRENGTH.md
 /// ("The default players"); a family without an entry keeps `mcts`.
-const STRONGEST: &[(&str, &str)] = &[];
+const STRONGEST: &[(&str, &str)] = &[(
+    "tab-ludii",
+    "mcts(eval=net,cutoff=0,iterations=25000,c=0.7,minimax=0.4)",
+)];
 
 /// The default strongest player of `rules` (the default opponent, the hint and analysis
 /// player): the family's entry in [`STRONGEST`] on the preset itself, whose strength was
