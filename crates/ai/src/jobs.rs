@@ -178,7 +178,7 @@ pub struct StudyJob {
 
 /// A job: what one of the three commands plays.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "lowercase")]
+#[serde(tag = "job", rename_all = "lowercase")]
 pub enum Job {
     /// `qasab arena`.
     Arena(ArenaJob),
