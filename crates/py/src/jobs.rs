@@ -152,9 +152,7 @@ impl PyJob {
                 .map(|(first, text)| {
                     serde_json::from_str::<ChunkResult>(text)
                         .map(|r| (*first, r))
-                        .map_err(|e| {
-                            JobError::Chunks(format!("the results of chunk {first}: {e}"))
-                        })
+                        .map_err(|e| JobError::Chunks(format!("the results of chunk {first}: {e}")))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             self.job.merge(parsed, seconds, threads)
@@ -163,7 +161,10 @@ impl PyJob {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let load = py.import("qasab._qasab")?.getattr("Job")?.getattr("from_json")?;
+        let load = py
+            .import("qasab._qasab")?
+            .getattr("Job")?
+            .getattr("from_json")?;
         Ok((load, (self.text.clone(),)))
     }
 
@@ -291,7 +292,8 @@ impl PyTrainer {
     #[staticmethod]
     #[pyo3(signature = (checkpoint, games=None, threads=0))]
     fn resume(checkpoint: &[u8], games: Option<u64>, threads: usize) -> PyResult<PyTrainer> {
-        let net = Network::from_bytes(checkpoint).map_err(|e| NetworkError::new_err(e.to_string()))?;
+        let net =
+            Network::from_bytes(checkpoint).map_err(|e| NetworkError::new_err(e.to_string()))?;
         let ruleset = net.metadata.get("ruleset").ok_or_else(|| {
             NetworkError::new_err("not a checkpoint: it names no ruleset".to_string())
         })?;
@@ -362,11 +364,7 @@ impl PyTrainer {
     /// Learns from the next batch's games: `games`, the bytes of `self_play_games` for parts
     /// of the batch in order. Returns what the step did (`games`, `states`, `loss`, and a
     /// `point` of the learning curve when one was due).
-    fn learn<'py>(
-        &mut self,
-        py: Python<'py>,
-        games: Vec<Vec<u8>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    fn learn<'py>(&mut self, py: Python<'py>, games: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyDict>> {
         let started = self.started;
         let inner = &mut self.inner;
         let report = py.detach(|| -> Result<StepReport, TrainError> {
@@ -459,7 +457,9 @@ pub(crate) fn self_play_games_bytes<'py>(
             other => Err(other.name()),
         })
         .map_err(|name| {
-            RulesetError::new_err(format!("{name} has no network: networks are trained for the Tâb family"))
+            RulesetError::new_err(format!(
+                "{name} has no network: networks are trained for the Tâb family"
+            ))
         })?
         .map_err(|e| NetworkError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &bytes))
