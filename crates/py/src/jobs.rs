@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use qasab_ai::jobs::{ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest};
 use qasab_ai::net::Network;
@@ -364,7 +365,11 @@ impl PyTrainer {
     /// Learns from the next batch's games: `games`, the bytes of `self_play_games` for parts
     /// of the batch in order. Returns what the step did (`games`, `states`, `loss`, and a
     /// `point` of the learning curve when one was due).
-    fn learn<'py>(&mut self, py: Python<'py>, games: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyDict>> {
+    fn learn<'py>(
+        &mut self,
+        py: Python<'py>,
+        games: Vec<PyBackedBytes>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let started = self.started;
         let inner = &mut self.inner;
         let report = py.detach(|| -> Result<StepReport, TrainError> {

@@ -263,12 +263,16 @@ def run_job(job: Job, **options: Any) -> Optional[Dict[str, Any]]:
     return None if text is None else json.loads(text)
 
 
-def run_job_text(job: Job, *, address: Optional[str] = None, chunk_games: Optional[int] = None,
-            cache: Union[str, bool, None] = None, max_chunks: Optional[int] = None,
-            retries: int = DEFAULT_RETRIES, progress: bool = True, use_ray: bool = True
-                 ) -> Optional[str]:
+def run_job_text(job: Job, *, address: Optional[str] = None,
+                 chunk_games: Optional[int] = None, cache: Union[str, bool, None] = None,
+                 max_chunks: Optional[int] = None, retries: int = DEFAULT_RETRIES,
+                 progress: bool = True, use_ray: bool = True) -> Optional[str]:
     """``run_job``, returning the JSON text exactly as the command prints it (``None`` if
     stopped early)."""
+    if chunk_games is not None and chunk_games < 1:
+        raise ArgumentError(f"chunk_games must be at least 1; got {chunk_games}")
+    if max_chunks is not None and max_chunks < 0:
+        raise ArgumentError(f"max_chunks must be at least 0; got {max_chunks}")
     units = job.units()
     sizes = job.unit_games() if job.command == "study" else None
     total = _games(job, sizes, 0, units)
@@ -280,12 +284,10 @@ def run_job_text(job: Job, *, address: Optional[str] = None, chunk_games: Option
     cpus = _cluster_cpus(ray) if ray else 1
     if chunk_games is None:
         chunk_games = min(MAX_CHUNK_GAMES, max(1, math.ceil(total / (4 * cpus))))
-    if chunk_games < 1:
-        raise ArgumentError(f"chunk_games must be at least 1; got {chunk_games}")
     kept, todo = _chunks(job, chunk_games, done)
     results = {key: done[key] for key in kept}
     if max_chunks is not None:
-        todo = todo[:max(0, max_chunks)]
+        todo = todo[:max_chunks]
     played_games = sum(_games(job, sizes, f, c) for f, c in kept)
     if kept:
         print(f"qasab.distributed: {len(kept)} chunks ({played_games} games) already played, "
@@ -305,8 +307,13 @@ def run_job_text(job: Job, *, address: Optional[str] = None, chunk_games: Option
             task = _remote(ray, _run_chunk, retries)
             job_ref = ray.put(job)
             pending = {task.remote(job_ref, f, c): (f, c) for f, c in todo}
-            while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1)
+            refs = list(pending)
+            while refs:
+                # The first chunk to finish, and every other one finished by then.
+                ready, refs = ray.wait(refs, num_returns=1)
+                if refs:
+                    more, refs = ray.wait(refs, num_returns=len(refs), timeout=0)
+                    ready += more
                 for ref in ready:
                     first, count = pending.pop(ref)
                     finish(first, count, ray.get(ref))
