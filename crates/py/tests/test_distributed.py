@@ -112,8 +112,12 @@ def test_a_study_on_the_cluster_is_the_commands(cluster, tmp_path):
                                chunk_games=16, cache=tmp_path, progress=False)
     words = shlex.split(report["command"])
     assert words[:2] == ["qasab", "study"]
-    assert json.loads(cli_json(*words[1:])) == report
+    want = cli_json(*words[1:])
+    assert json.loads(want) == report
     assert [v["games"] for v in report["variants"]] == [20, 20]
+    # The exact text, from the chunks kept by the run above.
+    job = Job.study("tihbat", ["seeds=2,3"], None, "random,greedy", "greedy,random", 20, 4, 2)
+    assert distributed.run_job_text(job, cache=tmp_path, progress=False) == want
 
 
 def test_a_chunk_whose_worker_dies_is_played_again(cluster):
@@ -265,8 +269,15 @@ def test_one_step_of_self_play_on_the_cluster_trains_the_commands_network(cluste
                              use_ray=False, threads=1, progress=False, **settings)
     cli("train", ruleset, "--games", "4", "--seed", "3", "--batch", "4", "--hidden", "16,8",
         "--curve-every", "0", "--threads", "1", "--out", str(tmp_path / "cli.safetensors"))
-    weights = [(tmp_path / f"{n}.safetensors").read_bytes() for n in ("ray", "here", "cli")]
-    assert weights[0] == weights[1] == weights[2]
+    module = subprocess.run(
+        [sys.executable, "-m", "qasab.distributed", "train", ruleset, "--games", "4", "--seed",
+         "3", "--batch", "4", "--hidden", "16,8", "--curve-every", "0", "--no-ray", "--quiet",
+         "--out", str(tmp_path / "module.safetensors")],
+        capture_output=True, text=True, timeout=600)
+    assert module.returncode == 0, module.stderr
+    names = ("ray", "here", "cli", "module")
+    weights = [(tmp_path / f"{n}.safetensors").read_bytes() for n in names]
+    assert all(w == weights[0] for w in weights), names
     assert (tmp_path / "ray.checkpoint.safetensors").exists()
     # A second step, from the checkpoint of the first, is the command's two steps.
     more = distributed.train(out=str(tmp_path / "more.safetensors"),
