@@ -43,7 +43,7 @@ use std::collections::HashMap;
 
 use qasab_core::{ActionOf, GameState, Outcome, Player, Ruleset};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::driver::{ChanceSource, play_out};
@@ -123,8 +123,21 @@ pub enum ArenaError {
     Ratings(#[from] FitError),
 }
 
+impl ArenaError {
+    /// The command-line flag the error is about (`--players`, `--games`, `--threads`), if it is
+    /// about one: `qasab arena` and `qasab.distributed` put it before the message.
+    pub fn flag(&self) -> Option<&'static str> {
+        match self {
+            ArenaError::TooFewPlayers { .. } | ArenaError::Player { .. } => Some("--players"),
+            ArenaError::Games { .. } | ArenaError::TooManyGames { .. } => Some("--games"),
+            ArenaError::Threads { .. } => Some("--threads"),
+            _ => None,
+        }
+    }
+}
+
 /// A's result in one game of a pairing.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameResult {
     /// A won.
@@ -317,27 +330,12 @@ pub fn play_round_robin<S: GameState>(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Vec<[GameResult; 2]>>, ArenaError> {
     options.check(players.len())?;
-    let pairs = pairings(players.len());
-    let per = options.games_per_pairing / 2;
-    let bases: Vec<u64> = players
-        .iter()
-        .enumerate()
-        .map(|(p, a)| player_base_seed(options.seed, p, a.seed))
-        .collect();
-    let total = pairs.len() as u64 * per;
+    let schedule = Schedule::new(players, options);
     let run = || {
-        (0..total)
+        (0..schedule.units())
             .into_par_iter()
             .map(|t| {
-                let (i, j) = pairs[(t / per) as usize];
-                let k = t % per;
-                let seeds = PairSeeds::new(options.seed, [i, j], [bases[i], bases[j]], k);
-                let r = play_pair(
-                    rules,
-                    [&players[i].maker, &players[j].maker],
-                    &seeds,
-                    |_, _, _| {},
-                );
+                let r = schedule.play(rules, players, t);
                 tick();
                 tick();
                 r
@@ -349,7 +347,87 @@ pub fn play_round_robin<S: GameState>(
         .build()
         .map_err(|e| ArenaError::ThreadPool(e.to_string()))?;
     let all = pool.install(run);
-    Ok(all.chunks(per as usize).map(<[_]>::to_vec).collect())
+    Ok(units_by_pairing(&all, options.games_per_pairing))
+}
+
+/// Plays the game pairs `range` of a round robin, numbered across its pairings: unit `t` is
+/// game pair `t % (games_per_pairing / 2)` of pairing `t / (games_per_pairing / 2)` in the
+/// order of [`pairings`]. Each pair is played with the seeds the whole round robin gives it, so
+/// the units of [`play_round_robin`], played in chunks anywhere, are the same games. One thread.
+///
+/// # Errors
+/// [`ArenaError`] for bad options.
+///
+/// # Panics
+/// If `range` goes past the last unit.
+pub fn play_units<S: GameState>(
+    rules: &S::Ruleset,
+    players: &[PreparedAgent<S>],
+    options: &ArenaOptions,
+    range: std::ops::Range<u64>,
+) -> Result<Vec<[GameResult; 2]>, ArenaError> {
+    options.check(players.len())?;
+    let schedule = Schedule::new(players, options);
+    assert!(range.end <= schedule.units(), "units past the round robin");
+    Ok(range.map(|t| schedule.play(rules, players, t)).collect())
+}
+
+/// The units of a round robin ([`play_units`]) with their seeds.
+struct Schedule {
+    pairs: Vec<(usize, usize)>,
+    per: u64,
+    bases: Vec<u64>,
+    seed: u64,
+}
+
+impl Schedule {
+    fn new<S: GameState>(players: &[PreparedAgent<S>], options: &ArenaOptions) -> Schedule {
+        Schedule {
+            pairs: pairings(players.len()),
+            per: options.games_per_pairing / 2,
+            bases: players
+                .iter()
+                .enumerate()
+                .map(|(p, a)| player_base_seed(options.seed, p, a.seed))
+                .collect(),
+            seed: options.seed,
+        }
+    }
+
+    fn units(&self) -> u64 {
+        self.pairs.len() as u64 * self.per
+    }
+
+    fn play<S: GameState>(
+        &self,
+        rules: &S::Ruleset,
+        players: &[PreparedAgent<S>],
+        t: u64,
+    ) -> [GameResult; 2] {
+        let (i, j) = self.pairs[(t / self.per) as usize];
+        let k = t % self.per;
+        let seeds = PairSeeds::new(self.seed, [i, j], [self.bases[i], self.bases[j]], k);
+        play_pair(
+            rules,
+            [&players[i].maker, &players[j].maker],
+            &seeds,
+            |_, _, _| {},
+        )
+    }
+}
+
+/// The results of every unit of a round robin ([`play_units`], in order) split by pairing, as
+/// [`ArenaReport::new`] takes them.
+///
+/// # Panics
+/// If `games_per_pairing` is below 2.
+pub fn units_by_pairing(
+    all: &[[GameResult; 2]],
+    games_per_pairing: u64,
+) -> Vec<Vec<[GameResult; 2]>> {
+    all.chunks((games_per_pairing / 2) as usize)
+        .map(<[_]>::to_vec)
+        .collect()
 }
 
 /// Runs an arena: prepares every spec for `rules`, plays the round robin and reports it.

@@ -30,6 +30,7 @@ pub mod expectimax;
 pub mod fit;
 pub mod greedy;
 pub mod hash;
+pub mod jobs;
 pub mod mcts;
 pub mod net;
 pub mod players;

@@ -294,6 +294,15 @@ impl<S: Playable> PreparedAgent<S> {
         })
     }
 
+    /// Reads a spec for `rules` as [`PreparedAgent::new`] does, without preparing it (which
+    /// for `solver` solves the game): the spec in canonical form.
+    ///
+    /// # Errors
+    /// As [`AgentSpec::parse`] and [`Plan::read`].
+    pub fn check(spec: &str, rules: &S::Ruleset) -> Result<AgentSpec, AgentError> {
+        Self::read(spec, rules).map(|(spec, _, _)| spec)
+    }
+
     fn read(
         spec: &str,
         rules: &S::Ruleset,

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use qasab_core::{EndReason, GameState, Player, Ruleset, StickStats, Turn};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::driver::{ChanceSource, play_out};
 use crate::players::{Playable, PreparedAgent};
@@ -17,7 +17,7 @@ use crate::rng::derive_seed;
 use crate::spec::AgentError;
 
 /// The result of one simulated game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     /// The winner, `None` for a draw or a truncated game without a winner.
     pub winner: Option<Player>,
@@ -33,6 +33,9 @@ pub struct GameSummary {
     pub sticks: Option<StickStats>,
 }
 
+/// The most games one simulation plays (each game's summary is kept for the statistics).
+pub const MAX_GAMES: u64 = 100_000_000;
+
 /// Plays `games` games between two agent specs (seat order) on `threads` threads (0 = all
 /// cores), calling `tick` after each game.
 ///
@@ -46,28 +49,14 @@ pub fn simulate<S: Playable>(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, AgentError> {
-    let agents = [
-        PreparedAgent::<S>::new(specs[0], rules)?,
-        PreparedAgent::<S>::new(specs[1], rules)?,
-    ];
-    let bases: Vec<u64> = Player::ALL
-        .iter()
-        .zip(&agents)
-        .map(|(p, a)| a.seed.unwrap_or(derive_seed(seed, 1 + p.index() as u64)))
-        .collect();
+    let sim = Simulation::<S>::new(rules, specs, seed)?;
     let run = || {
         (0..games)
             .into_par_iter()
             .map(|g| {
-                let game_seed = derive_seed(seed, g);
-                let mut players = [
-                    agents[0].make(derive_seed(bases[0], g)),
-                    agents[1].make(derive_seed(bases[1], g)),
-                ];
-                let mut chance = ChanceSource::new(game_seed);
-                let end = play_out(rules.initial_state(), &mut players, &mut chance, |_, _| {});
+                let summary = sim.play(rules, g);
                 tick();
-                summarize(&end)
+                summary
             })
             .collect::<Vec<_>>()
     };
@@ -76,6 +65,59 @@ pub fn simulate<S: Playable>(
         .build()
         .expect("thread pool");
     Ok(pool.install(run))
+}
+
+/// The games `range` of a simulation, on the calling thread: game `g` is played with the
+/// seeds [`simulate`] gives it (see the module docs), so the games of a simulation played in
+/// chunks anywhere are the same games.
+///
+/// # Errors
+/// [`AgentError`] if a spec is invalid for the ruleset.
+pub fn simulate_range<S: Playable>(
+    rules: &S::Ruleset,
+    specs: [&str; 2],
+    seed: u64,
+    range: std::ops::Range<u64>,
+) -> Result<Vec<GameSummary>, AgentError> {
+    let sim = Simulation::<S>::new(rules, specs, seed)?;
+    Ok(range.map(|g| sim.play(rules, g)).collect())
+}
+
+/// The two prepared players of a simulation and their base seeds.
+struct Simulation<S: Playable> {
+    agents: [PreparedAgent<S>; 2],
+    bases: [u64; 2],
+    seed: u64,
+}
+
+impl<S: Playable> Simulation<S> {
+    fn new(rules: &S::Ruleset, specs: [&str; 2], seed: u64) -> Result<Self, AgentError> {
+        let agents = [
+            PreparedAgent::<S>::new(specs[0], rules)?,
+            PreparedAgent::<S>::new(specs[1], rules)?,
+        ];
+        let bases = Player::ALL.map(|p| {
+            agents[p.index()]
+                .seed
+                .unwrap_or(derive_seed(seed, 1 + p.index() as u64))
+        });
+        Ok(Simulation {
+            agents,
+            bases,
+            seed,
+        })
+    }
+
+    /// Plays game `g`.
+    fn play(&self, rules: &S::Ruleset, g: u64) -> GameSummary {
+        let mut players = [
+            self.agents[0].make(derive_seed(self.bases[0], g)),
+            self.agents[1].make(derive_seed(self.bases[1], g)),
+        ];
+        let mut chance = ChanceSource::new(derive_seed(self.seed, g));
+        let end = play_out(rules.initial_state(), &mut players, &mut chance, |_, _| {});
+        summarize(&end)
+    }
 }
 
 /// The summary of a finished game.
@@ -321,6 +363,17 @@ impl SimulationReport {
             banked: per_game(total(|s| s.banked)),
             seconds,
         }
+    }
+}
+
+impl SimulationReport {
+    /// The report as `qasab simulate --json` prints it: its fields, the worker `threads` and the
+    /// seats' names.
+    pub fn to_json<R: Ruleset>(&self, rules: &R, threads: usize) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).expect("a report serialises");
+        v["threads"] = serde_json::json!(threads);
+        v["seats"] = serde_json::json!(Player::ALL.map(|p| rules.seat_name(p)));
+        v
     }
 }
 

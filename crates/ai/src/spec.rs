@@ -261,3 +261,41 @@ pub const fn seed_option<T>() -> OptionDef<T> {
         set: |_, v| parse_seed(v).map(|_| ()),
     }
 }
+
+/// Splits a comma-separated list of specs, keeping commas inside parentheses:
+/// `random(seed=1),solver` → `["random(seed=1)", "solver"]`.
+pub fn split_specs(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_specs;
+
+    #[test]
+    fn specs_split_at_top_level_commas() {
+        assert_eq!(split_specs("random,solver"), vec!["random", "solver"]);
+        assert_eq!(
+            split_specs("random(seed=1,x=2), solver"),
+            vec!["random(seed=1,x=2)", "solver"]
+        );
+        assert_eq!(split_specs("random"), vec!["random"]);
+    }
+}

@@ -5,7 +5,9 @@ use qasab_ai::bench::mid_game_positions;
 use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::EvalWeights;
 use qasab_ai::net::encode::tracks_are_point_symmetric;
-use qasab_ai::net::train::{TrainOptions, Trainer, self_play};
+use qasab_ai::net::train::{
+    TrainOptions, Trainer, samples_from_bytes, samples_to_bytes, self_play, self_play_games,
+};
 use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::turn::{TURN_STATES, TurnGraph};
@@ -155,6 +157,37 @@ fn training_from_a_seed_gives_the_same_weights_for_any_threads() {
     let one = run(1);
     assert_eq!(one, run(1));
     assert_eq!(one, run(2));
+}
+
+#[test]
+fn batches_played_elsewhere_from_the_broadcast_weights_train_the_same_network() {
+    // What qasab.distributed does: the learner sends the network's file, workers play parts of
+    // the batch from it and send the games back as bytes, the learner learns from them.
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let start = std::time::Instant::now();
+    let mut here = Trainer::<tab::State>::new(rules, small_options(40, 1)).unwrap();
+    let mut spread = Trainer::<tab::State>::new(rules, small_options(40, 1)).unwrap();
+    while !here.finished() {
+        here.step(start);
+        let (first, n) = spread.next_batch();
+        let weights = Network::from_bytes(&spread.network().to_bytes()).unwrap();
+        let o = &spread.options;
+        let mut games = Vec::new();
+        for part in [first..first + n / 2, first + n / 2..first + n] {
+            let played =
+                self_play_games::<tab::State>(&weights.mlp, &rules, o.seed, o.lambda, part);
+            games.extend(samples_from_bytes(&samples_to_bytes(&played)).unwrap());
+        }
+        spread.learn(games, start).unwrap();
+        assert_eq!(spread.mlp, here.mlp, "after {} games", here.games_done);
+    }
+    assert_eq!(spread.next_batch(), (40, 0));
+    let err = spread
+        .learn(vec![Vec::new()], start)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("has 0 games; 1 were given"), "{err}");
+    assert!(samples_from_bytes(&[1, 0, 0]).is_err());
 }
 
 #[test]

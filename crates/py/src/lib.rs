@@ -8,6 +8,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
+mod jobs;
 mod net;
 
 use pyo3::create_exception;
@@ -795,6 +796,7 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SerializationError", py.get_type::<SerializationError>())?;
     m.add("AgentError", py.get_type::<AgentError>())?;
     m.add("NetworkError", py.get_type::<NetworkError>())?;
+    m.add("ArgumentError", py.get_type::<jobs::ArgumentError>())?;
     m.add_class::<PyAgent>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(end_reasons, m)?)?;
@@ -803,6 +805,10 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(ruleset_names, m)?)?;
+    // qasab.distributed wraps these (python/qasab/distributed/).
+    m.add_class::<jobs::PyJob>()?;
+    m.add_class::<jobs::PyTrainer>()?;
+    m.add_function(wrap_pyfunction!(jobs::self_play_games_bytes, m)?)?;
     // qasab.net wraps these (python/qasab/net.py).
     m.add_function(wrap_pyfunction!(net::net_training_data, m)?)?;
     m.add_function(wrap_pyfunction!(net::net_encode, m)?)?;

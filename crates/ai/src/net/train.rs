@@ -324,6 +324,95 @@ pub fn training_data<S: Encode>(
     })
 }
 
+/// Self-play games `games` of a run with seed `seed` (game `g` from `derive_seed(seed, g)`, as
+/// [`Trainer::step`] plays it) by the network `mlp`, on the calling thread: each game's learnt
+/// states with their λ-returns. A worker's part of a batch ([`Trainer::next_batch`]).
+pub fn self_play_games<S: Encode>(
+    mlp: &Mlp,
+    rules: &S::Ruleset,
+    seed: u64,
+    lambda: f32,
+    games: std::ops::Range<u64>,
+) -> Vec<Vec<Sample>> {
+    games
+        .map(|g| self_play::<S>(mlp, rules, derive_seed(seed, g), lambda).0)
+        .collect()
+}
+
+/// Games of samples ([`self_play_games`]) as bytes, to send to the learner: every number
+/// little-endian, `f32` bit for bit. Per game its number of samples (`u32`), then per sample
+/// its inputs' size and number of non-zero inputs (`u32` each), each non-zero input's index
+/// (`u32`) and value (`f32`), the target (`f32`) and the side (`u8`, 0 for the first seat).
+pub fn samples_to_bytes(games: &[Vec<Sample>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    for game in games {
+        out.extend_from_slice(&(game.len() as u32).to_le_bytes());
+        for s in game {
+            let active = s.features.active();
+            out.extend_from_slice(&(s.features.size() as u32).to_le_bytes());
+            out.extend_from_slice(&(active.len() as u32).to_le_bytes());
+            for &(i, v) in active {
+                out.extend_from_slice(&i.to_le_bytes());
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&s.target.to_le_bytes());
+            out.push(s.us.index() as u8);
+        }
+    }
+    out
+}
+
+/// Games of samples back from [`samples_to_bytes`].
+///
+/// # Errors
+/// [`TrainError::Options`] for bytes that are not games of samples.
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, TrainError> {
+    let bad = || TrainError::Options("the self-play games' bytes are cut short or corrupt".into());
+    let mut at = 0usize;
+    let word = |at: &mut usize| -> Result<[u8; 4], TrainError> {
+        let w = bytes.get(*at..*at + 4).ok_or_else(bad)?;
+        *at += 4;
+        Ok(w.try_into().expect("four bytes"))
+    };
+    let games = u32::from_le_bytes(word(&mut at)?);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let n = u32::from_le_bytes(word(&mut at)?);
+        let mut game = Vec::new();
+        for _ in 0..n {
+            let size = u32::from_le_bytes(word(&mut at)?) as usize;
+            let active = u32::from_le_bytes(word(&mut at)?);
+            let mut features = Features::new(size);
+            for _ in 0..active {
+                let i = u32::from_le_bytes(word(&mut at)?);
+                let v = f32::from_le_bytes(word(&mut at)?);
+                if i as usize >= size {
+                    return Err(bad());
+                }
+                features.push(i, v);
+            }
+            let target = f32::from_le_bytes(word(&mut at)?);
+            let us = match bytes.get(at) {
+                Some(0) => Player::One,
+                Some(1) => Player::Two,
+                _ => return Err(bad()),
+            };
+            at += 1;
+            game.push(Sample {
+                features,
+                target,
+                us,
+            });
+        }
+        out.push(game);
+    }
+    if at != bytes.len() {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
 /// The run's pool of `threads` threads.
 fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
     rayon::ThreadPoolBuilder::new()
@@ -478,12 +567,7 @@ impl<S: Encode + Playable> Trainer<S> {
     /// Plays the next batch of games and learns from it; adds a curve point when one is due
     /// (and at the start of a run). `started` is when this session of the run began.
     pub fn step(&mut self, started: std::time::Instant) -> StepReport {
-        let mut point = None;
-        if self.games_done == 0 && self.curve.is_empty() && self.options.curve_every > 0 {
-            point = Some(self.curve_point(started));
-        }
-        let n = self.options.batch.min(self.options.games - self.games_done);
-        let first = self.games_done;
+        let (first, n) = self.next_batch();
         let mlp = &self.mlp;
         let rules = &self.rules;
         let (seed, lambda) = (self.options.seed, self.options.lambda);
@@ -494,6 +578,48 @@ impl<S: Encode + Playable> Trainer<S> {
                 .map(|g| self_play::<S>(mlp, rules, derive_seed(seed, g), lambda).0)
                 .collect()
         });
+        self.learn(games, started)
+            .expect("the batch's games, played here")
+    }
+
+    /// The games of the next batch, `(first, count)`: self-play games `first .. first + count`
+    /// of the run ([`self_play_games`] plays them, anywhere, with [`Trainer::network`]'s
+    /// weights), which [`Trainer::learn`] then takes. `count` is 0 once the run is finished.
+    pub fn next_batch(&self) -> (u64, u64) {
+        let first = self.games_done;
+        (
+            first,
+            self.options
+                .batch
+                .min(self.options.games.saturating_sub(first)),
+        )
+    }
+
+    /// Learns from the next batch's games ([`Trainer::next_batch`], played by the network as
+    /// it stands, in order), as [`Trainer::step`] does after playing them: the same weights
+    /// whoever played the games. Adds a curve point when one is due (and at the start of a
+    /// run). `started` is when this session of the run began.
+    ///
+    /// # Errors
+    /// [`TrainError::Options`] if `games` are not as many as the batch's.
+    pub fn learn(
+        &mut self,
+        games: Vec<Vec<Sample>>,
+        started: std::time::Instant,
+    ) -> Result<StepReport, TrainError> {
+        let (first, n) = self.next_batch();
+        if games.len() as u64 != n {
+            return Err(TrainError::Options(format!(
+                "the batch of games {first}..{} has {n} games; {} were given",
+                first + n,
+                games.len()
+            )));
+        }
+        let mut point = None;
+        if self.games_done == 0 && self.curve.is_empty() && self.options.curve_every > 0 {
+            point = Some(self.curve_point(started));
+        }
+        let seed = self.options.seed;
         let mut samples: Vec<Sample> = games.into_iter().flatten().collect();
         // Shuffle (Fisher–Yates) with the batch's own stream.
         let mut rng = rng_from_seed(derive_seed(derive_seed(seed, u64::MAX - 1), first));
@@ -519,12 +645,12 @@ impl<S: Encode + Playable> Trainer<S> {
         if every > 0 && (self.games_done / every > first / every || self.finished()) {
             point = Some(self.curve_point(started));
         }
-        StepReport {
+        Ok(StepReport {
             games: n,
             states,
             loss: if states > 0 { sq / states as f64 } else { 0.0 },
             point,
-        }
+        })
     }
 
     fn pool(&self) -> &rayon::ThreadPool {

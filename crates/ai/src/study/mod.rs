@@ -399,9 +399,35 @@ impl StudySpec {
     /// # Panics
     /// If the study was not checked ([`StudySpec::check`]) or the key is not one of its chunks.
     pub fn run_chunk(&self, key: &ChunkKey) -> ChunkGames {
+        self.try_run_chunk(key).expect("a checked spec")
+    }
+
+    /// Plays one chunk of a study that may not have been checked: a player that the chunk's
+    /// variant refuses is an error.
+    ///
+    /// # Errors
+    /// [`StudyError::Player`] for a spec the variant refuses.
+    ///
+    /// # Panics
+    /// If the key is not one of the study's chunks.
+    pub fn try_run_chunk(&self, key: &ChunkKey) -> Result<ChunkGames, StudyError> {
         let players = self.match_players(key.game).expect("a match of the study");
         let seed = self.match_seed(key.variant, key.game);
-        with_ruleset!(&self.variants[key.variant].rules, r => play_chunk(r, players, seed, key))
+        let rules = &self.variants[key.variant].rules;
+        with_ruleset!(rules, r => play_chunk(r, players, seed, key)).map_err(|(i, refusal)| {
+            let role = match (key.game, i) {
+                (Match::Main, 0) => "first",
+                (Match::Main, _) => "second",
+                (Match::Skill, 0) => "strong",
+                (Match::Skill, _) => "weak",
+            };
+            StudyError::Player {
+                role,
+                spec: players[i].to_string(),
+                ruleset: rules.to_string(),
+                refusal: Box::new(refusal),
+            }
+        })
     }
 
     /// The report of the study from its chunks (every chunk of [`StudySpec::chunks`], in any
@@ -471,14 +497,22 @@ where
 }
 
 /// Plays the pairs of one chunk of a variant's match under the match seed `seed`.
-fn play_chunk<R: Ruleset>(rules: &R, players: [&str; 2], seed: u64, key: &ChunkKey) -> ChunkGames
+/// A player it cannot prepare is an error with the player's index.
+fn play_chunk<R: Ruleset>(
+    rules: &R,
+    players: [&str; 2],
+    seed: u64,
+    key: &ChunkKey,
+) -> Result<ChunkGames, (usize, AgentError)>
 where
     R::State: Playable,
 {
-    let agents = players.map(|p| PreparedAgent::<R::State>::new(p, rules).expect("a checked spec"));
+    let [a, b] =
+        [0, 1].map(|i| PreparedAgent::<R::State>::new(players[i], rules).map_err(|e| (i, e)));
+    let agents = [a?, b?];
     let bases = [0, 1].map(|p| player_base_seed(seed, p, agents[p].seed));
     let makers = [&agents[0].maker, &agents[1].maker];
-    (key.first..key.first + key.pairs)
+    Ok((key.first..key.first + key.pairs)
         .map(|k| {
             let seeds = PairSeeds::new(seed, [0, 1], bases, k);
             let mut logs: [GameLog; 2] = Default::default();
@@ -499,7 +533,7 @@ where
                 log.stats()
             })
         })
-        .collect()
+        .collect())
 }
 
 /// Notes the state before an action: its evaluation, and at a decision the number of legal
@@ -771,4 +805,31 @@ pub fn solver_values(variants: &[Variant]) -> Vec<Option<SolverValue>> {
         }
     }
     out
+}
+
+/// The JSON of a study as `qasab study --json` prints it (and `results.json` holds it): the
+/// command that made it, then the report.
+pub fn json_with_command(report: &StudyReport, command: &str) -> String {
+    #[derive(Serialize)]
+    struct Output<'a> {
+        command: &'a str,
+        #[serde(flatten)]
+        report: &'a StudyReport,
+    }
+    serde_json::to_string_pretty(&Output { command, report }).expect("a report serialises")
+}
+
+/// Words joined into one command line, each quoted for a POSIX shell where it needs it.
+pub fn shell_words(words: &[String]) -> String {
+    let quote = |a: &str| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-./=,:@%+".contains(c));
+        if plain {
+            a.to_string()
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    };
+    words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
 }

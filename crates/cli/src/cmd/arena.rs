@@ -5,28 +5,33 @@ use std::process::ExitCode;
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::arena::{ArenaError, ArenaOptions, ArenaReport, arena, pairings};
+use qasab_ai::jobs::ArenaJob;
 use qasab_ai::players::Playable;
 use qasab_ai::simulate::{Rate, timed};
 use qasab_core::{Ruleset, with_ruleset};
 
-use super::{parse_ruleset, split_specs};
+use super::parse_ruleset;
 use crate::cli::ArenaArgs;
 
 pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
+    // Checks the ruleset, the options and every player, as qasab.distributed does.
+    let job = ArenaJob::new(
+        &args.ruleset,
+        &args.players,
+        args.games,
+        args.seed,
+        args.threads,
+    )?;
     let any = parse_ruleset(&args.ruleset)?;
-    let specs: Vec<String> = args.players.iter().flat_map(|p| split_specs(p)).collect();
-    with_ruleset!(&any, r => run_arena(r, &specs, args))
+    with_ruleset!(&any, r => run_arena(r, &job.players, args))
 }
 
 /// Names the flag an arena error is about, so the message points at what to change.
 fn flag_error(err: ArenaError) -> anyhow::Error {
-    let flag = match err {
-        ArenaError::TooFewPlayers { .. } | ArenaError::Player { .. } => "--players",
-        ArenaError::Games { .. } | ArenaError::TooManyGames { .. } => "--games",
-        ArenaError::Threads { .. } => "--threads",
-        _ => return err.into(),
-    };
-    anyhow!("{flag}: {err}")
+    match err.flag() {
+        Some(flag) => anyhow!("{flag}: {err}"),
+        None => err.into(),
+    }
 }
 
 fn run_arena<R: Ruleset>(rules: &R, specs: &[String], args: &ArenaArgs) -> Result<ExitCode>

@@ -2,31 +2,21 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::jobs::SimulateJob;
+use qasab_ai::players::Playable;
 use qasab_ai::simulate::{SimulationReport, simulate, timed};
 use qasab_core::{Player, Ruleset, with_ruleset};
-use serde_json::json;
 
-use super::{parse_ruleset, split_specs};
+use super::parse_ruleset;
 use crate::cli::SimulateArgs;
 
-/// The most games one command plays (each game's summary is kept for the statistics).
-const MAX_GAMES: u64 = 100_000_000;
-
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
+    // Checks the ruleset, the players (both, so that a typo fails at once) and the games.
+    let job = SimulateJob::new(&args.ruleset, &args.players, args.games, args.seed)?;
     let any = parse_ruleset(&args.ruleset)?;
-    let specs = split_specs(&args.players);
-    let [a, b] = specs.as_slice() else {
-        bail!(
-            "--players needs two players separated by a comma, e.g. random,solver; got {}",
-            specs.len()
-        );
-    };
-    if !(1..=MAX_GAMES).contains(&args.games) {
-        bail!("--games must be from 1 to {MAX_GAMES}");
-    }
+    let [a, b] = &job.players;
     with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], args))
 }
 
@@ -34,11 +24,6 @@ fn sim<R: Ruleset>(rules: &R, specs: [&str; 2], args: &SimulateArgs) -> Result<E
 where
     R::State: Playable,
 {
-    // Check both specs before starting, so that a typo fails at once.
-    for (p, s) in Player::ALL.iter().zip(specs) {
-        PreparedAgent::<R::State>::new(s, rules)
-            .map_err(|e| anyhow::anyhow!("{} player: {e}", rules.seat_name(*p)))?;
-    }
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
@@ -65,10 +50,10 @@ where
         seconds,
     );
     if args.json {
-        let mut v = serde_json::to_value(&report)?;
-        v["threads"] = json!(threads);
-        v["seats"] = json!(Player::ALL.map(|p| rules.seat_name(p)));
-        outln!("{}", serde_json::to_string_pretty(&v)?);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(rules, threads))?
+        );
     } else {
         print_report(
             rules,

@@ -25,6 +25,10 @@ class NetworkError(QasabError):
 class SerializationError(QasabError):
     """A serialized state (a game record) that cannot be read or replayed."""
 
+class ArgumentError(QasabError):
+    """Arguments that a command refuses, with the command's own message, or chunk results that
+    do not fit their job."""
+
 class Game:
     """A game: one ruleset with its action space and observation shape."""
 
@@ -117,3 +121,70 @@ def net_save_network(
     ruleset: str,
     metadata: Optional[Dict[str, str]] = None,
 ) -> None: ...
+
+# Wrapped by qasab.distributed (qasab/distributed/), which documents them.
+class Job:
+    """What qasab arena, simulate or study plays, in units that chunks play anywhere."""
+
+    @staticmethod
+    def arena(ruleset: str, players: List[str], games: int = 100, seed: int = 0) -> "Job": ...
+    @staticmethod
+    def simulate(
+        ruleset: str, players: str = "random,random", games: int = 1000, seed: int = 0
+    ) -> "Job": ...
+    @staticmethod
+    def study(
+        ruleset: Optional[str] = None,
+        vary: List[str] = ...,
+        variants: Optional[Union[str, "os.PathLike[str]"]] = None,
+        players: str = "greedy,greedy",
+        skill: Optional[str] = None,
+        games: int = 100,
+        skill_games: Optional[int] = None,
+        seed: int = 0,
+    ) -> "Job": ...
+    @staticmethod
+    def from_json(text: str) -> "Job": ...
+    def to_json(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    def units(self) -> int: ...
+    def unit_games(self) -> List[int]: ...
+    def run(self, first: int, count: int) -> str: ...
+    def merge(self, chunks: List[Tuple[int, str]], seconds: float, threads: int) -> str: ...
+
+class Trainer:
+    """A self-play training run (qasab train), driven from Python."""
+
+    def __init__(
+        self,
+        ruleset: str,
+        games: int,
+        seed: int = 0,
+        batch: int = 32,
+        lambda_: float = 0.7,
+        rate: float = 0.001,
+        hidden: Tuple[int, int] = (128, 32),
+        curve_every: int = 1000,
+        curve_pairs: int = 100,
+        threads: int = 0,
+    ) -> None: ...
+    @staticmethod
+    def resume(checkpoint: bytes, games: Optional[int] = None, threads: int = 0) -> "Trainer": ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def games_done(self) -> int: ...
+    @property
+    def options(self) -> Dict[str, Any]: ...
+    def finished(self) -> bool: ...
+    def next_batch(self) -> Tuple[int, int]: ...
+    def network(self) -> bytes: ...
+    def learn(self, games: List[bytes]) -> Dict[str, Any]: ...
+    def step(self) -> Dict[str, Any]: ...
+    def checkpoint(self) -> bytes: ...
+    def curve_json(self) -> str: ...
+
+def self_play_games(
+    ruleset: str, network: bytes, seed: int, lambda_: float, first: int, count: int
+) -> bytes: ...

@@ -12,14 +12,13 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::arena::MAX_THREADS;
-use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec, Variant, parse_axis, solver_values, vary};
-use qasab_core::AnyRuleset;
+use qasab_ai::jobs::StudyRequest;
+use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec, solver_values};
 use rayon::prelude::*;
 
-use super::{parse_ruleset, split_specs};
 use crate::cli::StudyArgs;
 use store::Store;
 
@@ -69,67 +68,17 @@ pub fn run(args: &StudyArgs) -> Result<ExitCode> {
 
 /// The study the flags describe.
 fn build(args: &StudyArgs) -> Result<StudySpec> {
-    let variants = match (&args.ruleset, &args.variants) {
-        (Some(base), _) => {
-            let base = parse_ruleset(base)?;
-            let axes = args
-                .vary
-                .iter()
-                .map(|a| parse_axis(a))
-                .collect::<Result<Vec<_>, _>>()?;
-            vary(&base, &axes)?
-        }
-        (None, Some(file)) => read_variants(file)?,
-        (None, None) => bail!("give a ruleset, or --variants FILE"),
-    };
-    let pair = |flag: &str, text: &str| -> Result<[String; 2]> {
-        let specs = split_specs(text);
-        <[String; 2]>::try_from(specs).map_err(|s| {
-            anyhow!(
-                "{flag} needs two players separated by a comma, e.g. mcts,greedy; got {}",
-                s.len()
-            )
-        })
-    };
-    Ok(StudySpec {
-        variants,
-        players: pair("--players", &args.players)?,
-        skill: args
-            .skill
-            .as_deref()
-            .map(|s| pair("--skill", s))
-            .transpose()?,
+    Ok(StudyRequest {
+        ruleset: args.ruleset.clone(),
+        vary: args.vary.clone(),
+        variants: args.variants.clone(),
+        players: args.players.clone(),
+        skill: args.skill.clone(),
         games: args.games,
-        skill_games: args.skill_games.unwrap_or(args.games),
+        skill_games: args.skill_games,
         seed: args.seed,
-    })
-}
-
-/// Reads a `--variants` file: one ruleset string per line.
-fn read_variants(file: &std::path::Path) -> Result<Vec<Variant>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut out: Vec<Variant> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let rules: AnyRuleset = line
-            .parse()
-            .map_err(|e| anyhow!("{} line {}: {e}", file.display(), n + 1))?;
-        if out.iter().any(|v| v.rules == rules) {
-            bail!("{} line {}: {rules} is listed twice", file.display(), n + 1);
-        }
-        out.push(Variant {
-            rules,
-            values: Vec::new(),
-        });
     }
-    if out.is_empty() {
-        bail!("{} lists no ruleset", file.display());
-    }
-    Ok(out)
+    .spec()?)
 }
 
 /// Plays the pending chunks on the worker threads, storing each as it comes in.
@@ -199,18 +148,8 @@ fn play(
 
 /// The command as typed, each argument quoted for a POSIX shell where it needs it.
 fn command_line() -> String {
-    let quote = |a: &str| {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-./=,:@%+".contains(c));
-        if plain {
-            a.to_string()
-        } else {
-            format!("'{}'", a.replace('\'', r"'\''"))
-        }
-    };
-    std::iter::once("qasab".to_string())
-        .chain(std::env::args().skip(1).map(|a| quote(&a)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let words: Vec<String> = std::iter::once("qasab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
+    qasab_ai::study::shell_words(&words)
 }

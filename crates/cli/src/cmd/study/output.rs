@@ -6,19 +6,10 @@ use anyhow::{Context, Result};
 use qasab_ai::study::metrics::{Estimate, Metrics};
 use qasab_ai::study::{SolverValue, StudyReport, VariantReport};
 use qasab_plot::{Chart, Interval, Quantiles, Report, Table};
-use serde::Serialize;
-
-/// The JSON of a study: the exact command, then the report.
-#[derive(Serialize)]
-struct Output<'a> {
-    command: &'a str,
-    #[serde(flatten)]
-    report: &'a StudyReport,
-}
 
 /// The report as pretty JSON, with the command that made it.
 pub fn json(report: &StudyReport, command: &str) -> Result<String> {
-    Ok(serde_json::to_string_pretty(&Output { command, report })?)
+    Ok(qasab_ai::study::json_with_command(report, command))
 }
 
 fn pct(x: f64) -> String {
