@@ -443,7 +443,7 @@ const STRONGEST: &[(&str, &str)] = &[
 ];
 
 /// The default strongest player of `rules` (the default opponent, the hint and analysis
-/// player): the family's entry in [`STRONGEST`] on the preset itself, whose strength was
+/// player): the family's entry in `STRONGEST` on the preset itself, whose strength was
 /// measured, and `mcts` on every other ruleset, including the preset's variants.
 pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
     let family = S::family(rules);
