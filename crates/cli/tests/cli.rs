@@ -584,16 +584,22 @@ fn tab_games_play_in_the_terminal_and_replay() {
     assert!(o.stdout.contains("game over:"), "{}", o.stdout);
     let replayed = ok(&["replay", "--quiet", path.to_str().unwrap()]);
     assert!(replayed.contains("game complete"), "{replayed}");
-    // A human White against the default opponent (mcts): hint ranks the legal moves, bad input
-    // is explained, undo works.
+    // A human White against the default opponent (the strongest player: mcts with the
+    // network): hint ranks the legal moves, bad input is explained, undo works.
     let o = qasab(
         &["play", "tab", "--seed", "3"],
         "hint\nK-N\n1:I-K\nundo\nquit\n",
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("black: mcts(level=4,"), "{}", o.stdout);
     assert!(
-        o.stdout.contains("Hint from mcts(level=4,") && o.stdout.contains("best"),
+        o.stdout.contains("black: mcts(iterations=70000,eval=net,"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("Hint from mcts(iterations=70000,eval=net,")
+            && o.stdout.contains("best"),
         "{}",
         o.stdout
     );
