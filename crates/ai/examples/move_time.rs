@@ -10,9 +10,9 @@
 
 use std::time::Instant;
 
+use qasab_ai::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::AnyPlayer;
-use qasab_ai::rng::{below, rng_from_seed};
-use qasab_core::{AnyRuleset, AnyState, Turn};
+use qasab_core::{AnyRuleset, AnyState, Player, Turn};
 
 /// Every how many decisions of a game one is kept, so the positions spread over whole games.
 const EVERY: usize = 7;
@@ -30,30 +30,18 @@ fn fail(e: impl std::fmt::Display) -> ! {
 /// Positions from seeded `greedy` games: every `EVERY`th decision with two legal moves or more.
 fn positions(rules: &AnyRuleset, wanted: usize, seed: u64) -> Vec<AnyState> {
     let greedy = AnyPlayer::new("greedy", rules).unwrap_or_else(|e| fail(e));
-    let mut rng = rng_from_seed(seed);
     let mut out = Vec::new();
     let mut game = 0u64;
     while out.len() < wanted {
+        let game_seed = seed.wrapping_add(game);
         let mut s = rules.initial_state();
-        let mut agents = [greedy.make(seed ^ game), greedy.make(!seed ^ game)];
+        let mut agents = Player::ALL.map(|p| greedy.make(seat_seed(game_seed, p)));
+        let mut chance = ChanceSource::new(game_seed);
         let mut decisions = 0usize;
         loop {
             let action = match s.turn() {
                 Turn::Over(_) => break,
-                Turn::Chance => {
-                    let (total, outs) = s.legal_actions();
-                    let mut pick = below(&mut rng, total.unwrap_or(1) as usize) as u32;
-                    let mut chosen = outs[0].0;
-                    for (a, w) in outs {
-                        let w = w.unwrap_or(0);
-                        if pick < w {
-                            chosen = a;
-                            break;
-                        }
-                        pick -= w;
-                    }
-                    chosen
-                }
+                Turn::Chance => chance.draw_any(&s).expect("a chance turn"),
                 Turn::Player(p) => {
                     if s.legal_actions().1.len() >= 2 {
                         decisions += 1;
