@@ -12,9 +12,13 @@ its process). On a machine that other work shares, the CPU seconds are the stead
 (b) The overhead of one task: 400 chunks of one cheap game each (Tihbat, random against random,
     about 10 µs a game): the CPU seconds of the run less those of the same games played in one
     chunk in the driver's process, per task.
-(c) The overhead's share against the chunk size: `tab`, random against random (tens of µs a
-    game), in chunks of more and more games: the CPU seconds of the run on Ray over those of
-    the same games in one chunk in the driver's process, less 1.
+(c) The overhead's share against the chunk size: 200,000 games of `tab`, random against random
+    (tens of µs a game), in chunks of more and more games, each chunk a task that times its
+    own games inside the worker. The overhead is the workers' wall time (the run's wall time
+    times the workers) less the seconds the chunks took inside them: scheduling, transport of
+    the job and of the results, idle workers at the end. Measured this way it does not
+    depend on how fast the machine runs the games, which on a shared virtual machine moves by
+    half from one run to the next.
 
 Each figure is the median of `--runs` runs. Needs the `qasab` package with the extra `ray`,
 and the `qasab` binary (default: `qasab` on PATH), both release builds. Linux (reads /proc).
@@ -92,6 +96,15 @@ def on_ray(job, runs, **options):
                                                      **options), runs)
 
 
+@ray.remote(num_cpus=1)
+def timed_chunk(job, first, count):
+    """A chunk as `qasab.distributed` plays it (`Job.run`, the results' JSON back), and the
+    seconds it took inside the worker."""
+    t = time.perf_counter()
+    results = job.run(first, count)
+    return time.perf_counter() - t, results
+
+
 def start(cpus):
     if ray.is_initialized():
         ray.shutdown()
@@ -140,17 +153,26 @@ def main():
               "wall ms per task": round(1000 * wall / tasks, 2),
               "CPU ms per task": round(1000 * (cpu - alone) / tasks, 2)})
 
-        games = 40_000 // q
+        games = 200_000 // q
         job = Job.simulate("tab", "random,random", games, 1)
-        _, alone = on_ray(job, a.runs, use_ray=False, chunk_games=games)
-        for chunk in (100, 250, 500, 1000, 2500, 5000, 10_000):
+        job_ref = ray.put(job)
+        for chunk in (100, 300, 1000, 3000, 10_000):
             if chunk > games // cpus:
                 continue
-            wall, cpu = on_ray(job, a.runs, chunk_games=chunk)
-            show({"workers": cpus, "tab random games": games, "chunk": chunk,
-                  "wall s": round(wall, 3), "CPU s": round(cpu, 3),
-                  "in one process CPU s": round(alone, 3),
-                  "overhead share": round(cpu / alone - 1, 3)})
+            runs = []
+            for _ in range(a.runs):
+                t = time.perf_counter()
+                refs = [timed_chunk.remote(job_ref, f, min(chunk, games - f))
+                        for f in range(0, games, chunk)]
+                inside = sum(seconds for seconds, _ in ray.get(refs))
+                wall = time.perf_counter() - t
+                runs.append((cpus * wall - inside, inside))
+            overhead, inside = statistics.median_low(runs)
+            tasks = -(-games // chunk)
+            show({"workers": cpus, "tab random games": games, "chunk": chunk, "tasks": tasks,
+                  "games s": round(inside, 3), "overhead s": round(overhead, 3),
+                  "overhead ms per task": round(1000 * overhead / tasks, 2),
+                  "overhead share": round(overhead / inside, 3)})
     ray.shutdown()
 
 
