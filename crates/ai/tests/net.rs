@@ -191,6 +191,26 @@ fn batches_played_elsewhere_from_the_broadcast_weights_train_the_same_network() 
 }
 
 #[test]
+fn games_of_another_board_are_refused_by_the_learner() {
+    // Bytes from elsewhere (a worker of another run, a user's own) are checked, not trusted.
+    let small: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let other: tab::Ruleset = "tab(columns=9,pieces=3)".parse().unwrap();
+    let start = std::time::Instant::now();
+    let mut learner = Trainer::<tab::State>::new(small, small_options(8, 1)).unwrap();
+    let elsewhere = Trainer::<tab::State>::new(other, small_options(8, 1)).unwrap();
+    let (first, n) = learner.next_batch();
+    let o = &elsewhere.options;
+    let games =
+        self_play_games::<tab::State>(&elsewhere.mlp, &other, o.seed, o.lambda, first..first + n);
+    let before = learner.mlp.clone();
+    let err = learner.learn(games, start).unwrap_err().to_string();
+    assert!(err.contains("games of another ruleset?"), "{err}");
+    assert!(err.contains("tab(columns=7,pieces=3)"), "{err}");
+    assert_eq!(learner.mlp, before, "a refused batch changes nothing");
+    assert_eq!(learner.next_batch(), (first, n));
+}
+
+#[test]
 fn a_resumed_run_ends_with_the_weights_of_an_unbroken_one() {
     let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
     let start = std::time::Instant::now();

@@ -289,3 +289,17 @@ def test_one_step_of_self_play_on_the_cluster_trains_the_commands_network(cluste
     a = (tmp_path / "more.safetensors").read_bytes()
     b = (tmp_path / "cli8.safetensors").read_bytes()
     assert a == b
+
+
+def test_the_learner_refuses_games_of_another_board_with_an_error():
+    # No Ray: the learner's check of the bytes that workers send back.
+    from qasab._qasab import QasabError, Trainer, self_play_games
+    learner = Trainer("tab(columns=7,pieces=3)", 4, 3, 4, 0.7, 0.001, (16, 8), 0, 10, 1)
+    other = Trainer("tab(columns=9,pieces=3)", 4, 3, 4, 0.7, 0.001, (16, 8), 0, 10, 1)
+    first, n = learner.next_batch()
+    games = self_play_games("tab(columns=9,pieces=3)", other.network(), 3, 0.7, first, n)
+    with pytest.raises(QasabError, match="games of another ruleset"):
+        learner.learn([games])
+    assert learner.next_batch() == (first, n)
+    with pytest.raises(QasabError, match="cut short or corrupt"):
+        learner.learn([b"\x01\x00\x00"])

@@ -601,7 +601,8 @@ impl<S: Encode + Playable> Trainer<S> {
     /// run). `started` is when this session of the run began.
     ///
     /// # Errors
-    /// [`TrainError::Options`] if `games` are not as many as the batch's.
+    /// [`TrainError::Options`] if `games` are not as many as the batch's, or their inputs are
+    /// not the size of the network's (games of another ruleset or encoding).
     pub fn learn(
         &mut self,
         games: Vec<Vec<Sample>>,
@@ -613,6 +614,15 @@ impl<S: Encode + Playable> Trainer<S> {
                 "the batch of games {first}..{} has {n} games; {} were given",
                 first + n,
                 games.len()
+            )));
+        }
+        let inputs = self.mlp.inputs();
+        if let Some(s) = games.iter().flatten().find(|s| s.features.size() != inputs) {
+            return Err(TrainError::Options(format!(
+                "the batch's games have {} inputs a state, but the network of {} takes {inputs}: \
+                 games of another ruleset?",
+                s.features.size(),
+                self.rules
             )));
         }
         let mut point = None;
