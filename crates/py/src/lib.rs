@@ -807,6 +807,7 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ruleset_names, m)?)?;
     // qasab.distributed wraps these (python/qasab/distributed/).
     m.add_class::<jobs::PyJob>()?;
+    m.add_class::<jobs::PyResults>()?;
     m.add_class::<jobs::PyTrainer>()?;
     m.add_function(wrap_pyfunction!(jobs::self_play_games_bytes, m)?)?;
     // qasab.net wraps these (python/qasab/net.py).

@@ -303,3 +303,27 @@ def test_the_learner_refuses_games_of_another_board_with_an_error():
     assert learner.next_batch() == (first, n)
     with pytest.raises(QasabError, match="cut short or corrupt"):
         learner.learn([b"\x01\x00\x00"])
+
+
+def test_results_parsed_as_they_arrive_merge_as_the_chunks_text_does():
+    # No Ray: what the driver keeps between the chunks and the merge.
+    job = Job.simulate("tab", "random,random", 30, 4)
+    chunks = [(0, job.run(0, 10)), (20, job.run(20, 10)), (10, job.run(10, 10))]
+    results = job.results()
+    for first, text in chunks[:2]:
+        results.add(first, text)
+    assert results.units == 20 and len(results) == 2
+    with pytest.raises(ArgumentError, match="unit 10 is missing"):
+        results.merge(0.0, 1)
+    results = job.results()
+    for first, text in chunks:
+        results.add(first, text)
+    merged = json.loads(results.merge(1.5, 2))
+    assert merged == json.loads(job.merge(chunks, 1.5, 2))
+    command = json.loads(cli_json("simulate", "tab", "--players", "random,random", "--games",
+                                  "30", "--seed", "4", "--json"))
+    for key in ("seconds", "threads"):
+        merged.pop(key), command.pop(key)
+    assert merged == command
+    with pytest.raises(ArgumentError, match="the results of chunk 0"):
+        job.results().add(0, "not json")

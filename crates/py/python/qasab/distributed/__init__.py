@@ -102,9 +102,9 @@ class _Store:
         if not os.path.exists(meta):
             _write_atomically(meta, identity + "\n")
 
-    def load(self, units: int) -> Dict[Tuple[int, int], str]:
-        """The stored chunks: ``{(first, count): results}``."""
-        out = {}
+    def chunks(self, units: int) -> List[Tuple[int, int]]:
+        """The stored chunks, ``(first, count)``."""
+        out = []
         for name in os.listdir(self.dir):
             stem, ext = os.path.splitext(name)
             parts = stem.split("-")
@@ -113,9 +113,13 @@ class _Store:
             first, count = int(parts[0]), int(parts[1])
             if count < 1 or first + count > units:
                 continue
-            with open(os.path.join(self.dir, name), encoding="utf-8") as f:
-                out[(first, count)] = f.read()
+            out.append((first, count))
         return out
+
+    def read(self, first: int, count: int) -> str:
+        """The results of a stored chunk."""
+        with open(os.path.join(self.dir, f"{first}-{count}.json"), encoding="utf-8") as f:
+            return f.read()
 
     def save(self, first: int, count: int, results: str) -> None:
         _write_atomically(os.path.join(self.dir, f"{first}-{count}.json"), results)
@@ -279,13 +283,17 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
     store = None
     if cache is not False:
         store = _Store(default_cache() if cache in (None, True) else str(cache), job)
-    done = store.load(units) if store else {}
+    done = store.chunks(units) if store else []
     ray = _connect(address) if use_ray and units > 0 else None
     cpus = _cluster_cpus(ray) if ray else 1
     if chunk_games is None:
         chunk_games = min(MAX_CHUNK_GAMES, max(1, math.ceil(total / (4 * cpus))))
     kept, todo = _chunks(job, chunk_games, done)
-    results = {key: done[key] for key in kept}
+    # The results, parsed as they arrive (a few tens of bytes a game, not their JSON text).
+    results = job.results()
+    for first, count in kept:
+        results.add(first, store.read(first, count))
+    covered = sum(c for _, c in kept)
     if max_chunks is not None:
         todo = todo[:max_chunks]
     played_games = sum(_games(job, sizes, f, c) for f, c in kept)
@@ -296,9 +304,11 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
     started = time.perf_counter()
 
     def finish(first: int, count: int, text: str) -> None:
+        nonlocal covered
         if store:
             store.save(first, count, text)
-        results[(first, count)] = text
+        results.add(first, text)
+        covered += count
         if bar is not None:
             bar.update(_games(job, sizes, first, count))
 
@@ -324,12 +334,11 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - started
-    covered = sum(c for _, c in results)
     if covered < units:
         print(f"qasab.distributed: stopped with {covered} of {units} units played; run the "
               "same job again with the same cache to continue", file=sys.stderr)
         return None
-    return job.merge([(f, r) for (f, _), r in results.items()], seconds, cpus)
+    return results.merge(seconds, cpus)
 
 
 def _options(kwargs: Dict[str, Any]) -> Dict[str, Any]:
