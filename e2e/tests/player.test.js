@@ -331,7 +331,13 @@ test("the computer's turn is shown step by step, the player's own move at once",
 test('the move list says who threw each throw', async () => {
   const { page, context, problems, id } = await open('tab(columns=7)', ['human', 'greedy'], DESKTOP);
   await atOnce(page);
-  for (let i = 0; i < 4 && (await settled(page)) === 'ready'; i++) await clickOneMove(page);
+  // Play until the computer (black) has thrown too: a turn of White's may hold several moves
+  // (a throw of 1, 4 or 6 throws again), and the game's throws are its own.
+  const blackThrew = async () => (await api(env, 'GET', `/api/games/${id}/actions`)).actions
+    .some((a) => a.actor === 'chance' && a.seat === 'black');
+  for (let i = 0; i < 30 && (await settled(page)) === 'ready' && !(await blackThrew()); i++) {
+    await clickOneMove(page);
+  }
   await settled(page);
   const all = (await api(env, 'GET', `/api/games/${id}/actions`)).actions;
   const entries = await page.locator('#moves .move-entry').evaluateAll((bs) => bs.map((b) => b.textContent));
