@@ -163,7 +163,6 @@ impl PyJob {
         PyResults {
             job: self.job.clone(),
             chunks: Vec::new(),
-            units: 0,
         }
     }
 
@@ -197,7 +196,6 @@ fn parse_chunk(first: u64, text: &str) -> Result<(u64, ChunkResult), JobError> {
 pub(crate) struct PyResults {
     job: Job,
     chunks: Vec<(u64, ChunkResult)>,
-    units: u64,
 }
 
 #[pymethods]
@@ -205,16 +203,15 @@ impl PyResults {
     /// Adds the results of the chunk that starts at unit `first` (the text `Job.run`
     /// returned), without the GIL.
     fn add(&mut self, py: Python<'_>, first: u64, text: &str) -> PyResult<()> {
-        let (first, result) = py.detach(|| parse_chunk(first, text)).map_err(job_error)?;
-        self.units += result.len() as u64;
-        self.chunks.push((first, result));
+        let chunk = py.detach(|| parse_chunk(first, text)).map_err(job_error)?;
+        self.chunks.push(chunk);
         Ok(())
     }
 
     /// The units added so far.
     #[getter]
     fn units(&self) -> u64 {
-        self.units
+        self.chunks.iter().map(|(_, r)| r.len() as u64).sum()
     }
 
     /// The JSON text that the command prints with `--json`, once the chunks added cover
@@ -222,7 +219,6 @@ impl PyResults {
     /// fill the fields that describe the run (`simulate`'s).
     fn merge(&mut self, py: Python<'_>, seconds: f64, threads: usize) -> PyResult<String> {
         let chunks = std::mem::take(&mut self.chunks);
-        self.units = 0;
         let job = &self.job;
         py.detach(|| job.merge(chunks, seconds, threads))
             .map_err(job_error)

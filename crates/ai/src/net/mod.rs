@@ -446,10 +446,10 @@ const STRONGEST: &[(&str, &str)] = &[
 /// player): the family's entry in `STRONGEST` on the preset itself, whose strength was
 /// measured, and `mcts` on every other ruleset, including the preset's variants.
 pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
-    let family = S::family(rules);
+    let preset = rules.to_string();
     STRONGEST
         .iter()
-        .find(|(f, _)| *f == family && rules.to_string() == family)
+        .find(|(family, _)| *family == preset)
         .map_or("mcts", |(_, spec)| spec)
 }
 

@@ -293,7 +293,6 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
     results = job.results()
     for first, count in kept:
         results.add(first, store.read(first, count))
-    covered = sum(c for _, c in kept)
     if max_chunks is not None:
         todo = todo[:max_chunks]
     played_games = sum(_games(job, sizes, f, c) for f, c in kept)
@@ -304,11 +303,9 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
     started = time.perf_counter()
 
     def finish(first: int, count: int, text: str) -> None:
-        nonlocal covered
         if store:
             store.save(first, count, text)
         results.add(first, text)
-        covered += count
         if bar is not None:
             bar.update(_games(job, sizes, first, count))
 
@@ -334,6 +331,7 @@ def run_job_text(job: Job, *, address: Optional[str] = None,
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - started
+    covered = results.units
     if covered < units:
         print(f"qasab.distributed: stopped with {covered} of {units} units played; run the "
               "same job again with the same cache to continue", file=sys.stderr)
