@@ -6,7 +6,8 @@ use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::EvalWeights;
 use qasab_ai::net::encode::tracks_are_point_symmetric;
 use qasab_ai::net::train::{
-    TrainOptions, Trainer, samples_from_bytes, samples_to_bytes, self_play, self_play_games,
+    RateChange, TrainOptions, Trainer, samples_from_bytes, samples_to_bytes, self_play,
+    self_play_games,
 };
 use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
 use qasab_ai::players::{Playable, PreparedAgent};
@@ -235,6 +236,61 @@ fn a_resumed_run_ends_with_the_weights_of_an_unbroken_one() {
         .unwrap()
         .to_string();
     assert!(err.contains("not a checkpoint"), "{err}");
+}
+
+#[test]
+fn a_lower_rate_from_a_resumed_checkpoint_goes_on_as_if_set_in_an_unbroken_run() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let start = std::time::Instant::now();
+    let mut whole = Trainer::<tab::State>::new(rules, small_options(64, 1)).unwrap();
+    whole.step(start);
+    whole.set_rate(0.0003).unwrap();
+    while !whole.finished() {
+        whole.step(start);
+    }
+    let mut first = Trainer::<tab::State>::new(rules, small_options(64, 1)).unwrap();
+    first.step(start);
+    let (mut rest, _) =
+        Trainer::<tab::State>::resume(rules, &first.checkpoint(1.0), None, 1).unwrap();
+    assert_eq!(
+        rest.options.rate, first.options.rate,
+        "the checkpoint's rate"
+    );
+    rest.set_rate(0.0003).unwrap();
+    // The change is kept across a second stop.
+    let (mut rest, _) =
+        Trainer::<tab::State>::resume(rules, &rest.checkpoint(2.0), None, 1).unwrap();
+    assert_eq!(rest.options.rate, 0.0003);
+    while !rest.finished() {
+        rest.step(start);
+    }
+    assert_eq!(rest.mlp, whole.mlp);
+    let changes = [RateChange {
+        games: first.games_done,
+        before: first.options.rate,
+        rate: 0.0003,
+    }];
+    assert_eq!(rest.rate_changes(), changes);
+    let net = rest.network();
+    assert_eq!(net.metadata["rate"], "0.0003");
+    assert_eq!(
+        net.metadata["rate_schedule"],
+        format!("0:{},{}:0.0003", first.options.rate, first.games_done)
+    );
+    // The rate did change something: the unchanged run ends elsewhere, and its network
+    // names no schedule.
+    let mut plain = Trainer::<tab::State>::new(rules, small_options(64, 1)).unwrap();
+    while !plain.finished() {
+        plain.step(start);
+    }
+    assert_ne!(plain.mlp, whole.mlp);
+    assert!(!plain.network().metadata.contains_key("rate_schedule"));
+    // A rate out of range is refused and changes nothing.
+    for bad in [0.0, -0.1, 1.0, f32::NAN] {
+        let err = plain.set_rate(bad).unwrap_err().to_string();
+        assert!(err.contains("is not between 0 and 1"), "{err}");
+    }
+    assert!(plain.rate_changes().is_empty());
 }
 
 #[test]

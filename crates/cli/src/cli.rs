@@ -321,9 +321,11 @@ pub struct TrainArgs {
     /// λ of the λ-return (0: one-step targets; 1: the game's result).
     #[arg(long, default_value_t = 0.7)]
     pub lambda: f32,
-    /// Adam's step size.
-    #[arg(long, default_value_t = 0.001)]
-    pub rate: f32,
+    /// Adam's step size [default: 0.001]. With --resume, the run goes on at this rate from
+    /// its next game (a lower rate late in a run), recorded in the checkpoint and the
+    /// network; without it, at the checkpoint's.
+    #[arg(long)]
+    pub rate: Option<f32>,
     /// The units of the two hidden layers.
     #[arg(long, default_value = "128,32", value_name = "H1,H2")]
     pub hidden: String,

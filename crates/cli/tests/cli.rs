@@ -1017,6 +1017,40 @@ fn train_writes_resumes_and_plays() {
         "resumed on 2 threads, the run gives the network of the unbroken run on 1"
     );
 
+    // A lower rate for the rest of a run, named in the network it gives.
+    let x = file("x.safetensors");
+    let slow = file("slow.safetensors");
+    ok(&[
+        "train",
+        "--resume",
+        &file("part.checkpoint.safetensors"),
+        "--games",
+        "6",
+        "--rate",
+        "0.0002",
+        "--out",
+        &slow,
+    ]);
+    let net = qasab_ai::net::Network::from_bytes(&std::fs::read(&slow).unwrap()).unwrap();
+    assert_eq!(net.metadata["rate"], "0.0002");
+    assert_eq!(net.metadata["rate_schedule"], "0:0.001,4:0.0002");
+    assert_ne!(
+        std::fs::read(&slow).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    fails(
+        &[
+            "train",
+            "--resume",
+            &file("slow.checkpoint.safetensors"),
+            "--rate",
+            "2",
+            "--out",
+            &x,
+        ],
+        "rate=2 is not between 0 and 1",
+    );
+
     let player = format!("net(weights={whole})");
     let table = ok(&[
         "arena",
@@ -1043,7 +1077,6 @@ fn train_writes_resumes_and_plays() {
         "the network was trained for tab (inputs tab-v1), not for tab-ludii",
     );
 
-    let x = file("x.safetensors");
     fails(
         &["train", "tihbat", "--games", "2", "--out", &x],
         "tihbat has no network",

@@ -516,6 +516,20 @@ pub struct Trainer<S: Encode> {
     seconds_before: f64,
     /// The run's threads, started once.
     pool: rayon::ThreadPool,
+    /// Where the step size changed ([`Trainer::set_rate`]): from which game, to what.
+    rate_changes: Vec<RateChange>,
+}
+
+/// A change of Adam's step size during a run: from game `games` on, `rate` instead of
+/// `before`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RateChange {
+    /// The games played before the change.
+    pub games: u64,
+    /// The step size until then.
+    pub before: f32,
+    /// The step size from there on.
+    pub rate: f32,
 }
 
 /// What [`Trainer::step`] did.
@@ -556,7 +570,37 @@ impl<S: Encode + Playable> Trainer<S> {
             loss_count: 0,
             seconds_before: 0.0,
             pool,
+            rate_changes: Vec::new(),
         })
+    }
+
+    /// Changes Adam's step size from the next batch on, as a schedule that lowers the rate
+    /// late in a run does; the optimiser's moments are kept. The change is recorded in the
+    /// checkpoint and in the network's metadata (`rate_schedule`), and a run resumed from a
+    /// checkpoint taken after it goes on with the new rate.
+    ///
+    /// # Errors
+    /// [`TrainError::Options`] if `rate` is not between 0 and 1.
+    pub fn set_rate(&mut self, rate: f32) -> Result<(), TrainError> {
+        check(&TrainOptions {
+            rate,
+            ..self.options.clone()
+        })?;
+        if rate != self.options.rate {
+            self.rate_changes.push(RateChange {
+                games: self.games_done,
+                before: self.options.rate,
+                rate,
+            });
+            self.options.rate = rate;
+            self.adam.rate = rate;
+        }
+        Ok(())
+    }
+
+    /// The step size's changes so far, in order ([`Trainer::set_rate`]).
+    pub fn rate_changes(&self) -> &[RateChange] {
+        &self.rate_changes
     }
 
     /// Whether every game of the run has been played.
@@ -739,6 +783,18 @@ impl<S: Encode + Playable> Trainer<S> {
         ] {
             net.metadata.insert(k.into(), v);
         }
+        // The step size from each game on, `GAMES:RATE,…`, where it changed during the run.
+        if let Some(first) = self.rate_changes.first() {
+            let schedule = std::iter::once(format!("0:{}", first.before))
+                .chain(
+                    self.rate_changes
+                        .iter()
+                        .map(|c| format!("{}:{}", c.games, c.rate)),
+                )
+                .collect::<Vec<_>>()
+                .join(",");
+            net.metadata.insert("rate_schedule".into(), schedule);
+        }
         net
     }
 }
@@ -800,6 +856,9 @@ struct CheckpointMeta {
     loss_count: u64,
     seconds: f64,
     adam_steps: u64,
+    /// Absent from the checkpoints of runs whose rate never changed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rate_changes: Vec<RateChange>,
 }
 
 impl<S: Encode + Playable> Trainer<S> {
@@ -825,6 +884,7 @@ impl<S: Encode + Playable> Trainer<S> {
             loss_count: self.loss_count,
             seconds,
             adam_steps: self.adam.steps,
+            rate_changes: self.rate_changes.clone(),
         };
         let net = self.network();
         let (m, v) = self.adam.moments();
@@ -939,6 +999,7 @@ impl<S: Encode + Playable> Trainer<S> {
                 loss_count: meta.loss_count,
                 seconds_before: meta.seconds,
                 pool,
+                rate_changes: meta.rate_changes,
             },
             meta.seconds,
         ))

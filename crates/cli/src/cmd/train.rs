@@ -87,8 +87,13 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
     let (mut trainer, seconds_before) = match &args.resume {
         Some(path) => {
             let bytes = read(path)?;
-            Trainer::<S>::resume(rules, &bytes, args.games, args.threads)
-                .with_context(|| path.display().to_string())?
+            let (mut trainer, seconds) =
+                Trainer::<S>::resume(rules, &bytes, args.games, args.threads)
+                    .with_context(|| path.display().to_string())?;
+            if let Some(rate) = args.rate {
+                trainer.set_rate(rate)?;
+            }
+            (trainer, seconds)
         }
         None => {
             let options = TrainOptions {
@@ -99,7 +104,7 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 threads: args.threads,
                 batch: args.batch,
                 lambda: args.lambda,
-                rate: args.rate,
+                rate: args.rate.unwrap_or(TrainOptions::default().rate),
                 minibatch: TrainOptions::default().minibatch,
                 hidden: hidden(&args.hidden)?,
                 curve_every: args.curve_every,
