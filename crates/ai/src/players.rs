@@ -39,7 +39,7 @@ macro_rules! players {
         ) -> Result<Plan<S>, AgentError> {
             match spec.name.as_str() {
                 $($name => $read::<S>(spec, rules),)+
-                _ => Err(unknown_agent(spec, rules)),
+                _ => Err(unknown_agent::<S>(spec, rules)),
             }
         }
     };
@@ -146,7 +146,7 @@ fn read_net<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>
         crate::net::NET_OPTIONS,
         &mut crate::net::NetSettings::default(),
     )?;
-    S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent(spec, rules)))
+    S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent::<S>(spec, rules)))
 }
 
 /// Refuses `eval=net` on a ruleset without a shipped network.
@@ -175,7 +175,7 @@ fn read_random<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>,
 }
 
 fn read_solver<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
-    let plan = S::solver(rules).ok_or_else(|| unknown_agent(spec, rules))?;
+    let plan = S::solver(rules).ok_or_else(|| unknown_agent::<S>(spec, rules))?;
     apply_options(spec, SEED_ONLY, &mut ())?;
     Ok(plan)
 }
@@ -228,8 +228,9 @@ fn read_expectimax<S: Playable>(
     ))
 }
 
-/// The error for an agent name nobody knows, or one this ruleset lacks.
-pub fn unknown_agent<R: Ruleset>(spec: &AgentSpec, rules: &R) -> AgentError {
+/// The error for an agent name nobody knows, listing the players `rules` has; or for one
+/// this ruleset lacks.
+pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> AgentError {
     if AGENT_NAMES.contains(&spec.name.as_str()) {
         AgentError::NotAvailable {
             agent: spec.name.clone(),
@@ -241,9 +242,17 @@ pub fn unknown_agent<R: Ruleset>(spec: &AgentSpec, rules: &R) -> AgentError {
             },
         }
     } else {
+        // Reading a plain spec prepares nothing (the solver solves only when prepared).
+        let has = |name: &&str| {
+            let plain = AgentSpec {
+                name: (*name).to_string(),
+                options: Vec::new(),
+            };
+            read_spec::<S>(&plain, rules).is_ok()
+        };
         AgentError::UnknownAgent {
             name: spec.name.clone(),
-            valid: AGENT_NAMES.to_vec(),
+            valid: AGENT_NAMES.iter().copied().filter(has).collect(),
         }
     }
 }

@@ -145,9 +145,15 @@ fn agent_specs_are_checked() {
             .map(|e| e.to_string())
             .unwrap_or_default()
     };
-    assert!(err("oracle").contains(
-        "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax, net"
-    ));
+    // The players listed are this ruleset's: Tihbat has the solver and no network.
+    assert!(
+        err("oracle").contains(
+            "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax"
+        ),
+        "{}",
+        err("oracle")
+    );
+    assert!(!err("oracle").contains("net"));
     assert!(err("random(depth=3)").contains("no option 'depth'"));
     assert!(err("random(seed=x)").contains("seed=x is not valid"));
     assert!(err("random(").contains("bad player spec"));
@@ -179,6 +185,21 @@ fn agent_specs_are_checked() {
     assert_eq!(
         tab_spec("expectimax(eval=fitted)").unwrap(),
         "expectimax(eval=fitted,seed=3)"
+    );
+    // Tâb has a network and no solver; a board without a network has neither.
+    assert!(
+        tab_spec("oracle")
+            .unwrap_err()
+            .ends_with("valid players: random, mcts, greedy, expectimax, net")
+    );
+    let wide: qasab_core::tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    let wide_err = PreparedAgent::<qasab_core::tab::State>::new("oracle", &wide)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        wide_err.ends_with("valid players: random, mcts, greedy, expectimax"),
+        "{wide_err}"
     );
     assert!(
         tab_spec("greedy(eval=best)")
