@@ -401,6 +401,13 @@ impl PyTrainer {
         with_trainer!(&self.inner, t => t.finished())
     }
 
+    /// Goes on at Adam step size `rate` from the next batch (a lower rate late in a run, as
+    /// `qasab train --resume CHECKPOINT --rate R`); recorded in the checkpoint and in the
+    /// network's metadata (`rate_schedule`). Raises `QasabError` for a rate not in (0, 1).
+    fn set_rate(&mut self, rate: f32) -> PyResult<()> {
+        with_trainer!(&mut self.inner, t => t.set_rate(rate)).map_err(train_error)
+    }
+
     /// The next batch's games, `(first, count)`; `count` is 0 once the run is finished.
     fn next_batch(&self) -> (u64, u64) {
         with_trainer!(&self.inner, t => t.next_batch())

@@ -289,6 +289,17 @@ def test_one_step_of_self_play_on_the_cluster_trains_the_commands_network(cluste
     a = (tmp_path / "more.safetensors").read_bytes()
     b = (tmp_path / "cli8.safetensors").read_bytes()
     assert a == b
+    # On at a lower rate, as the command's --resume with --rate.
+    slow = distributed.train(out=str(tmp_path / "slow.safetensors"),
+                             resume=str(tmp_path / "ray.checkpoint.safetensors"), games=8,
+                             rate=0.0002, use_ray=False, threads=1, progress=False)
+    assert slow.options["rate"] == pytest.approx(0.0002)
+    cli("train", "--resume", str(tmp_path / "ray.checkpoint.safetensors"), "--games", "8",
+        "--rate", "0.0002", "--out", str(tmp_path / "cli-slow.safetensors"))
+    a = (tmp_path / "slow.safetensors").read_bytes()
+    assert a == (tmp_path / "cli-slow.safetensors").read_bytes()
+    assert a != b
+    assert b'"rate_schedule":"0:0.001,4:0.0002"' in a
 
 
 def test_the_learner_refuses_games_of_another_board_with_an_error():
@@ -303,6 +314,9 @@ def test_the_learner_refuses_games_of_another_board_with_an_error():
     assert learner.next_batch() == (first, n)
     with pytest.raises(QasabError, match="cut short or corrupt"):
         learner.learn([b"\x01\x00\x00"])
+    with pytest.raises(QasabError, match="rate=0 is not between 0 and 1"):
+        learner.set_rate(0.0)
+    assert learner.options["rate"] == pytest.approx(0.001)
 
 
 def test_results_parsed_as_they_arrive_merge_as_the_chunks_text_does():

@@ -393,7 +393,7 @@ def _stem_files(out: str) -> Tuple[str, str]:
 
 
 def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: str,
-          seed: int = 0, batch: int = 32, lambda_: float = 0.7, rate: float = 0.001,
+          seed: int = 0, batch: int = 32, lambda_: float = 0.7, rate: Optional[float] = None,
           hidden: Tuple[int, int] = (128, 32), curve_every: int = 1000, curve_pairs: int = 100,
           resume: Optional[str] = None, address: Optional[str] = None, use_ray: bool = True,
           retries: int = DEFAULT_RETRIES, threads: int = 0, progress: bool = True,
@@ -409,15 +409,20 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     are those of ``qasab train`` with the same seed and settings. ``use_ray=False`` plays the
     batches here on ``threads`` threads (0: every core). The learning curve's matches against
     ``greedy`` run on the driver; ``curve_every=0`` leaves them out. ``max_batches`` stops
-    after that many batches (the checkpoint is kept)."""
+    after that many batches (the checkpoint is kept). ``rate`` is Adam's step size (default
+    0.001); with ``resume``, the run goes on at it from its next game, as ``qasab train
+    --resume CHECKPOINT --rate R`` does, and without it at the checkpoint's."""
     checkpoint_path, curve_path = _stem_files(out)
     if resume is not None:
         with open(resume, "rb") as f:
             trainer = Trainer.resume(f.read(), games, threads)
+        if rate is not None:
+            trainer.set_rate(rate)
     else:
         if ruleset is None or games is None:
             raise ArgumentError("a new run needs a ruleset and games (or resume=CHECKPOINT)")
-        trainer = Trainer(ruleset, games, seed, batch, lambda_, rate, tuple(hidden),
+        trainer = Trainer(ruleset, games, seed, batch, lambda_,
+                          0.001 if rate is None else rate, tuple(hidden),
                           curve_every, curve_pairs, threads)
     ray = _connect(address) if use_ray and not trainer.finished() else None
     cpus = _cluster_cpus(ray) if ray else 1

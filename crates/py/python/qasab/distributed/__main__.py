@@ -77,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--resume", metavar="CHECKPOINT")
     t.add_argument("--batch", type=int, default=32)
     t.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
-    t.add_argument("--rate", type=float, default=0.001)
+    t.add_argument("--rate", type=float, default=None,
+                   help="Adam's step size (default 0.001); with --resume, the run goes on at it")
     t.add_argument("--hidden", default="128,32", metavar="H1,H2")
     t.add_argument("--curve-every", type=int, default=1000)
     t.add_argument("--curve-pairs", type=int, default=100)
