@@ -421,9 +421,11 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     else:
         if ruleset is None or games is None:
             raise ArgumentError("a new run needs a ruleset and games (or resume=CHECKPOINT)")
-        trainer = Trainer(ruleset, games, seed, batch, lambda_,
-                          0.001 if rate is None else rate, tuple(hidden),
-                          curve_every, curve_pairs, threads)
+        # Without a rate, the Trainer's own default.
+        chosen = {} if rate is None else {"rate": rate}
+        trainer = Trainer(ruleset, games, seed, batch, lambda_, hidden=tuple(hidden),
+                          curve_every=curve_every, curve_pairs=curve_pairs, threads=threads,
+                          **chosen)
     ray = _connect(address) if use_ray and not trainer.finished() else None
     cpus = _cluster_cpus(ray) if ray else 1
     o = trainer.options
