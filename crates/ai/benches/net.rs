@@ -28,7 +28,7 @@ fn net(c: &mut Criterion) {
         .iter()
         .map(|s| {
             let mut f = Features::default();
-            Encode::encode(s, &mut f);
+            Encode::encode(s, net.encoding, &mut f);
             f
         })
         .collect();
@@ -63,7 +63,7 @@ fn net(c: &mut Criterion) {
         let mut f = Features::default();
         b.iter(|| {
             for s in &sample {
-                black_box(Encode::encode(s, &mut f));
+                black_box(Encode::encode(s, net.encoding, &mut f));
             }
         })
     });

@@ -9,7 +9,9 @@ use qasab_ai::net::train::{
     RateChange, TrainOptions, Trainer, samples_from_bytes, samples_to_bytes, self_play,
     self_play_games,
 };
-use qasab_ai::net::{Encode, Features, Mlp, NetError, Network, shipped, shipped_families};
+use qasab_ai::net::{
+    Encode, Encoding, Features, Mlp, NetError, Network, shipped, shipped_families,
+};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
@@ -67,12 +69,11 @@ fn every_presets_tracks_are_point_symmetric() {
     }
 }
 
-/// The encoding of a state stays within its declared size, and names each input once.
-fn check_encoding<S: Encode + Playable>(rules: &S::Ruleset) {
-    let enc = S::encoding(rules);
+/// The encoding `enc` of a state stays within its declared size, and names each input once.
+fn check_encoding<S: Encode + Playable>(rules: &S::Ruleset, enc: Encoding) {
     let mut f = Features::default();
     for s in sample_states::<S>(rules, 3, 7) {
-        let us = Encode::encode(&s, &mut f);
+        let us = Encode::encode(&s, enc, &mut f);
         assert_eq!(f.size(), enc.inputs);
         let mut seen = std::collections::HashSet::new();
         for &(i, v) in f.active() {
@@ -89,10 +90,24 @@ fn check_encoding<S: Encode + Playable>(rules: &S::Ruleset) {
 #[test]
 fn encodings_stay_in_range_on_every_preset() {
     for name in ["tab", "tab-hyde", "tab-modern", "tab(columns=29)"] {
-        check_encoding::<tab::State>(&name.parse().unwrap());
+        let rules: tab::Ruleset = name.parse().unwrap();
+        for enc in ["tab-v1", "tab-v2"] {
+            let enc = <tab::State as Encode>::encoding_named(&rules, enc).unwrap();
+            check_encoding::<tab::State>(&rules, enc);
+        }
+        assert_eq!(<tab::State as Encode>::encoding(&rules).name, "tab-v2");
+        assert_eq!(
+            <tab::State as Encode>::encoding_named(&rules, "tab-ludii-v1"),
+            None
+        );
     }
     for name in ["tab-ludii", "tab-hyde-ludii"] {
-        check_encoding::<tab_ludii::State>(&name.parse().unwrap());
+        let rules: tab_ludii::Ruleset = name.parse().unwrap();
+        check_encoding::<tab_ludii::State>(&rules, <tab_ludii::State as Encode>::encoding(&rules));
+        assert_eq!(
+            <tab_ludii::State as Encode>::encoding_named(&rules, "tab-v1"),
+            None
+        );
     }
 }
 
@@ -175,8 +190,14 @@ fn batches_played_elsewhere_from_the_broadcast_weights_train_the_same_network() 
         let o = &spread.options;
         let mut games = Vec::new();
         for part in [first..first + n / 2, first + n / 2..first + n] {
-            let played =
-                self_play_games::<tab::State>(&weights.mlp, &rules, o.seed, o.lambda, part);
+            let played = self_play_games::<tab::State>(
+                &weights.mlp,
+                weights.encoding,
+                &rules,
+                o.seed,
+                o.lambda,
+                part,
+            );
             games.extend(samples_from_bytes(&samples_to_bytes(&played)).unwrap());
         }
         spread.learn(games, start).unwrap();
@@ -201,8 +222,14 @@ fn games_of_another_board_are_refused_by_the_learner() {
     let elsewhere = Trainer::<tab::State>::new(other, small_options(8, 1)).unwrap();
     let (first, n) = learner.next_batch();
     let o = &elsewhere.options;
-    let games =
-        self_play_games::<tab::State>(&elsewhere.mlp, &other, o.seed, o.lambda, first..first + n);
+    let games = self_play_games::<tab::State>(
+        &elsewhere.mlp,
+        elsewhere.encoding,
+        &other,
+        o.seed,
+        o.lambda,
+        first..first + n,
+    );
     let before = learner.mlp.clone();
     let err = learner.learn(games, start).unwrap_err().to_string();
     assert!(err.contains("games of another ruleset?"), "{err}");
@@ -324,7 +351,7 @@ fn self_play_targets_are_values_and_the_last_is_exact_in_expectation() {
     let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
     let t = Trainer::<tab::State>::new(rules, small_options(16, 1)).unwrap();
     for seed in 0..4 {
-        let (samples, end) = self_play::<tab::State>(&t.mlp, &rules, seed, 0.7);
+        let (samples, end) = self_play::<tab::State>(&t.mlp, t.encoding, &rules, seed, 0.7);
         assert!(matches!(end.turn(), Turn::Over(_)));
         assert!(!samples.is_empty());
         for s in &samples {
@@ -380,8 +407,8 @@ fn players_with_a_network_play_only_legal_moves_on_every_preset_with_one() {
     let mut checked = 0;
     for family in shipped_families() {
         let net = shipped(family).unwrap();
-        match net.encoding.as_str() {
-            "tab-v1" => {
+        match net.encoding.name {
+            "tab-v1" | "tab-v2" => {
                 let rules: tab::Ruleset = family.parse().unwrap();
                 for spec in specs {
                     plays_legally::<tab::State>(&rules, spec);
@@ -412,8 +439,8 @@ fn check_strongest<S: Playable>(preset: &S::Ruleset, variant: &str) {
 #[test]
 fn the_strongest_player_is_valid_on_its_preset_and_mcts_on_variants() {
     for family in shipped_families() {
-        match shipped(family).unwrap().encoding.as_str() {
-            "tab-v1" => check_strongest::<tab::State>(
+        match shipped(family).unwrap().encoding.name {
+            "tab-v1" | "tab-v2" => check_strongest::<tab::State>(
                 &family.parse().unwrap(),
                 &format!("{family}(p_white=1/3)"),
             ),
@@ -461,7 +488,7 @@ fn check_values<S: Encode>(net: &Network, states: &[S]) {
         .filter(|s| !matches!(s.turn(), Turn::Over(_)))
         .map(|s| {
             let mut f = Features::default();
-            Encode::encode(s, &mut f);
+            Encode::encode(s, net.encoding, &mut f);
             f
         })
         .collect();

@@ -1074,7 +1074,7 @@ fn train_writes_resumes_and_plays() {
             "--games",
             "2",
         ],
-        "the network was trained for tab (inputs tab-v1), not for tab-ludii",
+        "the network was trained for tab (inputs tab-v2), not for tab-ludii",
     );
 
     fails(

@@ -481,6 +481,7 @@ fn play_typed<S: Encode + Playable>(
     network.fits::<S>(rules)?;
     Ok(samples_to_bytes(&self_play_games::<S>(
         &network.mlp,
+        network.encoding,
         rules,
         seed,
         lambda,

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
+use qasab_ai::net::encode::ENCODINGS;
 use qasab_ai::net::mlp::{Linear, MAX_HIDDEN, Mlp};
 use qasab_ai::net::train::{TrainOptions, Trainer};
-use qasab_ai::net::{Encode, Features, NetError, Network};
+use qasab_ai::net::{Encode, Encoding, Features, NetError, Network};
 use qasab_ai::players::Playable;
 use qasab_core::{AnyRuleset, AnyState, Observe, Player, Turn};
 
@@ -75,12 +76,30 @@ fn array_with<'py>(
         .call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
+/// The encoding `name` of `rules` (its newest without a name), or why there is none.
+fn encoding_of<S: Encode>(rules: &S::Ruleset, name: Option<&str>) -> PyResult<Encoding> {
+    let Some(name) = name else {
+        return Ok(S::encoding(rules));
+    };
+    S::encoding_named(rules, name).ok_or_else(|| {
+        let known: Vec<&str> = ENCODINGS
+            .into_iter()
+            .filter(|e| S::encoding_named(rules, e).is_some())
+            .collect();
+        QasabError::new_err(format!(
+            "encoding={name:?} is not one of {rules}'s: {}",
+            known.join(", ")
+        ))
+    })
+}
+
 /// The encoding of a ruleset as a dict.
 fn encoding_typed<'py, S: Encode>(
     rules: &S::Ruleset,
     py: Python<'py>,
+    name: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let enc = S::encoding(rules);
+    let enc = encoding_of::<S>(rules, name)?;
     let d = PyDict::new(py);
     d.set_item("name", enc.name)?;
     d.set_item("inputs", enc.inputs)?;
@@ -89,33 +108,49 @@ fn encoding_typed<'py, S: Encode>(
     Ok(d)
 }
 
-/// The encoding of a ruleset's states: `name` (`tab-v1`, `tab-ludii-v1`), `inputs`, `columns`,
-/// `family` (the preset whose network reads it).
+/// The encoding of a ruleset's states: `name` (`tab-v2`, `tab-ludii-v1`), `inputs`, `columns`,
+/// `family` (the preset whose network reads it); the newest, or the one named `encoding`
+/// (`tab-v1`, which older networks read).
 #[pyfunction]
-pub(crate) fn net_encoding<'py>(py: Python<'py>, ruleset: &str) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (ruleset, encoding=None))]
+pub(crate) fn net_encoding<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    encoding: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_ruleset(ruleset)?;
-    encoded!(&rules, encoding_typed(py))
+    encoded!(&rules, encoding_typed(py, encoding))
 }
 
-/// The inputs of a state that is not over, and the side they describe.
-fn features_of<S: Encode>(state: &S) -> PyResult<(Features, Player)> {
+/// The inputs of a state that is not over in the encoding `enc`, and the side they describe.
+fn features_of<S: Encode>(state: &S, enc: Encoding) -> PyResult<(Features, Player)> {
     if matches!(state.turn(), Turn::Over(_)) {
         return Err(QasabError::new_err(
             "the game is over: a finished game has its result, not network inputs",
         ));
     }
     let mut f = Features::default();
-    let us = Encode::encode(state, &mut f);
+    let us = Encode::encode(state, enc, &mut f);
     Ok((f, us))
 }
 
+/// The inputs of `state` in its ruleset's encoding `name` (the newest without one).
+fn encode_named<S: Encode>(state: &S, name: Option<&str>) -> PyResult<Features> {
+    Ok(features_of(state, encoding_of::<S>(state.ruleset(), name)?)?.0)
+}
+
 /// The network inputs of a state as a float32 vector, describing the side in turn (White in
-/// an opening that has none).
+/// an opening that has none), in the ruleset's newest encoding or the one named `encoding`.
 #[pyfunction]
-pub(crate) fn net_encode<'py>(py: Python<'py>, state: &PyState) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (state, encoding=None))]
+pub(crate) fn net_encode<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    encoding: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
     let f = match state.inner.state() {
-        AnyState::Tab(s) => features_of(s)?.0,
-        AnyState::TabLudii(s) => features_of(s)?.0,
+        AnyState::Tab(s) => encode_named(s, encoding)?,
+        AnyState::TabLudii(s) => encode_named(s, encoding)?,
         other => return Err(no_encoding(other.ruleset().name())),
     };
     array_with(py, "float32", 4, &[f.size()], |b| {
@@ -126,18 +161,20 @@ pub(crate) fn net_encode<'py>(py: Python<'py>, state: &PyState) -> PyResult<Boun
     })
 }
 
-/// The output of a network (the file `network`, else the shipped one) for a state's inputs.
+/// The output of a network (the file `network`, else the shipped one) for a state's inputs in
+/// the network's encoding.
 fn value_typed<S: Encode>(state: &S, network: Option<&Path>) -> PyResult<f64> {
-    let (f, _) = features_of(state)?;
     let rules = state.ruleset();
-    let v = match network {
-        Some(path) => load::<S>(path, rules)?.mlp.value(&f),
-        None => qasab_ai::net::for_rules::<S>(rules)
-            .map_err(NetworkError::new_err)?
-            .mlp
-            .value(&f),
+    let loaded;
+    let net = match network {
+        Some(path) => {
+            loaded = load::<S>(path, rules)?;
+            &loaded
+        }
+        None => qasab_ai::net::for_rules::<S>(rules).map_err(NetworkError::new_err)?,
     };
-    Ok(f64::from(v))
+    let (f, _) = features_of(state, net.encoding)?;
+    Ok(f64::from(net.mlp.value(&f)))
 }
 
 /// A network's value of a state that is not over, for the side its inputs describe: the
@@ -162,18 +199,19 @@ struct Export<'a> {
     threads: usize,
 }
 
-/// The network an export plays with and where it came from: the file, else the shipped
-/// network if it reads the ruleset, else a fresh one initialised from the seed as a new
-/// training run's.
+/// The network an export plays with, its encoding and where it came from: the file, else the
+/// shipped network if it reads the ruleset, else a fresh one initialised from the seed as a
+/// new training run's.
 fn export_network<S: Encode + Playable>(
     rules: &S::Ruleset,
     x: &Export<'_>,
-) -> PyResult<(Mlp, &'static str)> {
+) -> PyResult<(Mlp, Encoding, &'static str)> {
     if let Some(path) = x.network {
-        return Ok((load::<S>(path, rules)?.mlp, "file"));
+        let net = load::<S>(path, rules)?;
+        return Ok((net.mlp, net.encoding, "file"));
     }
     if let Ok(net) = qasab_ai::net::for_rules::<S>(rules) {
-        return Ok((net.mlp.clone(), "shipped"));
+        return Ok((net.mlp.clone(), net.encoding, "shipped"));
     }
     let options = TrainOptions {
         seed: x.seed,
@@ -183,7 +221,7 @@ fn export_network<S: Encode + Playable>(
     };
     let trainer = Trainer::<S>::new(rules.clone(), options)
         .map_err(|e| QasabError::new_err(e.to_string()))?;
-    Ok((trainer.mlp, "initial"))
+    Ok((trainer.mlp, trainer.encoding, "initial"))
 }
 
 fn training_data_typed<'py, S: Encode + Observe + Playable>(
@@ -191,9 +229,11 @@ fn training_data_typed<'py, S: Encode + Observe + Playable>(
     py: Python<'py>,
     x: &Export<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (mlp, source) = export_network::<S>(rules, x)?;
+    let (mlp, enc, source) = export_network::<S>(rules, x)?;
     let games = py.detach(|| {
-        qasab_ai::net::train::training_data::<S>(&mlp, rules, x.games, x.seed, x.lambda, x.threads)
+        qasab_ai::net::train::training_data::<S>(
+            &mlp, enc, rules, x.games, x.seed, x.lambda, x.threads,
+        )
     });
     let rows: Vec<(u64, &S, &qasab_ai::net::train::Sample)> = games
         .iter()
@@ -201,7 +241,6 @@ fn training_data_typed<'py, S: Encode + Observe + Playable>(
         .flat_map(|(g, k)| g.iter().map(move |(s, sample)| (k, s, sample)))
         .collect();
     let n = rows.len();
-    let enc = S::encoding(rules);
     let inputs = enc.inputs;
     let out = PyDict::new(py);
     out.set_item(
@@ -361,7 +400,6 @@ fn save_typed<S: Encode>(
             expected().join(", ")
         )));
     }
-    let enc = S::encoding(rules);
     let values = |name: &str, dims: usize| -> PyResult<(Vec<usize>, Vec<f32>)> {
         let (shape, bytes) = tensors
             .get(name)
@@ -406,13 +444,22 @@ fn save_typed<S: Encode>(
             bias,
         });
     }
-    if layers[0].inputs != enc.inputs {
+    // The encoding is the one whose inputs fc1 reads: the newest, else an older one.
+    let newest = S::encoding(rules);
+    let Some(enc) = std::iter::once(newest)
+        .chain(
+            ENCODINGS
+                .into_iter()
+                .filter_map(|e| S::encoding_named(rules, e)),
+        )
+        .find(|e| e.inputs == layers[0].inputs)
+    else {
         return Err(bad(format!(
             "fc1.weight has shape ({}, {}): the encoding {} of {rules} has {} inputs, so it must \
              be (hidden, {})",
-            layers[0].outputs, layers[0].inputs, enc.name, enc.inputs, enc.inputs
+            layers[0].outputs, layers[0].inputs, newest.name, newest.inputs, newest.inputs
         )));
-    }
+    };
     if layers[0].outputs > MAX_HIDDEN || layers[1].outputs > MAX_HIDDEN {
         return Err(bad(format!(
             "hidden layers of at most {MAX_HIDDEN} units are read, not {} and {}",

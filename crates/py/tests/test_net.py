@@ -31,7 +31,8 @@ def test_training_data_has_the_documented_shapes(ruleset):
     games = 2
     data = qn.training_data(ruleset, games=games, seed=3)
     assert set(data) == KEYS
-    enc = qn.encoding(ruleset)
+    # The features are in the encoding of the network that played.
+    enc = qn.encoding(ruleset, data["encoding"])
     game = qasab.load_game(ruleset)
     n = len(data["positions"])
     assert n > 0
@@ -61,7 +62,7 @@ def test_training_data_has_the_documented_shapes(ruleset):
     start = game.new_initial_state()
     for g in range(games):
         row = int(np.flatnonzero(data["game"] == g)[0])
-        np.testing.assert_array_equal(data["features"][row], qn.encode(start))
+        np.testing.assert_array_equal(data["features"][row], qn.encode(start, data["encoding"]))
         np.testing.assert_array_equal(data["observations"][row], start.observation_tensor())
         assert data["positions"][row] == start.position_id()
 
@@ -93,11 +94,21 @@ def test_lambda_changes_the_targets_not_the_games():
 
 
 def test_encoding_and_encode():
-    assert qn.encoding("tab") == {"name": "tab-v1", "inputs": 1072, "columns": 9, "family": "tab"}
+    assert qn.encoding("tab") == {"name": "tab-v2", "inputs": 1442, "columns": 9, "family": "tab"}
+    old = qn.encoding("tab", encoding="tab-v1")
+    assert old == {"name": "tab-v1", "inputs": 1072, "columns": 9, "family": "tab"}
     assert qn.encoding("tab-ludii")["name"] == "tab-ludii-v1"
     state = qasab.load_game("tab").new_initial_state()
     x = qn.encode(state)
-    assert x.dtype == np.float32 and x.shape == (1072,)
+    assert x.dtype == np.float32 and x.shape == (1442,)
+    # tab-v2 is tab-v1 followed by the threat inputs.
+    v1 = qn.encode(state, encoding="tab-v1")
+    assert v1.shape == (1072,)
+    np.testing.assert_array_equal(x[:1072], v1)
+    with pytest.raises(qasab.QasabError, match="tab-ludii-v1.*not one of tab's: tab-v1, tab-v2"):
+        qn.encoding("tab", encoding="tab-ludii-v1")
+    with pytest.raises(qasab.QasabError, match="not one of"):
+        qn.encode(state, encoding="tab-v9")
 
 
 def test_tihbat_has_no_encoding():
@@ -246,11 +257,16 @@ def test_save_network_writes_what_the_safetensors_package_reads(tmp_path):
         for k in qn.LAYERS:
             np.testing.assert_array_equal(f.get_tensor(k), tensors[k])
         meta = f.metadata()
-    assert meta["encoding"] == "tab-v1"
+    assert meta["encoding"] == "tab-v2"
     assert meta["family"] == "tab"
     assert meta["columns"] == "9"
     assert meta["ruleset"] == "tab"
     assert meta["method"] == "numpy test"
+    # A network on the older encoding's inputs is written as one of that encoding.
+    old = random_network(qn.encoding("tab", encoding="tab-v1")["inputs"], seed=6)
+    qn.save_network(path, old, "tab")
+    with safe_open(str(path), framework="numpy") as f:
+        assert f.metadata()["encoding"] == "tab-v1"
 
 
 def test_a_file_of_wrong_shapes_is_refused_with_a_reason(tmp_path):

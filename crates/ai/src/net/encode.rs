@@ -24,6 +24,15 @@
 //! the board (at least 1 to `n`: `2n`), each side's captures (at least 1 to `n`: `2n`), and
 //! how near a safety limit is (L-18: `1 − r/10` for `r` turns left, 0 beyond ten: 1).
 //!
+//! **`tab-v2`** (the encoding new `tab`, `tab-hyde` and `tab-modern` networks are trained on):
+//! `tab-v1`, then the threats one throw makes, counted as backgammon programs count shots:
+//! for each side (us, then them) and each square, [`THREAT_PER_SQUARE`] inputs, set when the
+//! side's unit there would be hit by one throw of the enemy of 1, 2, 3, 4, 6; then for each
+//! side (us, then them) [`THREAT_PER_SIDE`] inputs: the chance that one throw of his hits an
+//! enemy unit (the throws' probabilities summed), and the largest unit one throw of his hits
+//! (at least 1 to 4 pieces). A hit here is a landing on an enemy unit by the track's geometry,
+//! for a unit that may move (see `threats`).
+//!
 //! **`tab-ludii-v1`** (`tab-ludii`, `tab-hyde-ludii`): per side and square, the unit's pieces
 //! (at least 1 to 4) and whether it is locked (LH-3): 5; then the throw to play (one of five),
 //! the main phase (LT-2), each side's pieces (at least 1 to `2n`: `4n`), each side's score
@@ -31,6 +40,7 @@
 //!
 //! The numbers are laid out once in [`Encoding`]; `docs/players.md` has the same tables.
 
+use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;
 use qasab_core::tab_ludii;
 use qasab_core::{GameState, Player, tab};
@@ -94,10 +104,11 @@ impl Features {
 }
 
 /// An encoding of one family on one board size: its name (stored with a network's weights, so
-/// that a network is never read with inputs it was not trained on) and its size.
+/// that a network is never read with inputs it was not trained on) and its size. A family
+/// keeps its older encodings readable, so networks trained on them still play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Encoding {
-    /// `tab-v1` or `tab-ludii-v1`.
+    /// One of [`ENCODINGS`].
     pub name: &'static str,
     /// The board's columns.
     pub columns: u8,
@@ -109,20 +120,35 @@ pub struct Encoding {
 pub const TAB_PER_SQUARE: usize = 14;
 /// Inputs per side and square in `tab-ludii-v1`.
 pub const LUDII_PER_SQUARE: usize = 5;
+/// Threat inputs per side and square in `tab-v2`: the unit there is hit by one throw of 1, 2,
+/// 3, 4, 6.
+pub const THREAT_PER_SQUARE: usize = 5;
+/// Threat inputs per side in `tab-v2`: the chance that one throw hits, and the largest unit
+/// one throw hits (at least 1 to 4 pieces).
+pub const THREAT_PER_SIDE: usize = 5;
 /// The throws in input order.
 const THROWS: [Throw; 5] = Throw::ALL;
 
+/// The encodings this version reads, by name: a network's file names its encoding, and is
+/// read only with the inputs it was trained on.
+pub const ENCODINGS: [&str; 3] = ["tab-v1", "tab-v2", "tab-ludii-v1"];
+
 /// A game whose states the network reads.
 pub trait Encode: GameState {
-    /// The encoding of `rules`.
+    /// The encoding new networks for `rules` are trained on: the newest of its family.
     fn encoding(rules: &Self::Ruleset) -> Encoding;
+
+    /// The encoding called `name` on the board of `rules`, if it is one of `rules`'s family
+    /// ([`ENCODINGS`]): what a network trained on an older encoding reads.
+    fn encoding_named(rules: &Self::Ruleset, name: &str) -> Option<Encoding>;
 
     /// The family of `rules` for which networks are trained and shipped (its preset's name).
     fn family(rules: &Self::Ruleset) -> &'static str;
 
-    /// Fills `out` with the state's inputs and returns the side they describe as "us" (the
-    /// player in turn; White in an opening that has none). Not called on a finished game.
-    fn encode(&self, out: &mut Features) -> Player;
+    /// Fills `out` with the state's inputs in the encoding `enc` (one of its ruleset's) and
+    /// returns the side they describe as "us" (the player in turn; White in an opening that
+    /// has none). Not called on a finished game.
+    fn encode(&self, enc: Encoding, out: &mut Features) -> Player;
 }
 
 /// The square `s` seen by `us`: itself for White, its point reflection for Black.
@@ -139,23 +165,38 @@ fn nearness(factor: f64) -> f32 {
     (1.0 - factor) as f32
 }
 
+/// The inputs of `tab-v1` on `n` columns; `tab-v2` adds [`THREAT_PER_SQUARE`] per side and
+/// square and [`THREAT_PER_SIDE`] per side.
+fn tab_v1_inputs(n: usize) -> usize {
+    2 * 4 * n * TAB_PER_SQUARE + 15 + 8 + 3 + 1 + 4 * n + 1
+}
+
 impl Encode for tab::State {
     fn encoding(rules: &tab::Ruleset) -> Encoding {
+        Self::encoding_named(rules, "tab-v2").expect("tab-v2 is tab's")
+    }
+
+    fn encoding_named(rules: &tab::Ruleset, name: &str) -> Option<Encoding> {
         let n = usize::from(rules.columns);
-        Encoding {
-            name: "tab-v1",
+        let inputs = match name {
+            "tab-v1" => tab_v1_inputs(n),
+            "tab-v2" => tab_v1_inputs(n) + 2 * 4 * n * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE,
+            _ => return None,
+        };
+        let name = ENCODINGS.into_iter().find(|&e| e == name)?;
+        Some(Encoding {
+            name,
             columns: rules.columns,
-            inputs: 2 * 4 * n * TAB_PER_SQUARE + 15 + 8 + 3 + 1 + 4 * n + 1,
-        }
+            inputs,
+        })
     }
 
     fn family(rules: &tab::Ruleset) -> &'static str {
         rules.preset.name()
     }
 
-    fn encode(&self, out: &mut Features) -> Player {
+    fn encode(&self, enc: Encoding, out: &mut Features) -> Player {
         let rules = self.ruleset();
-        let enc = Self::encoding(rules);
         out.reset(enc.inputs);
         let us = self.player_in_turn().unwrap_or(Player::One);
         let grid = self.grid();
@@ -173,9 +214,18 @@ impl Encode for tab::State {
                 }
             }
         }
+        let mut units = [Unit::default(); 4 * qasab_core::grid::MAX_COLUMNS as usize];
         for sq in grid.squares() {
             let Some((owner, count)) = self.unit_at(sq) else {
                 continue;
+            };
+            let hold = self.enemy_row_hold(sq);
+            units[usize::from(sq.0)] = Unit {
+                owner: Some(owner),
+                count,
+                unconverted: unconverted[usize::from(sq.0)],
+                entered: entered[usize::from(sq.0)],
+                frozen: hold == Some(true),
             };
             let side = usize::from(owner != us);
             let base = (side * squares + relative(us, sq.0, squares)) * TAB_PER_SQUARE;
@@ -187,7 +237,7 @@ impl Encode for tab::State {
             if entered[s] {
                 out.push((base + 5) as u32, 1.0);
             }
-            match self.enemy_row_hold(sq) {
+            match hold {
                 Some(true) => out.push((base + 6) as u32, 1.0),
                 Some(false) => out.push((base + 7) as u32, 1.0),
                 None => {}
@@ -240,8 +290,90 @@ impl Encode for tab::State {
         if near > 0.0 {
             out.push(at as u32, near);
         }
-        debug_assert_eq!(at + 1, enc.inputs);
+        at += 1;
+        if enc.name == "tab-v2" {
+            threats(self, us, &units[..squares], at, out);
+            at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
+        }
+        debug_assert_eq!(at, enc.inputs);
         us
+    }
+}
+
+/// What the threat inputs read of a square's unit.
+#[derive(Copy, Clone, Default)]
+struct Unit {
+    owner: Option<Player>,
+    count: u32,
+    /// It holds a piece not yet converted: it moves only with a tâb, one step (L-9c).
+    unconverted: bool,
+    /// It holds a piece that has been in the enemy home row: it may not enter again (L-10).
+    entered: bool,
+    /// The enemy-row rule keeps it from moving at all (L-11).
+    frozen: bool,
+}
+
+/// The threat inputs of `tab-v2`, from `at` on: which units one throw of the enemy would hit,
+/// and for each side the chance that one throw of his hits and the largest unit it would take.
+///
+/// The hits are those of the geometry of the track ([`tab::State::track_destinations`]) for
+/// units that may move: a unit with an unconverted piece only with a tâb (L-9c), a frozen one
+/// not at all (L-11), the branch into the enemy row only for units that have not been there
+/// (L-10); a landing on an enemy unit takes it (L-16). A first-order view, like backgammon's
+/// shot counts: the rules' own generator would be exact but would run ten times for every
+/// state valued, and the network reads the rest (stacks, the throws in hand) from the other
+/// inputs.
+fn threats(state: &tab::State, us: Player, units: &[Unit], at: usize, out: &mut Features) {
+    let squares = units.len();
+    let (odds, total) = state.ruleset().odds.weights();
+    let mut chance_of = [0f32; 5];
+    for w in &odds {
+        chance_of[w.outcome.index()] = w.weight as f32 / total as f32;
+    }
+    // Per square, bit k when the enemy of its unit hits it with the throw THROWS[k]; per
+    // side, the throws that hit something, and the largest unit they hit.
+    let mut attacked = [0u8; 4 * qasab_core::grid::MAX_COLUMNS as usize];
+    let mut hitting = [0u8; 2];
+    let mut largest = [0u32; 2];
+    for (s, u) in units.iter().enumerate() {
+        let Some(o) = u.owner.filter(|_| !u.frozen) else {
+            continue;
+        };
+        for (k, t) in THROWS.into_iter().enumerate() {
+            if u.unconverted && !t.is_tab() {
+                continue;
+            }
+            let [main, branch] = state.track_destinations(o, Square(s as u8), t.value());
+            for to in [main, branch.filter(|_| !u.entered)].into_iter().flatten() {
+                let target = &units[usize::from(to.0)];
+                if target.owner == Some(!o) {
+                    attacked[usize::from(to.0)] |= 1 << k;
+                    hitting[o.index()] |= 1 << k;
+                    largest[o.index()] = largest[o.index()].max(target.count);
+                }
+            }
+        }
+    }
+    for (s, u) in units.iter().enumerate() {
+        let (Some(o), bits) = (u.owner, attacked[s]) else {
+            continue;
+        };
+        let base = at + (usize::from(o != us) * squares + relative(us, s as u8, squares)) * 5;
+        for k in (0..THREAT_PER_SQUARE).filter(|k| bits & (1 << k) != 0) {
+            out.push((base + k) as u32, 1.0);
+        }
+    }
+    let sides = at + 2 * squares * THREAT_PER_SQUARE;
+    for (j, p) in [us, !us].into_iter().enumerate() {
+        let base = sides + j * THREAT_PER_SIDE;
+        let chance: f32 = (0..5)
+            .filter(|k| hitting[p.index()] & (1 << k) != 0)
+            .map(|k| chance_of[k])
+            .sum();
+        if chance > 0.0 {
+            out.push(base as u32, chance);
+        }
+        out.at_least(base + 1, largest[p.index()], 4);
     }
 }
 
@@ -255,13 +387,17 @@ impl Encode for tab_ludii::State {
         }
     }
 
+    fn encoding_named(rules: &tab_ludii::Ruleset, name: &str) -> Option<Encoding> {
+        let enc = Self::encoding(rules);
+        (enc.name == name).then_some(enc)
+    }
+
     fn family(rules: &tab_ludii::Ruleset) -> &'static str {
         rules.game().name()
     }
 
-    fn encode(&self, out: &mut Features) -> Player {
+    fn encode(&self, enc: Encoding, out: &mut Features) -> Player {
         let rules = self.rules();
-        let enc = Self::encoding(rules);
         out.reset(enc.inputs);
         let us = self.mover();
         let n = usize::from(rules.columns());

@@ -56,12 +56,10 @@ pub enum NetError {
 pub struct Network {
     /// The perceptron.
     pub mlp: Mlp,
-    /// The encoding of its inputs (`tab-v1`).
-    pub encoding: String,
+    /// The encoding of its inputs (`tab-v2` on 9 columns), which says the board's columns.
+    pub encoding: Encoding,
     /// The family it was trained for (`tab`, `tab-hyde`, …).
     pub family: String,
-    /// The board's columns.
-    pub columns: u8,
     /// Everything else the file says (the ruleset trained on, games, seed), kept as read.
     pub metadata: HashMap<String, String>,
 }
@@ -78,6 +76,7 @@ thread_local! {
 /// network's value for that side; in the order of `states`.
 pub(crate) fn batch<'a, S: Encode + 'a, T>(
     mlp: &Mlp,
+    enc: Encoding,
     states: impl IntoIterator<Item = &'a S>,
     over: impl Fn(&qasab_core::Outcome) -> T,
     net: impl Fn(Player, f32) -> T,
@@ -95,7 +94,7 @@ pub(crate) fn batch<'a, S: Encode + 'a, T>(
                         inputs.push(Features::default());
                     }
                     n += 1;
-                    Err(Encode::encode(s, &mut inputs[n - 1]))
+                    Err(Encode::encode(s, enc, &mut inputs[n - 1]))
                 }
             });
         }
@@ -113,31 +112,35 @@ impl Network {
     pub fn new(mlp: Mlp, family: &str, enc: Encoding) -> Network {
         Network {
             mlp,
-            encoding: enc.name.into(),
+            encoding: enc,
             family: family.into(),
-            columns: enc.columns,
             metadata: HashMap::new(),
         }
     }
 
-    /// Whether the network reads states of `rules`: the same encoding, family and board.
+    /// Whether the network reads states of `rules`: an encoding of the ruleset's family (its
+    /// newest or an older one), the same family and board.
     ///
     /// # Errors
     /// [`NetError::Mismatch`] saying what differs.
     pub fn fits<S: Encode>(&self, rules: &S::Ruleset) -> Result<(), NetError> {
-        let enc = S::encoding(rules);
         let family = S::family(rules);
-        if self.encoding != enc.name || self.family != family {
-            return Err(NetError::Mismatch(format!(
-                "the network was trained for {} (inputs {}), not for {family} (inputs {})",
-                self.family, self.encoding, enc.name
-            )));
-        }
-        if self.columns != enc.columns {
+        let enc = match S::encoding_named(rules, self.encoding.name) {
+            Some(enc) if self.family == family => enc,
+            _ => {
+                return Err(NetError::Mismatch(format!(
+                    "the network was trained for {} (inputs {}), not for {family} (inputs {})",
+                    self.family,
+                    self.encoding.name,
+                    S::encoding(rules).name
+                )));
+            }
+        };
+        if self.encoding.columns != enc.columns {
             return Err(NetError::Mismatch(format!(
                 "the network was trained on {} columns; this board has {} (a network reads one \
                  board size)",
-                self.columns, enc.columns
+                self.encoding.columns, enc.columns
             )));
         }
         if self.mlp.inputs() != enc.inputs {
@@ -161,7 +164,7 @@ impl Network {
         }
         let (us, v) = FEATURES.with(|f| {
             let mut f = f.borrow_mut();
-            let us = Encode::encode(state, &mut f);
+            let us = Encode::encode(state, self.encoding, &mut f);
             (us, self.mlp.value(&f))
         });
         let v = f64::from(v).clamp(-crate::eval::MAX_ESTIMATE, crate::eval::MAX_ESTIMATE);
@@ -178,6 +181,7 @@ impl Network {
     ) -> Vec<f64> {
         batch(
             &self.mlp,
+            self.encoding,
             states,
             |o| terminal_value(o, player),
             |us, v| {
@@ -227,9 +231,9 @@ impl Network {
     pub(crate) fn to_metadata(&self) -> HashMap<String, String> {
         let mut meta = self.metadata.clone();
         meta.insert("format".into(), "qasab-net".into());
-        meta.insert("encoding".into(), self.encoding.clone());
+        meta.insert("encoding".into(), self.encoding.name.into());
         meta.insert("family".into(), self.family.clone());
-        meta.insert("columns".into(), self.columns.to_string());
+        meta.insert("columns".into(), self.encoding.columns.to_string());
         meta.insert("activation".into(), "relu,relu,tanh".into());
         meta
     }
@@ -256,11 +260,12 @@ impl Network {
         let _ = take("format");
         let _ = take("activation");
         metadata.remove("checkpoint");
-        if !["tab-v1", "tab-ludii-v1"].contains(&encoding.as_str()) {
+        let Some(name) = encode::ENCODINGS.into_iter().find(|&e| e == encoding) else {
             return Err(NetError::Metadata(format!(
-                "unknown encoding \"{encoding}\" (this version reads tab-v1 and tab-ludii-v1)"
+                "unknown encoding \"{encoding}\" (this version reads {})",
+                encode::ENCODINGS.join(", ")
             )));
-        }
+        };
         let columns: u8 = columns
             .parse()
             .map_err(|_| NetError::Metadata(format!("columns \"{columns}\" is not a number")))?;
@@ -299,11 +304,15 @@ impl Network {
                 mlp::MAX_HIDDEN
             )));
         }
+        let encoding = Encoding {
+            name,
+            columns,
+            inputs: mlp.inputs(),
+        };
         Ok(Network {
             mlp,
             encoding,
             family,
-            columns,
             metadata,
         })
     }
@@ -463,7 +472,9 @@ pub fn for_rules<S: Encode>(rules: &S::Ruleset) -> Result<&'static Network, Stri
     let have = || {
         SHIPPED
             .iter()
-            .filter_map(|(f, _)| shipped(f).map(|n| format!("{f} ({} columns)", n.columns)))
+            .filter_map(|(f, _)| {
+                shipped(f).map(|n| format!("{f} ({} columns)", n.encoding.columns))
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -521,26 +532,21 @@ pub fn net_maker<S: Encode + crate::eval::Evaluate>(
         value: value.into(),
         expected,
     };
-    let mlp = match &settings.weights {
-        Some(path) => {
-            let net = Network::load(std::path::Path::new(path))
-                .and_then(|n| n.fits::<S>(rules).map(|()| n))
-                .map_err(|e| bad("weights", path, format!("a network for {rules}: {e}")))?;
-            std::sync::Arc::new(net.mlp)
-        }
-        None => std::sync::Arc::new(
-            for_rules::<S>(rules)
-                .map_err(|e| crate::AgentError::NotAvailable {
-                    agent: spec.name.clone(),
-                    ruleset: rules.to_string(),
-                    why: e,
-                })?
-                .mlp
-                .clone(),
-        ),
+    let net = match &settings.weights {
+        Some(path) => Network::load(std::path::Path::new(path))
+            .and_then(|n| n.fits::<S>(rules).map(|()| n))
+            .map_err(|e| bad("weights", path, format!("a network for {rules}: {e}")))?,
+        None => for_rules::<S>(rules)
+            .map_err(|e| crate::AgentError::NotAvailable {
+                agent: spec.name.clone(),
+                ruleset: rules.to_string(),
+                why: e,
+            })?
+            .clone(),
     };
+    let (mlp, enc) = (std::sync::Arc::new(net.mlp), net.encoding);
     Ok(std::sync::Arc::new(move |seed| {
-        Box::new(train::NetPlayer::<S>::new(mlp.clone(), "net", seed))
+        Box::new(train::NetPlayer::<S>::new(mlp.clone(), enc, "net", seed))
             as Box<dyn crate::agent::Agent<S>>
     }))
 }
@@ -548,7 +554,7 @@ pub fn net_maker<S: Encode + crate::eval::Evaluate>(
 /// The shipped network that reads the states of `rules` (`eval=net`), if one is shipped for
 /// their family and board.
 pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
-    shipped(S::family(rules)).filter(|net| net.columns == S::encoding(rules).columns)
+    shipped(S::family(rules)).filter(|net| net.encoding.columns == S::encoding(rules).columns)
 }
 
 /// [`crate::eval::Evaluate::evaluate_all`] for a game with networks: with

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use qasab_core::{GameState, Player, Ruleset, Turn, Weighted};
 use rand_core::Rng;
 
-use super::encode::{Encode, Features};
+use super::encode::{Encode, Encoding, Features};
 use super::mlp::{Activations, Adam, Gradient, Mlp};
 use super::{NetError, Network};
 use crate::agent::{Agent, Evaluation, ValueKind};
@@ -132,23 +132,23 @@ pub struct Sample {
 }
 
 /// The network's value of `state` for White (exact at the end).
-fn value_for_one<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> f32 {
+fn value_for_one<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S, f: &mut Features) -> f32 {
     if let Turn::Over(o) = state.turn() {
         return terminal_value(&o, Player::One) as f32;
     }
-    let us = Encode::encode(state, f);
+    let us = Encode::encode(state, enc, f);
     let v = mlp.value(f);
     if us == Player::One { v } else { -v }
 }
 
 /// The turn of the player to move in `state`, with each end's value for him; `None` when the
 /// turn is too large to enumerate.
-fn turn_values<S: Encode>(mlp: &Mlp, state: &S) -> Option<(TurnGraph<S>, Vec<f64>)> {
+fn turn_values<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S) -> Option<(TurnGraph<S>, Vec<f64>)> {
     let g = TurnGraph::new(state, TURN_STATES);
     if !g.is_complete() {
         return None;
     }
-    let values = values_for(mlp, g.ends(), g.player());
+    let values = values_for(mlp, enc, g.ends(), g.player());
     Some((g, values))
 }
 
@@ -156,12 +156,14 @@ fn turn_values<S: Encode>(mlp: &Mlp, state: &S) -> Option<(TurnGraph<S>, Vec<f64
 /// to `player`'s side.
 fn values_for<'a, S: Encode + 'a>(
     mlp: &Mlp,
+    enc: Encoding,
     states: impl IntoIterator<Item = &'a S>,
     player: Player,
 ) -> Vec<f64> {
     let sign = if player == Player::One { 1.0 } else { -1.0 };
     super::batch(
         mlp,
+        enc,
         states,
         |o| f64::from(sign * terminal_value(o, Player::One) as f32),
         |us, v| f64::from(sign * if us == Player::One { v } else { -v }),
@@ -171,22 +173,27 @@ fn values_for<'a, S: Encode + 'a>(
 /// The network's one-turn choice ([module docs](self)): the first decision of a best line
 /// and the rest of the line, ties broken by `rng`. Turns too large to enumerate are played
 /// one decision at a time, each the best by the value of the state it leads to.
-fn choose<S: Encode>(mlp: &Mlp, state: &S, rng: &mut GameRng) -> (S::Move, Vec<(S, S::Move)>) {
-    if let Some((g, values)) = turn_values(mlp, state) {
+fn choose<S: Encode>(
+    mlp: &Mlp,
+    enc: Encoding,
+    state: &S,
+    rng: &mut GameRng,
+) -> (S::Move, Vec<(S, S::Move)>) {
+    if let Some((g, values)) = turn_values(mlp, enc, state) {
         let best = best_moves(&g.root_values(&values));
         let first = best[below(rng, best.len())];
         let mut line = g.best_line(&values, first);
         line.remove(0);
         return (first, line);
     }
-    let values = one_step(mlp, state);
+    let values = one_step(mlp, enc, state);
     let best = best_moves(&values);
     (best[below(rng, best.len())], Vec::new())
 }
 
 /// Each legal move with the value for the player to move of the state it leads to.
-fn one_step<S: Encode>(mlp: &Mlp, state: &S) -> Vec<(S::Move, f64)> {
-    crate::turn::one_step_with(state, |children, p| values_for(mlp, children, p))
+fn one_step<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S) -> Vec<(S::Move, f64)> {
+    crate::turn::one_step_with(state, |children, p| values_for(mlp, enc, children, p))
 }
 
 /// A turn's graph with the value of each end for the player in turn.
@@ -195,20 +202,25 @@ type Valued<S> = (TurnGraph<S>, Vec<f64>);
 /// `U` of the module docs: the value for White of the state just after a throw, with the
 /// turn's graph and end values when the player in turn now moves (for the choice, if this is
 /// the throw drawn).
-fn after_throw<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> (f32, Option<Valued<S>>) {
+fn after_throw<S: Encode>(
+    mlp: &Mlp,
+    enc: Encoding,
+    state: &S,
+    f: &mut Features,
+) -> (f32, Option<Valued<S>>) {
     match state.turn() {
         Turn::Over(o) => (terminal_value(&o, Player::One) as f32, None),
-        Turn::Chance => (value_for_one(mlp, state, f), None),
+        Turn::Chance => (value_for_one(mlp, enc, state, f), None),
         Turn::Player(p) => {
             let sign = if p == Player::One { 1.0 } else { -1.0 };
             let best = |vals: &mut dyn Iterator<Item = f64>| vals.fold(f64::NEG_INFINITY, f64::max);
-            match turn_values(mlp, state) {
+            match turn_values(mlp, enc, state) {
                 Some((g, values)) => {
                     let b = best(&mut values.iter().copied());
                     (sign * b as f32, Some((g, values)))
                 }
                 None => {
-                    let b = best(&mut one_step(mlp, state).into_iter().map(|(_, v)| v));
+                    let b = best(&mut one_step(mlp, enc, state).into_iter().map(|(_, v)| v));
                     (sign * b as f32, None)
                 }
             }
@@ -220,11 +232,12 @@ fn after_throw<S: Encode>(mlp: &Mlp, state: &S, f: &mut Features) -> (f32, Optio
 /// and the finished game.
 pub fn self_play<S: Encode>(
     mlp: &Mlp,
+    enc: Encoding,
     rules: &S::Ruleset,
     seed: u64,
     lambda: f32,
 ) -> (Vec<Sample>, S) {
-    let (samples, _, end) = self_play_kept(mlp, rules, seed, lambda, false);
+    let (samples, _, end) = self_play_kept(mlp, enc, rules, seed, lambda, false);
     (samples, end)
 }
 
@@ -232,6 +245,7 @@ pub fn self_play<S: Encode>(
 /// when `keep` is set: for exporting training data.
 pub fn self_play_kept<S: Encode>(
     mlp: &Mlp,
+    enc: Encoding,
     rules: &S::Ruleset,
     seed: u64,
     lambda: f32,
@@ -254,12 +268,12 @@ pub fn self_play_kept<S: Encode>(
                 for o in &outs {
                     let mut c = state.clone();
                     c.apply_chance_unchecked(o.outcome);
-                    let (u, graph) = after_throw(mlp, &c, &mut f);
+                    let (u, graph) = after_throw(mlp, enc, &c, &mut f);
                     expected += f64::from(o.weight) * f64::from(u);
                     graphs.push(graph);
                 }
                 let mut features = Features::default();
-                let us = Encode::encode(&state, &mut features);
+                let us = Encode::encode(&state, enc, &mut features);
                 if keep {
                     kept.push(state.clone());
                 }
@@ -284,7 +298,7 @@ pub fn self_play_kept<S: Encode>(
                 let m = match follow(&mut plan, &state) {
                     Some(m) => m,
                     None => {
-                        let (m, rest) = choose(mlp, &state, &mut rng);
+                        let (m, rest) = choose(mlp, enc, &state, &mut rng);
                         plan = rest;
                         m
                     }
@@ -301,6 +315,7 @@ pub fn self_play_kept<S: Encode>(
 /// with its sample. For researchers who train their own models on Qasab's games.
 pub fn training_data<S: Encode>(
     mlp: &Mlp,
+    enc: Encoding,
     rules: &S::Ruleset,
     games: u64,
     seed: u64,
@@ -317,7 +332,7 @@ pub fn training_data<S: Encode>(
             .into_par_iter()
             .map(|g| {
                 let (samples, states, _) =
-                    self_play_kept(mlp, rules, derive_seed(seed, g), lambda, true);
+                    self_play_kept(mlp, enc, rules, derive_seed(seed, g), lambda, true);
                 states.into_iter().zip(samples).collect()
             })
             .collect()
@@ -329,13 +344,14 @@ pub fn training_data<S: Encode>(
 /// states with their λ-returns. A worker's part of a batch ([`Trainer::next_batch`]).
 pub fn self_play_games<S: Encode>(
     mlp: &Mlp,
+    enc: Encoding,
     rules: &S::Ruleset,
     seed: u64,
     lambda: f32,
     games: std::ops::Range<u64>,
 ) -> Vec<Vec<Sample>> {
     games
-        .map(|g| self_play::<S>(mlp, rules, derive_seed(seed, g), lambda).0)
+        .map(|g| self_play::<S>(mlp, enc, rules, derive_seed(seed, g), lambda).0)
         .collect()
 }
 
@@ -450,6 +466,7 @@ fn lambda_returns(chances: Vec<ChanceState>, lambda: f32) -> Vec<Sample> {
 /// network being trained.
 pub struct NetPlayer<S: GameState> {
     mlp: Arc<Mlp>,
+    enc: Encoding,
     name: &'static str,
     seed: u64,
     rng: GameRng,
@@ -457,10 +474,12 @@ pub struct NetPlayer<S: GameState> {
 }
 
 impl<S: GameState> NetPlayer<S> {
-    /// The player of `mlp`, called `name` in its spec, seeded with `seed` for ties.
-    pub fn new(mlp: Arc<Mlp>, name: &'static str, seed: u64) -> Self {
+    /// The player of `mlp`, whose inputs are encoded as `enc`, called `name` in its spec,
+    /// seeded with `seed` for ties.
+    pub fn new(mlp: Arc<Mlp>, enc: Encoding, name: &'static str, seed: u64) -> Self {
         NetPlayer {
             mlp,
+            enc,
             name,
             seed,
             rng: rng_from_seed(seed),
@@ -478,15 +497,15 @@ impl<S: Encode> Agent<S> for NetPlayer<S> {
         if let Some(m) = follow(&mut self.plan, state) {
             return m;
         }
-        let (m, rest) = choose(&self.mlp, state, &mut self.rng);
+        let (m, rest) = choose(&self.mlp, self.enc, state, &mut self.rng);
         self.plan = rest;
         m
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
-        let moves = match turn_values(&self.mlp, state) {
+        let moves = match turn_values(&self.mlp, self.enc, state) {
             Some((g, values)) => g.root_values(&values),
-            None => one_step(&self.mlp, state),
+            None => one_step(&self.mlp, self.enc, state),
         };
         Some(Evaluation {
             kind: ValueKind::Estimate,
@@ -504,6 +523,9 @@ pub struct Trainer<S: Encode> {
     pub options: TrainOptions,
     /// The network.
     pub mlp: Mlp,
+    /// The encoding of its inputs: its ruleset's newest for a new run, the checkpoint's for a
+    /// resumed one.
+    pub encoding: Encoding,
     adam: Adam,
     /// Games played.
     pub games_done: u64,
@@ -563,6 +585,7 @@ impl<S: Encode + Playable> Trainer<S> {
             rules,
             options,
             mlp,
+            encoding: enc,
             adam,
             games_done: 0,
             curve: Vec::new(),
@@ -612,14 +635,14 @@ impl<S: Encode + Playable> Trainer<S> {
     /// (and at the start of a run). `started` is when this session of the run began.
     pub fn step(&mut self, started: std::time::Instant) -> StepReport {
         let (first, n) = self.next_batch();
-        let mlp = &self.mlp;
+        let (mlp, enc) = (&self.mlp, self.encoding);
         let rules = &self.rules;
         let (seed, lambda) = (self.options.seed, self.options.lambda);
         let games: Vec<Vec<Sample>> = self.pool().install(|| {
             use rayon::prelude::*;
             (first..first + n)
                 .into_par_iter()
-                .map(|g| self_play::<S>(mlp, rules, derive_seed(seed, g), lambda).0)
+                .map(|g| self_play::<S>(mlp, enc, rules, derive_seed(seed, g), lambda).0)
                 .collect()
         });
         self.learn(games, started)
@@ -733,9 +756,9 @@ impl<S: Encode + Playable> Trainer<S> {
         let Ok(other) = PreparedAgent::<S>::new(opponent, &self.rules) else {
             return f64::NAN;
         };
-        let mlp = Arc::new(self.mlp.clone());
+        let (mlp, enc) = (Arc::new(self.mlp.clone()), self.encoding);
         let me: AgentMaker<S> = Arc::new(move |seed| {
-            Box::new(NetPlayer::<S>::new(mlp.clone(), "net", seed)) as Box<dyn Agent<S>>
+            Box::new(NetPlayer::<S>::new(mlp.clone(), enc, "net", seed)) as Box<dyn Agent<S>>
         });
         let rules = &self.rules;
         let points: Vec<f64> = self.pool().install(|| {
@@ -765,11 +788,7 @@ impl<S: Encode + Playable> Trainer<S> {
 
     /// The trained network, with what it was trained on in its metadata.
     pub fn network(&self) -> Network {
-        let mut net = Network::new(
-            self.mlp.clone(),
-            S::family(&self.rules),
-            S::encoding(&self.rules),
-        );
+        let mut net = Network::new(self.mlp.clone(), S::family(&self.rules), self.encoding);
         let o = &self.options;
         for (k, v) in [
             ("ruleset", self.rules.to_string()),
@@ -992,6 +1011,7 @@ impl<S: Encode + Playable> Trainer<S> {
                 rules,
                 options,
                 mlp: net.mlp,
+                encoding: net.encoding,
                 adam,
                 games_done: meta.games_done,
                 curve: meta.curve,

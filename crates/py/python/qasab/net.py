@@ -68,7 +68,9 @@ def training_data(
     (N, *observation_tensor_shape), ``targets`` float32 (N,), ``player`` int8 (N,),
     ``game`` int64 (N,), ``positions`` (a list of N position ids), ``encoding`` (str),
     ``inputs`` (int), ``network`` ("file", "shipped" or "initial") and ``ruleset`` (the
-    canonical string). Row ``i`` is one state before a throw.
+    canonical string). Row ``i`` is one state before a throw. The features are in the
+    encoding of the network that played (``encoding`` names it: a shipped network may read
+    an older encoding than ``encoding(ruleset)``'s newest).
 
     Raises ``QasabError`` for ``games < 1``, ``lambda_`` outside [0, 1] or a bad thread
     count, ``RulesetError`` for a bad ruleset or ``tihbat``, ``NetworkError`` for a network
@@ -77,18 +79,23 @@ def training_data(
     return _qasab.net_training_data(ruleset, games, seed, network, lambda_, threads)
 
 
-def encoding(ruleset: str) -> Dict[str, Any]:
-    """The network inputs of ``ruleset``'s states: ``name`` (``tab-v1`` or
+def encoding(ruleset: str, encoding: Optional[str] = None) -> Dict[str, Any]:
+    """The network inputs of ``ruleset``'s states: ``name`` (``tab-v2`` or
     ``tab-ludii-v1``), ``inputs`` (their number), ``columns`` (the board's) and ``family``
-    (the preset whose network reads them)."""
-    return _qasab.net_encoding(ruleset)
+    (the preset whose network reads them).
+
+    Without ``encoding``, the newest, which new networks are trained on; with it, the
+    encoding of that name (``tab-v1``, which older networks read). Raises ``QasabError`` for
+    an encoding that is not one of the ruleset's."""
+    return _qasab.net_encoding(ruleset, encoding)
 
 
-def encode(state: State) -> np.ndarray:
+def encode(state: State, encoding: Optional[str] = None) -> np.ndarray:
     """The network inputs of ``state`` (a state of a Tâb or Ludii ruleset that is not over)
-    as a float32 vector of ``encoding(ruleset)["inputs"]`` values, describing the side in
-    turn (White in an opening that has none)."""
-    return _qasab.net_encode(state)
+    as a float32 vector of ``encoding(ruleset, encoding)["inputs"]`` values, describing the
+    side in turn (White in an opening that has none): in the ruleset's newest encoding, or
+    the one named ``encoding``."""
+    return _qasab.net_encode(state, encoding)
 
 
 def value(state: State, network: Optional[PathLike] = None) -> float:
@@ -112,7 +119,9 @@ def save_network(
     ``tensors`` maps each name of ``LAYERS`` to an array of its shape (numpy arrays, or
     anything ``numpy.asarray`` reads, such as a CPU PyTorch tensor after ``.detach()``),
     cast to float32. The metadata ``encoding``, ``family``, ``columns`` and ``ruleset`` are
-    filled from ``ruleset``; ``metadata`` adds other keys (how it was trained, say).
+    filled from ``ruleset``: the encoding is the ruleset's newest, or the older one whose
+    number of inputs ``fc1.weight`` has. ``metadata`` adds other keys (how it was trained,
+    say).
 
     Raises ``NetworkError`` for a missing or unknown tensor, a shape that does not fit the
     ruleset's encoding or the other layers, a value that is not finite, a reserved metadata
