@@ -111,6 +111,33 @@ fn encodings_stay_in_range_on_every_preset() {
     }
 }
 
+#[test]
+fn tab_v2_is_tab_v1_followed_by_the_threats() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let v1 = <tab::State as Encode>::encoding_named(&rules, "tab-v1").unwrap();
+    let v2 = <tab::State as Encode>::encoding_named(&rules, "tab-v2").unwrap();
+    let (mut a, mut b) = (Features::default(), Features::default());
+    let mut threats = 0;
+    for s in sample_states::<tab::State>(&rules, 3, 7) {
+        Encode::encode(&s, v1, &mut a);
+        Encode::encode(&s, v2, &mut b);
+        let old: Vec<(u32, f32)> = b
+            .active()
+            .iter()
+            .copied()
+            .filter(|&(i, _)| (i as usize) < v1.inputs)
+            .collect();
+        assert_eq!(old, a.active(), "{}", s.position_id());
+        threats += b.active().len() - a.active().len();
+    }
+    assert!(threats > 0, "no threat input was ever set");
+    // At the start every piece is unconverted and the rows are apart: nothing is threatened.
+    let start = rules.initial_state();
+    Encode::encode(&start, v1, &mut a);
+    Encode::encode(&start, v2, &mut b);
+    assert_eq!(a.active(), b.active());
+}
+
 /// A network saved and read back gives the same values, bit for bit.
 fn round_trip<S: Encode + Playable>(rules: S::Ruleset) {
     let trainer = Trainer::<S>::new(rules.clone(), small_options(16, 1)).unwrap();

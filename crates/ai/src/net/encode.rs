@@ -316,7 +316,7 @@ struct Unit {
 /// The threat inputs of `tab-v2`, from `at` on: which units one throw of the enemy would hit,
 /// and for each side the chance that one throw of his hits and the largest unit it would take.
 ///
-/// The hits are those of the geometry of the track ([`tab::State::track_destinations`]) for
+/// The hits are those of the geometry of the track ([`tab::State::throw_destinations`]) for
 /// units that may move: a unit with an unconverted piece only with a tâb (L-9c), a frozen one
 /// not at all (L-11), the branch into the enemy row only for units that have not been there
 /// (L-10); a landing on an enemy unit takes it (L-16). A first-order view, like backgammon's
@@ -339,11 +339,11 @@ fn threats(state: &tab::State, us: Player, units: &[Unit], at: usize, out: &mut 
         let Some(o) = u.owner.filter(|_| !u.frozen) else {
             continue;
         };
-        for (k, t) in THROWS.into_iter().enumerate() {
+        let reach = state.throw_destinations(o, Square(s as u8));
+        for (k, (t, [main, branch])) in THROWS.into_iter().zip(reach).enumerate() {
             if u.unconverted && !t.is_tab() {
                 continue;
             }
-            let [main, branch] = state.track_destinations(o, Square(s as u8), t.value());
             for to in [main, branch.filter(|_| !u.entered)].into_iter().flatten() {
                 let target = &units[usize::from(to.0)];
                 if target.owner == Some(!o) {

@@ -185,6 +185,22 @@ impl State {
         [sq(main), sq(alt)]
     }
 
+    /// [`State::track_destinations`] for each throw of [`Throw::ALL`] in order, read at once:
+    /// for evaluations that ask it of every unit (`None`s for a square off the board).
+    pub fn throw_destinations(&self, p: Player, from: Square) -> [[Option<Square>; 2]; 5] {
+        let mut out = [[None; 2]; 5];
+        if usize::from(from.0) >= self.grid().len() {
+            return out;
+        }
+        let row = &dests(self.rules.columns, self.rules.track, p)[usize::from(from.0)];
+        let sq = |s: u8| (s != NONE).then_some(Square(s));
+        for (o, t) in out.iter_mut().zip(Throw::ALL) {
+            let [main, alt] = row[usize::from(t.value()) - 1];
+            *o = [sq(main), sq(alt)];
+        }
+        out
+    }
+
     /// Whether the play `m` would reduce the moving stack to one piece on arrival (L-15, M-9).
     /// False for anything but a play of a stack of the player to move.
     pub fn play_reduces(&self, m: Move) -> bool {
