@@ -42,7 +42,7 @@ fn main() -> candle_core::Result<()> {
         .iter()
         .map(|s| {
             let mut f = Features::default();
-            Encode::encode(s, &mut f);
+            Encode::encode(s, net.encoding, &mut f);
             f
         })
         .collect();

@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the learned evaluation on `tab`: one evaluation (the encoding and
 //! the network), the network alone, one at a time and in batches, the ends of whole turns
 //! valued one at a time and together (as `greedy` and the `net` player value them), and the
-//! fitted linear evaluation beside them, and the inputs of the newest encoding (`tab-v2`),
+//! fitted linear evaluation beside them, and the inputs of the older encoding (`tab-v1`),
 //! over a fixed sample of mid-game positions (decisions
 //! from seeded random games).
 //!
@@ -15,7 +15,6 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::bench::mid_game_positions;
 use qasab_ai::eval::{EvalWeights, Evaluate};
-use qasab_ai::net::train::{TrainOptions, Trainer};
 use qasab_ai::net::{Encode, Features, shipped};
 use qasab_ai::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{Player, tab};
@@ -69,42 +68,15 @@ fn net(c: &mut Criterion) {
             }
         })
     });
-    // The newest encoding, tab-v2, on which new networks are trained: its inputs alone, then
-    // its inputs and a network of the shipped one's size on them (freshly initialised, as a
-    // new run's: the first layer's cost is that of the non-zero inputs whatever the weights).
+    // The older encoding, tab-v1 (the shipped tab-hyde and tab-modern networks read it), for
+    // comparison: what the threat inputs of tab-v2 cost.
     let rules: tab::Ruleset = TAB.parse().expect("a preset");
-    let newest = <tab::State as Encode>::encoding(&rules);
-    let fresh = Trainer::<tab::State>::new(rules, TrainOptions::default())
-        .expect("default options")
-        .mlp;
-    let active: usize = sample
-        .iter()
-        .map(|s| {
-            let mut f = Features::default();
-            Encode::encode(s, newest, &mut f);
-            f.active().len()
-        })
-        .sum();
-    eprintln!(
-        "{}: {:.1} active inputs of {} on average",
-        newest.name,
-        active as f64 / sample.len() as f64,
-        newest.inputs
-    );
-    c.bench_function("tab net encode tab-v2 (64 positions)", |b| {
+    let older = <tab::State as Encode>::encoding_named(&rules, "tab-v1").expect("tab-v1");
+    c.bench_function("tab net encode tab-v1 (64 positions)", |b| {
         let mut f = Features::default();
         b.iter(|| {
             for s in &sample {
-                black_box(Encode::encode(s, newest, &mut f));
-            }
-        })
-    });
-    c.bench_function("tab net encode and forward tab-v2 (64 positions)", |b| {
-        let mut f = Features::default();
-        b.iter(|| {
-            for s in &sample {
-                Encode::encode(s, newest, &mut f);
-                black_box(fresh.value(&f));
+                black_box(Encode::encode(s, older, &mut f));
             }
         })
     });
