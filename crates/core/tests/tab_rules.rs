@@ -1034,3 +1034,27 @@ fn m12_capturing_every_bead_wins() {
         Some((Some(Player::One), EndReason::Elimination))
     );
 }
+
+#[test]
+fn throw_destinations_are_track_destinations_for_each_throw() {
+    for name in ["tab", "tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let s = rules.initial_state();
+        for p in [Player::One, Player::Two] {
+            for from in s.grid().squares() {
+                let all = s.throw_destinations(p, from);
+                for (t, dests) in qasab_core::sticks::Throw::ALL.into_iter().zip(all) {
+                    assert_eq!(
+                        dests,
+                        s.track_destinations(p, from, t.value()),
+                        "{name} {from:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            s.throw_destinations(Player::One, Square(200)),
+            [[None; 2]; 5]
+        );
+    }
+}

@@ -17,7 +17,7 @@ use qasab_ai::net::mlp::{Linear, MAX_HIDDEN, Mlp};
 use qasab_ai::net::train::{TrainOptions, Trainer};
 use qasab_ai::net::{Encode, Encoding, Features, NetError, Network};
 use qasab_ai::players::Playable;
-use qasab_core::{AnyRuleset, AnyState, Observe, Player, Turn};
+use qasab_core::{AnyRuleset, AnyState, Observe, Turn};
 
 use crate::{NetworkError, PyState, QasabError, RulesetError, parse_ruleset};
 
@@ -122,21 +122,21 @@ pub(crate) fn net_encoding<'py>(
     encoded!(&rules, encoding_typed(py, encoding))
 }
 
-/// The inputs of a state that is not over in the encoding `enc`, and the side they describe.
-fn features_of<S: Encode>(state: &S, enc: Encoding) -> PyResult<(Features, Player)> {
+/// The inputs of a state that is not over in the encoding `enc`.
+fn features_of<S: Encode>(state: &S, enc: Encoding) -> PyResult<Features> {
     if matches!(state.turn(), Turn::Over(_)) {
         return Err(QasabError::new_err(
             "the game is over: a finished game has its result, not network inputs",
         ));
     }
     let mut f = Features::default();
-    let us = Encode::encode(state, enc, &mut f);
-    Ok((f, us))
+    Encode::encode(state, enc, &mut f);
+    Ok(f)
 }
 
 /// The inputs of `state` in its ruleset's encoding `name` (the newest without one).
 fn encode_named<S: Encode>(state: &S, name: Option<&str>) -> PyResult<Features> {
-    Ok(features_of(state, encoding_of::<S>(state.ruleset(), name)?)?.0)
+    features_of(state, encoding_of::<S>(state.ruleset(), name)?)
 }
 
 /// The network inputs of a state as a float32 vector, describing the side in turn (White in
@@ -173,7 +173,7 @@ fn value_typed<S: Encode>(state: &S, network: Option<&Path>) -> PyResult<f64> {
         }
         None => qasab_ai::net::for_rules::<S>(rules).map_err(NetworkError::new_err)?,
     };
-    let (f, _) = features_of(state, net.encoding)?;
+    let f = features_of(state, net.encoding)?;
     Ok(f64::from(net.mlp.value(&f)))
 }
 

@@ -358,7 +358,8 @@ fn threats(state: &tab::State, us: Player, units: &[Unit], at: usize, out: &mut 
         let (Some(o), bits) = (u.owner, attacked[s]) else {
             continue;
         };
-        let base = at + (usize::from(o != us) * squares + relative(us, s as u8, squares)) * 5;
+        let base = at
+            + (usize::from(o != us) * squares + relative(us, s as u8, squares)) * THREAT_PER_SQUARE;
         for k in (0..THREAT_PER_SQUARE).filter(|k| bits & (1 << k) != 0) {
             out.push((base + k) as u32, 1.0);
         }
