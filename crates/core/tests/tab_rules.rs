@@ -1058,3 +1058,29 @@ fn throw_destinations_are_track_destinations_for_each_throw() {
         );
     }
 }
+
+#[test]
+fn occupied_is_the_squares_with_a_unit() {
+    for name in ["tab", "tab-hyde", "tab-modern", "tab(columns=29)"] {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let mut s = rules.initial_state();
+        let (mut moves, mut outs) = (Vec::new(), Vec::new());
+        // A fixed walk through a game: the k-th choice takes option (7k + 3) mod n.
+        for k in 0..400usize {
+            for p in [Player::One, Player::Two] {
+                let expected: u128 = s
+                    .grid()
+                    .squares()
+                    .filter(|&sq| s.unit_at(sq).is_some_and(|(o, _)| o == p))
+                    .map(|sq| 1u128 << sq.0)
+                    .sum();
+                assert_eq!(s.occupied(p), expected, "{name} after {k} steps");
+            }
+            match s.turn() {
+                Turn::Over(_) => break,
+                Turn::Chance => s.apply_picked_chance(&mut outs, |o| (7 * k + 3) % o.len()),
+                Turn::Player(_) => s.play_picked(&mut moves, |n| (7 * k + 3) % n),
+            }
+        }
+    }
+}

@@ -203,7 +203,7 @@ impl Encode for tab::State {
         let n = usize::from(rules.columns);
         let squares = grid.len();
         // What each square's unit holds, read from the pieces once.
-        let mut unconverted = [false; 4 * qasab_core::grid::MAX_COLUMNS as usize];
+        let mut unconverted = [false; qasab_core::grid::MAX_SQUARES];
         let mut entered = unconverted;
         for p in [Player::One, Player::Two] {
             for i in 0..rules.piece_count() {
@@ -214,23 +214,27 @@ impl Encode for tab::State {
                 }
             }
         }
-        let mut units = [Unit::default(); 4 * qasab_core::grid::MAX_COLUMNS as usize];
-        for sq in grid.squares() {
+        let units = Units {
+            occupied: [self.occupied(Player::One), self.occupied(Player::Two)],
+            unconverted,
+            entered,
+            frozen: 0,
+        };
+        let mut frozen = 0u128;
+        // The occupied squares in square order, as a scan of the whole grid would meet them.
+        for s in squares_of(units.occupied[0] | units.occupied[1]) {
+            let sq = Square(s);
             let Some((owner, count)) = self.unit_at(sq) else {
                 continue;
             };
             let hold = self.enemy_row_hold(sq);
-            units[usize::from(sq.0)] = Unit {
-                owner: Some(owner),
-                count,
-                unconverted: unconverted[usize::from(sq.0)],
-                entered: entered[usize::from(sq.0)],
-                frozen: hold == Some(true),
-            };
+            if hold == Some(true) {
+                frozen |= 1 << s;
+            }
             let side = usize::from(owner != us);
-            let base = (side * squares + relative(us, sq.0, squares)) * TAB_PER_SQUARE;
+            let base = (side * squares + relative(us, s, squares)) * TAB_PER_SQUARE;
             out.at_least(base, count, 4);
-            let s = usize::from(sq.0);
+            let s = usize::from(s);
             if unconverted[s] {
                 out.push((base + 4) as u32, 1.0);
             }
@@ -258,6 +262,7 @@ impl Encode for tab::State {
                 }
             }
         }
+        let units = Units { frozen, ..units };
         let mut at = 2 * squares * TAB_PER_SQUARE;
         for t in THROWS {
             out.at_least(at, self.pending_count(t), 3);
@@ -292,7 +297,7 @@ impl Encode for tab::State {
         }
         at += 1;
         if enc.name == "tab-v2" {
-            threats(self, us, &units[..squares], at, out);
+            threats(self, us, &units, at, out);
             at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
         }
         debug_assert_eq!(at, enc.inputs);
@@ -300,17 +305,28 @@ impl Encode for tab::State {
     }
 }
 
-/// What the threat inputs read of a square's unit.
-#[derive(Copy, Clone, Default)]
-struct Unit {
-    owner: Option<Player>,
-    count: u32,
-    /// It holds a piece not yet converted: it moves only with a tâb, one step (L-9c).
-    unconverted: bool,
-    /// It holds a piece that has been in the enemy home row: it may not enter again (L-10).
-    entered: bool,
-    /// The enemy-row rule keeps it from moving at all (L-11).
-    frozen: bool,
+/// What the threat inputs read of the units, by square (bit `s` of a mask for square `s`).
+struct Units {
+    /// The squares of each side's units, by [`Player::index`].
+    occupied: [u128; 2],
+    /// The unit holds a piece not yet converted: it moves only with a tâb, one step (L-9c).
+    unconverted: [bool; qasab_core::grid::MAX_SQUARES],
+    /// The unit holds a piece that has been in the enemy home row: it may not enter again
+    /// (L-10).
+    entered: [bool; qasab_core::grid::MAX_SQUARES],
+    /// The enemy-row rule keeps the unit from moving at all (L-11).
+    frozen: u128,
+}
+
+/// The squares of `mask`, in increasing order.
+fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let s = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            s
+        })
+    })
 }
 
 /// The threat inputs of `tab-v2`, from `at` on: which units one throw of the enemy would hit,
@@ -323,53 +339,61 @@ struct Unit {
 /// shot counts: the rules' own generator would be exact but would run ten times for every
 /// state valued, and the network reads the rest (stacks, the throws in hand) from the other
 /// inputs.
-fn threats(state: &tab::State, us: Player, units: &[Unit], at: usize, out: &mut Features) {
-    let squares = units.len();
-    let (odds, total) = state.ruleset().odds.weights();
-    let mut chance_of = [0f32; 5];
-    for w in &odds {
-        chance_of[w.outcome.index()] = w.weight as f32 / total as f32;
-    }
+fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut Features) {
+    let squares = state.grid().len();
     // Per square, bit k when the enemy of its unit hits it with the throw THROWS[k]; per
     // side, the throws that hit something, and the largest unit they hit.
-    let mut attacked = [0u8; 4 * qasab_core::grid::MAX_COLUMNS as usize];
+    let mut attacked = [0u8; qasab_core::grid::MAX_SQUARES];
     let mut hitting = [0u8; 2];
     let mut largest = [0u32; 2];
-    for (s, u) in units.iter().enumerate() {
-        let Some(o) = u.owner.filter(|_| !u.frozen) else {
-            continue;
-        };
-        let reach = state.throw_destinations(o, Square(s as u8));
-        for (k, (t, [main, branch])) in THROWS.into_iter().zip(reach).enumerate() {
-            if u.unconverted && !t.is_tab() {
-                continue;
-            }
-            for to in [main, branch.filter(|_| !u.entered)].into_iter().flatten() {
-                let target = &units[usize::from(to.0)];
-                if target.owner == Some(!o) {
-                    attacked[usize::from(to.0)] |= 1 << k;
-                    hitting[o.index()] |= 1 << k;
-                    largest[o.index()] = largest[o.index()].max(target.count);
+    for o in [Player::One, Player::Two] {
+        let enemy = units.occupied[(!o).index()];
+        for s in squares_of(units.occupied[o.index()] & !units.frozen) {
+            let (unconverted, entered) = (units.unconverted[s as usize], units.entered[s as usize]);
+            let reach = state.throw_destinations(o, Square(s));
+            for (k, (t, [main, branch])) in THROWS.into_iter().zip(reach).enumerate() {
+                if unconverted && !t.is_tab() {
+                    continue;
+                }
+                for to in [main, branch.filter(|_| !entered)].into_iter().flatten() {
+                    if enemy & (1 << to.0) != 0 {
+                        attacked[usize::from(to.0)] |= 1 << k;
+                        hitting[o.index()] |= 1 << k;
+                        let count = state.unit_at(to).map_or(0, |(_, c)| c);
+                        largest[o.index()] = largest[o.index()].max(count);
+                    }
                 }
             }
         }
     }
-    for (s, u) in units.iter().enumerate() {
-        let (Some(o), bits) = (u.owner, attacked[s]) else {
+    for s in squares_of(units.occupied[0] | units.occupied[1]) {
+        let bits = attacked[usize::from(s)];
+        if bits == 0 {
             continue;
-        };
-        let base = at
-            + (usize::from(o != us) * squares + relative(us, s as u8, squares)) * THREAT_PER_SQUARE;
+        }
+        let mine = units.occupied[us.index()] & (1 << s) != 0;
+        let base =
+            at + (usize::from(!mine) * squares + relative(us, s, squares)) * THREAT_PER_SQUARE;
         for k in (0..THREAT_PER_SQUARE).filter(|k| bits & (1 << k) != 0) {
             out.push((base + k) as u32, 1.0);
         }
     }
+    // The chance of each throw, read only when a side hits something.
+    let chance_of = || {
+        let (odds, total) = state.ruleset().odds.weights();
+        let mut chance_of = [0f32; 5];
+        for w in &odds {
+            chance_of[w.outcome.index()] = w.weight as f32 / total as f32;
+        }
+        chance_of
+    };
+    let chances = (hitting != [0, 0]).then(chance_of).unwrap_or_default();
     let sides = at + 2 * squares * THREAT_PER_SQUARE;
     for (j, p) in [us, !us].into_iter().enumerate() {
         let base = sides + j * THREAT_PER_SIDE;
         let chance: f32 = (0..5)
             .filter(|k| hitting[p.index()] & (1 << k) != 0)
-            .map(|k| chance_of[k])
+            .map(|k| chances[k])
             .sum();
         if chance > 0.0 {
             out.push(base as u32, chance);

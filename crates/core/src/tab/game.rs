@@ -69,12 +69,14 @@ impl State {
 
     /// How many throws of `t` are waiting to be played (without allocating, unlike
     /// [`State::pending`]).
+    #[inline]
     pub fn pending_count(&self, t: Throw) -> u32 {
         u32::from(self.pending.get(t.index()))
     }
 
     /// Piece `i` of `p` (0-based, in piece-number order), or `None` once it is off the board or
     /// if `p` has no such piece. Read-only, for evaluations.
+    #[inline]
     pub fn piece(&self, p: Player, i: u8) -> Option<PieceView> {
         if i >= self.rules.piece_count() {
             return None;
@@ -87,7 +89,15 @@ impl State {
         })
     }
 
+    /// The squares where `p` has a unit, as a mask: bit `s` for square `s`. Read-only, for
+    /// evaluations that visit the occupied squares only.
+    #[inline]
+    pub fn occupied(&self, p: Player) -> u128 {
+        self.occ[p.index()]
+    }
+
     /// The owner of the unit on `sq` and its number of pieces, if the square is occupied.
+    #[inline]
     pub fn unit_at(&self, sq: Square) -> Option<(Player, u32)> {
         if usize::from(sq.0) >= self.grid().len() {
             return None;
@@ -97,6 +107,7 @@ impl State {
 
     /// Whether the stack on `sq` is dissolved (L-14, `split=dissolve`): its pieces stand
     /// together but move one by one. False for an empty square or a single piece.
+    #[inline]
     pub fn is_dissolved(&self, sq: Square) -> bool {
         usize::from(sq.0) < self.grid().len()
             && self.mask(sq.0).count_ones() > 1
@@ -109,6 +120,7 @@ impl State {
     /// his), `Some(false)` if it may move along that row but not leave it (`freeze-exit`,
     /// `freeze-exit-unless-one-stack`), `None` if the rule does not hold it (or the square is
     /// empty). `lowest-priority` holds no unit by itself and is not reported.
+    #[inline]
     pub fn enemy_row_hold(&self, sq: Square) -> Option<bool> {
         if usize::from(sq.0) >= self.grid().len() {
             return None;
@@ -141,6 +153,7 @@ impl State {
 
     /// The player whose turn it is, throwing or playing his throws; `None` during the opening
     /// (L-4) and once the game is over.
+    #[inline]
     pub fn player_in_turn(&self) -> Option<Player> {
         match self.phase {
             Phase::Throwing { player } | Phase::Moving { player } => Some(player),
@@ -175,6 +188,7 @@ impl State {
     /// row (L-2, L-10), the way through that row. `None` where the track ends (the one-way
     /// track, H-8) or for a step count or square out of range. Geometry only: it does not say
     /// whether a unit may make the move (for that, [`State::throw_plays`]).
+    #[inline]
     pub fn track_destinations(&self, p: Player, from: Square, steps: u8) -> [Option<Square>; 2] {
         if !(1..=6).contains(&steps) || usize::from(from.0) >= self.grid().len() {
             return [None, None];
@@ -187,6 +201,7 @@ impl State {
 
     /// [`State::track_destinations`] for each throw of [`Throw::ALL`] in order, read at once:
     /// for evaluations that ask it of every unit (`None`s for a square off the board).
+    #[inline]
     pub fn throw_destinations(&self, p: Player, from: Square) -> [[Option<Square>; 2]; 5] {
         let mut out = [[None; 2]; 5];
         if usize::from(from.0) >= self.grid().len() {
@@ -226,6 +241,7 @@ impl State {
     /// Whether the whole unit on `from`, were it to arrive on `to`, would be reduced to one
     /// piece (L-15, M-9): what the reduction rule reads of its pieces' histories. False for an
     /// empty square, a single piece, or a square off the board. Read-only, for evaluations.
+    #[inline]
     pub fn unit_reduces(&self, from: Square, to: Square) -> bool {
         let len = self.grid().len();
         if usize::from(from.0) >= len || usize::from(to.0) >= len {
