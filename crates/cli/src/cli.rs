@@ -306,6 +306,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Where the trained network goes (safetensors). Beside it: FILE's stem with
+    /// .best.safetensors (the network at the curve's best point so far),
     /// .checkpoint.safetensors (to resume), .curve.json and .curve.svg (the learning curve).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

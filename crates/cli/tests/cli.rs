@@ -960,9 +960,10 @@ fn analyse_rates_every_decision_and_throw_of_a_record() {
     );
 }
 
-/// `qasab train` writes the network, its checkpoint and the learning curve; a run stopped and
-/// resumed gives the same network, byte for byte, as one run straight through (on another
-/// number of threads); the network plays; bad settings fail with one clear line.
+/// `qasab train` writes the network, the best one by the curve, its checkpoint and the
+/// learning curve; a run stopped and resumed gives the same network, byte for byte, as one run
+/// straight through (on another number of threads); the network plays; bad settings fail with
+/// one clear line.
 #[test]
 fn train_writes_resumes_and_plays() {
     let dir = temp("train");
@@ -1008,6 +1009,23 @@ fn train_writes_resumes_and_plays() {
         .map(|p| p["games"].as_u64().unwrap())
         .collect();
     assert_eq!(games, [0, 2, 4]);
+    // The best network by the curve: that of its first point with the top score.
+    let scores: Vec<f64> = curve
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_f64().unwrap())
+        .collect();
+    let top = (0..scores.len())
+        .reduce(|a, b| if scores[b] > scores[a] { b } else { a })
+        .unwrap();
+    let best = qasab_ai::net::Network::from_bytes(
+        &std::fs::read(dir.join("whole.best.safetensors")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(best.metadata["games"], games[top].to_string());
+    assert_eq!(best.metadata["curve_score"], format!("{:.4}", scores[top]));
+    assert!(said.contains("whole.best.safetensors (after "), "{said}");
 
     run("2", &part, "1", None);
     run("4", &part, "2", Some(&file("part.checkpoint.safetensors")));

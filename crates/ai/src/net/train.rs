@@ -109,6 +109,19 @@ pub struct CurvePoint {
     pub seconds: f64,
 }
 
+/// The index of the curve's best point: the first with the top score. Runs reach their best
+/// after a few thousand games and then lose strength (docs/training.md), so `qasab train`
+/// keeps the network of this point beside the last one.
+pub fn best_point(curve: &[CurvePoint]) -> Option<usize> {
+    (0..curve.len()).reduce(|a, b| {
+        if curve[b].score > curve[a].score {
+            b
+        } else {
+            a
+        }
+    })
+}
+
 /// A state before a throw, with what learning needs of it.
 struct ChanceState {
     features: Features,

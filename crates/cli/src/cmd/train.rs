@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::net::train::{CurvePoint, TrainOptions, Trainer};
+use qasab_ai::net::train::{CurvePoint, TrainOptions, Trainer, best_point};
 use qasab_ai::net::{Encode, NetError};
 use qasab_ai::players::Playable;
 use qasab_core::AnyRuleset;
@@ -35,6 +35,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 /// The files of a run whose network goes to `out`.
 struct Files {
     out: PathBuf,
+    /// The network at the curve point with the best score so far.
+    best: PathBuf,
     checkpoint: PathBuf,
     curve_json: PathBuf,
     curve_svg: PathBuf,
@@ -48,6 +50,7 @@ impl Files {
         let beside = |suffix: &str| out.with_file_name(format!("{stem}{suffix}"));
         Files {
             out: out.to_path_buf(),
+            best: beside(".best.safetensors"),
             checkpoint: beside(".checkpoint.safetensors"),
             curve_json: beside(".curve.json"),
             curve_svg: beside(".curve.svg"),
@@ -124,6 +127,10 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
     );
     bar.set_position(trainer.games_done);
     while !trainer.finished() {
+        let (points_before, games_before) = (trainer.curve.len(), trainer.games_done);
+        // The untrained network, which the run's first point measures before the first
+        // batch is learnt (the step that plays that batch measures both).
+        let untrained = (games_before == 0).then(|| trainer.network());
         let report = trainer.step(started);
         bar.inc(report.games);
         bar.set_message(format!("loss {:.4}", report.loss));
@@ -134,6 +141,20 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 bar.println(point_line(p));
             }
             write_curve(&files, &trainer.curve)?;
+            // A new best point: keep the network it measured.
+            if let Some(top) = best_point(&trainer.curve).filter(|&i| i >= points_before) {
+                let point = &trainer.curve[top];
+                let net = if point.games == trainer.games_done {
+                    Some(trainer.network())
+                } else {
+                    untrained.filter(|_| point.games == games_before)
+                };
+                if let Some(mut net) = net {
+                    net.metadata
+                        .insert("curve_score".into(), format!("{:.4}", point.score));
+                    write(&files.best, &net.to_bytes())?;
+                }
+            }
         }
         let seconds = seconds_before + started.elapsed().as_secs_f64();
         write(&files.checkpoint, &trainer.checkpoint(seconds))?;
@@ -145,16 +166,31 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
         .map_err(|e: NetError| anyhow!(e))?;
     write_curve(&files, &trainer.curve)?;
     outln!(
-        "{} games of {}: network in {} ({} parameters), checkpoint in {}, curve in {} and {}",
+        "{} games of {}: network in {} ({} parameters), the best by the curve in {}, \
+         checkpoint in {}, curve in {} and {}",
         trainer.games_done,
         trainer.rules,
         files.out.display(),
         trainer.mlp.parameters(),
+        best_line(&trainer.curve, &files.best),
         files.checkpoint.display(),
         files.curve_json.display(),
         files.curve_svg.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the best network by the curve is, and its point.
+fn best_line(curve: &[CurvePoint], best: &Path) -> String {
+    match best_point(curve).map(|i| &curve[i]) {
+        Some(p) => format!(
+            "{} (after {} games, {:.1}%)",
+            best.display(),
+            p.games,
+            100.0 * p.score
+        ),
+        None => "none (no curve)".into(),
+    }
 }
 
 fn point_line(p: &CurvePoint) -> String {
