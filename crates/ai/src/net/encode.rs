@@ -214,15 +214,10 @@ impl Encode for tab::State {
                 }
             }
         }
-        let units = Units {
-            occupied: [self.occupied(Player::One), self.occupied(Player::Two)],
-            unconverted,
-            entered,
-            frozen: 0,
-        };
+        let occupied = [self.occupied(Player::One), self.occupied(Player::Two)];
         let mut frozen = 0u128;
         // The occupied squares in square order, as a scan of the whole grid would meet them.
-        for s in squares_of(units.occupied[0] | units.occupied[1]) {
+        for s in squares_of(occupied[0] | occupied[1]) {
             let sq = Square(s);
             let Some((owner, count)) = self.unit_at(sq) else {
                 continue;
@@ -262,7 +257,6 @@ impl Encode for tab::State {
                 }
             }
         }
-        let units = Units { frozen, ..units };
         let mut at = 2 * squares * TAB_PER_SQUARE;
         for t in THROWS {
             out.at_least(at, self.pending_count(t), 3);
@@ -297,6 +291,12 @@ impl Encode for tab::State {
         }
         at += 1;
         if enc.name == "tab-v2" {
+            let units = Units {
+                occupied,
+                unconverted,
+                entered,
+                frozen,
+            };
             threats(self, us, &units, at, out);
             at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
         }
