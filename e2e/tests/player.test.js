@@ -255,10 +255,11 @@ test("the opponent's last move is marked on the board", async () => {
     const { page, context, problems, id, created } = await open(ruleset, ['human', computer], DESKTOP);
     await atOnce(page);
     const opponent = created.seats[1].seat;
-    // Play until the computer has moved.
-    for (let i = 0; i < 12; i++) {
+    // Play until the computer has moved a piece: a turn that only passes (no tâb yet) marks
+    // no square, so a fixed number of clicks is not enough on an unlucky throw.
+    for (let i = 0; i < 60; i++) {
       const all = (await api(env, 'GET', `/api/games/${id}/actions`)).actions;
-      if (all.some((a) => a.seat === opponent && a.actor !== 'chance')) break;
+      if (lastTurnSquares(all, opponent).size > 0) break;
       await settled(page);
       await clickOneMove(page);
     }
