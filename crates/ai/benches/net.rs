@@ -68,7 +68,7 @@ fn net(c: &mut Criterion) {
             }
         })
     });
-    // The older encoding, tab-v1 (the shipped tab-hyde and tab-modern networks read it), for
+    // The older encoding, tab-v1 (networks trained before tab-v2 read it), for
     // comparison: what the threat inputs of tab-v2 cost.
     let rules: tab::Ruleset = TAB.parse().expect("a preset");
     let older = <tab::State as Encode>::encoding_named(&rules, "tab-v1").expect("tab-v1");
