@@ -289,6 +289,10 @@ fn step_dict<'py>(py: Python<'py>, r: &StepReport) -> PyResult<Bound<'py, PyDict
         "point",
         r.point.as_ref().map(|p| curve_dict(py, p)).transpose()?,
     )?;
+    d.set_item(
+        "best",
+        r.best.as_ref().map(|n| PyBytes::new(py, &n.to_bytes())),
+    )?;
     Ok(d)
 }
 
@@ -421,8 +425,10 @@ impl PyTrainer {
     }
 
     /// Learns from the next batch's games: `games`, the bytes of `self_play_games` for parts
-    /// of the batch in order. Returns what the step did (`games`, `states`, `loss`, and a
-    /// `point` of the learning curve when one was due).
+    /// of the batch in order. Returns what the step did (`games`, `states`, `loss`, a `point`
+    /// of the learning curve when one was due, and as `best` the bytes of the network that
+    /// point measured when it is the curve's best so far, with its score in the metadata key
+    /// `curve_score`; otherwise `None`).
     fn learn<'py>(
         &mut self,
         py: Python<'py>,

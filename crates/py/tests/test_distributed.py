@@ -302,6 +302,28 @@ def test_one_step_of_self_play_on_the_cluster_trains_the_commands_network(cluste
     assert b'"rate_schedule":"0:0.001,4:0.0002"' in a
 
 
+@needs_cli
+def test_training_keeps_the_curves_best_network_as_the_command_does(tmp_path):
+    settings = ["--games", "12", "--seed", "3", "--batch", "4", "--hidden", "16,8",
+                "--curve-every", "4", "--curve-pairs", "3", "--threads", "1"]
+    ruleset = "tab(columns=7,pieces=3)"
+    distributed.train(ruleset, 12, out=str(tmp_path / "here.safetensors"), seed=3, batch=4,
+                      hidden=(16, 8), curve_every=4, curve_pairs=3, use_ray=False, threads=1,
+                      progress=False)
+    _, err, code = cli("train", ruleset, *settings, "--out", str(tmp_path / "cli.safetensors"))
+    assert code == 0, err
+    best = (tmp_path / "here.best.safetensors").read_bytes()
+    assert best == (tmp_path / "cli.best.safetensors").read_bytes()
+    # The network of the curve's first point with the top score, which it names.
+    curve = json.loads((tmp_path / "here.curve.json").read_text())
+    top = max(range(len(curve)), key=lambda i: (curve[i]["score"], -i))
+    from safetensors import safe_open
+    with safe_open(str(tmp_path / "here.best.safetensors"), framework="numpy") as f:
+        meta = f.metadata()
+    assert meta["games"] == str(curve[top]["games"])
+    assert meta["curve_score"] == f"{curve[top]['score']:.4f}"
+
+
 def test_the_learner_refuses_games_of_another_board_with_an_error():
     # No Ray: the learner's check of the bytes that workers send back.
     from qasab._qasab import QasabError, Trainer, self_play_games

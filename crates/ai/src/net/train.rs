@@ -578,6 +578,9 @@ pub struct StepReport {
     pub loss: f64,
     /// A new point of the curve, if one was due.
     pub point: Option<CurvePoint>,
+    /// The network a new best point of the curve measured ([`best_point`]), with its score in
+    /// the metadata key `curve_score`: what `qasab train` keeps as `STEM.best.safetensors`.
+    pub best: Option<Network>,
 }
 
 impl<S: Encode + Playable> Trainer<S> {
@@ -705,9 +708,10 @@ impl<S: Encode + Playable> Trainer<S> {
                 self.rules
             )));
         }
-        let mut point = None;
+        let (mut point, mut best) = (None, None);
         if self.games_done == 0 && self.curve.is_empty() && self.options.curve_every > 0 {
             point = Some(self.curve_point(started));
+            best = self.network_if_best();
         }
         let seed = self.options.seed;
         let mut samples: Vec<Sample> = games.into_iter().flatten().collect();
@@ -734,12 +738,28 @@ impl<S: Encode + Playable> Trainer<S> {
         // A point when the games pass a multiple of `every` (batches need not divide it).
         if every > 0 && (self.games_done / every > first / every || self.finished()) {
             point = Some(self.curve_point(started));
+            best = self.network_if_best().or(best);
         }
         Ok(StepReport {
             games: n,
             states,
             loss: if states > 0 { sq / states as f64 } else { 0.0 },
             point,
+            best,
+        })
+    }
+
+    /// The network as it stands, with its score, if the curve's last point (which measured
+    /// it) is the curve's best: runs peak and then weaken (docs/training.md).
+    fn network_if_best(&self) -> Option<Network> {
+        let last = self.curve.len().checked_sub(1)?;
+        (best_point(&self.curve) == Some(last)).then(|| {
+            let mut net = self.network();
+            net.metadata.insert(
+                "curve_score".into(),
+                format!("{:.4}", self.curve[last].score),
+            );
+            net
         })
     }
 

@@ -127,10 +127,6 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
     );
     bar.set_position(trainer.games_done);
     while !trainer.finished() {
-        let (points_before, games_before) = (trainer.curve.len(), trainer.games_done);
-        // The untrained network, which the run's first point measures before the first
-        // batch is learnt (the step that plays that batch measures both).
-        let untrained = (games_before == 0).then(|| trainer.network());
         let report = trainer.step(started);
         bar.inc(report.games);
         bar.set_message(format!("loss {:.4}", report.loss));
@@ -141,20 +137,10 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 bar.println(point_line(p));
             }
             write_curve(&files, &trainer.curve)?;
-            // A new best point: keep the network it measured.
-            if let Some(top) = best_point(&trainer.curve).filter(|&i| i >= points_before) {
-                let point = &trainer.curve[top];
-                let net = if point.games == trainer.games_done {
-                    Some(trainer.network())
-                } else {
-                    untrained.filter(|_| point.games == games_before)
-                };
-                if let Some(mut net) = net {
-                    net.metadata
-                        .insert("curve_score".into(), format!("{:.4}", point.score));
-                    write(&files.best, &net.to_bytes())?;
-                }
-            }
+        }
+        // A new best point: keep the network it measured.
+        if let Some(net) = &report.best {
+            write(&files.best, &net.to_bytes())?;
         }
         let seconds = seconds_before + started.elapsed().as_secs_f64();
         write(&files.checkpoint, &trainer.checkpoint(seconds))?;

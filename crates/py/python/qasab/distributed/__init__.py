@@ -385,11 +385,12 @@ def study(ruleset: Optional[str] = None, vary: Sequence[str] = (),
     return run_job(job, **options)
 
 
-def _stem_files(out: str) -> Tuple[str, str]:
+def _stem_files(out: str) -> Tuple[str, str, str]:
     folder, name = os.path.split(out)
     stem = os.path.splitext(name)[0] or "net"
     return (os.path.join(folder, f"{stem}.checkpoint.safetensors"),
-            os.path.join(folder, f"{stem}.curve.json"))
+            os.path.join(folder, f"{stem}.curve.json"),
+            os.path.join(folder, f"{stem}.best.safetensors"))
 
 
 def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: str,
@@ -400,8 +401,9 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
           max_batches: Optional[int] = None) -> Trainer:
     """``qasab train``'s self-play training, its games played on a cluster. Writes, as the
     command does, the network to ``out``, and beside it ``STEM.checkpoint.safetensors`` after
-    every batch (which ``resume`` and ``qasab train --resume`` go on from) and
-    ``STEM.curve.json``. Returns the ``Trainer``.
+    every batch (which ``resume`` and ``qasab train --resume`` go on from),
+    ``STEM.curve.json`` and ``STEM.best.safetensors`` (the network at the curve's best point
+    so far, its score in the metadata key ``curve_score``). Returns the ``Trainer``.
 
     Each batch: the driver puts the network's weights in Ray's object store once, the batch's
     games are split among the cluster's CPUs, each worker plays its part with those weights
@@ -412,7 +414,7 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     after that many batches (the checkpoint is kept). ``rate`` is Adam's step size (default
     0.001); with ``resume``, the run goes on at it from its next game, as ``qasab train
     --resume CHECKPOINT --rate R`` does, and without it at the checkpoint's."""
-    checkpoint_path, curve_path = _stem_files(out)
+    checkpoint_path, curve_path, best_path = _stem_files(out)
     if resume is not None:
         with open(resume, "rb") as f:
             trainer = Trainer.resume(f.read(), games, threads)
@@ -451,6 +453,8 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
                 bar.set_postfix(loss=f"{report['loss']:.4f}")
             if report["point"] is not None:
                 _write_atomically(curve_path, trainer.curve_json())
+            if report["best"] is not None:
+                _write_atomically(best_path, report["best"])
             _write_atomically(checkpoint_path, trainer.checkpoint())
     finally:
         if bar is not None:
