@@ -445,6 +445,8 @@ pub fn shipped_families() -> Vec<&'static str> {
 /// players"); a family without an entry keeps `mcts`.
 const STRONGEST: &[(&str, &str)] = &[
     ("tab", "mcts(eval=net,iterations=70000)"),
+    ("tab-hyde", "mcts(eval=net,iterations=55000)"),
+    ("tab-modern", "mcts(eval=net,iterations=65000)"),
     (
         "tab-ludii",
         "mcts(eval=net,cutoff=0,iterations=25000,c=0.7,minimax=0.4)",
