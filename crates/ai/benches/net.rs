@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the learned evaluation on `tab`: one evaluation (the encoding and
+//! Criterion benchmarks of the learned evaluation on `tab` (and one evaluation on `tab-hyde`
+//! and `tab-modern`): one evaluation (the encoding and
 //! the network), the network alone, one at a time and in batches, the ends of whole turns
 //! valued one at a time and together (as `greedy` and the `net` player value them), and the
 //! fitted linear evaluation beside them, and the inputs of the older encoding (`tab-v1`),
@@ -119,5 +120,21 @@ fn net(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, net);
+/// One evaluation on the other boards of the family whose networks read `tab-v2`: more
+/// columns, more inputs.
+fn other_boards(c: &mut Criterion) {
+    for family in ["tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = family.parse().expect("a preset");
+        let sample = mid_game_positions(&rules, 64);
+        c.bench_function(&format!("{family} net evaluate (64 positions)"), |b| {
+            b.iter(|| {
+                for s in &sample {
+                    black_box(s.evaluate_with(Player::One, EvalWeights::Net));
+                }
+            })
+        });
+    }
+}
+
+criterion_group!(benches, net, other_boards);
 criterion_main!(benches);
