@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the learned evaluation on `tab` (and one evaluation on `tab-hyde`
-//! and `tab-modern`): one evaluation (the encoding and
+//! Criterion benchmarks of the learned evaluation on `tab` (and one evaluation on `tab-hyde`,
+//! `tab-modern` and the Ludii presets): one evaluation (the encoding and
 //! the network), the network alone, one at a time and in batches, the ends of whole turns
 //! valued one at a time and together (as `greedy` and the `net` player value them), and the
 //! fitted linear evaluation beside them, and the inputs of the older encoding (`tab-v1`),
@@ -18,7 +18,7 @@ use qasab_ai::bench::mid_game_positions;
 use qasab_ai::eval::{EvalWeights, Evaluate};
 use qasab_ai::net::{Encode, Features, shipped};
 use qasab_ai::turn::{TURN_STATES, TurnGraph};
-use qasab_core::{Player, tab};
+use qasab_core::{Player, tab, tab_ludii};
 
 /// The ruleset of the sample.
 const TAB: &str = "tab";
@@ -136,5 +136,21 @@ fn other_boards(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, net, other_boards);
+/// One evaluation on the Ludii presets: `tab-ludii`'s network reads `tab-ludii-v2` (with the
+/// threat inputs), `tab-hyde-ludii`'s `tab-ludii-v1`.
+fn ludii_boards(c: &mut Criterion) {
+    for family in ["tab-ludii", "tab-hyde-ludii"] {
+        let rules: tab_ludii::Ruleset = family.parse().expect("a preset");
+        let sample = mid_game_positions(&rules, 64);
+        c.bench_function(&format!("{family} net evaluate (64 positions)"), |b| {
+            b.iter(|| {
+                for s in &sample {
+                    black_box(s.evaluate_with(Player::One, EvalWeights::Net));
+                }
+            })
+        });
+    }
+}
+
+criterion_group!(benches, net, other_boards, ludii_boards);
 criterion_main!(benches);

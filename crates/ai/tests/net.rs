@@ -103,7 +103,14 @@ fn encodings_stay_in_range_on_every_preset() {
     }
     for name in ["tab-ludii", "tab-hyde-ludii"] {
         let rules: tab_ludii::Ruleset = name.parse().unwrap();
-        check_encoding::<tab_ludii::State>(&rules, <tab_ludii::State as Encode>::encoding(&rules));
+        for enc in ["tab-ludii-v1", "tab-ludii-v2"] {
+            let enc = <tab_ludii::State as Encode>::encoding_named(&rules, enc).unwrap();
+            check_encoding::<tab_ludii::State>(&rules, enc);
+        }
+        assert_eq!(
+            <tab_ludii::State as Encode>::encoding(&rules).name,
+            "tab-ludii-v2"
+        );
         assert_eq!(
             <tab_ludii::State as Encode>::encoding_named(&rules, "tab-v1"),
             None
@@ -111,14 +118,19 @@ fn encodings_stay_in_range_on_every_preset() {
     }
 }
 
-#[test]
-fn tab_v2_is_tab_v1_followed_by_the_threats() {
-    let rules: tab::Ruleset = "tab".parse().unwrap();
-    let v1 = <tab::State as Encode>::encoding_named(&rules, "tab-v1").unwrap();
-    let v2 = <tab::State as Encode>::encoding_named(&rules, "tab-v2").unwrap();
+/// The newer encoding `v2` of `rules` is the older `v1` followed by threat inputs, which some
+/// sampled state sets and the initial state (where nothing can be hit) does not.
+fn v2_is_v1_followed_by_the_threats<S: Encode + Playable>(rules: &S::Ruleset, v1: &str, v2: &str) {
+    let v1 = S::encoding_named(rules, v1).unwrap();
+    let v2 = S::encoding_named(rules, v2).unwrap();
+    assert_eq!(
+        S::encoding(rules),
+        v2,
+        "the newest encoding is the one trained on"
+    );
     let (mut a, mut b) = (Features::default(), Features::default());
     let mut threats = 0;
-    for s in sample_states::<tab::State>(&rules, 3, 7) {
+    for s in sample_states::<S>(rules, 3, 7) {
         Encode::encode(&s, v1, &mut a);
         Encode::encode(&s, v2, &mut b);
         let old: Vec<(u32, f32)> = b
@@ -131,11 +143,67 @@ fn tab_v2_is_tab_v1_followed_by_the_threats() {
         threats += b.active().len() - a.active().len();
     }
     assert!(threats > 0, "no threat input was ever set");
-    // At the start every piece is unconverted and the rows are apart: nothing is threatened.
     let start = rules.initial_state();
     Encode::encode(&start, v1, &mut a);
     Encode::encode(&start, v2, &mut b);
     assert_eq!(a.active(), b.active());
+}
+
+#[test]
+fn tab_v2_is_tab_v1_followed_by_the_threats() {
+    // At the start every piece is unconverted and the rows are apart: nothing is threatened.
+    v2_is_v1_followed_by_the_threats::<tab::State>(&"tab".parse().unwrap(), "tab-v1", "tab-v2");
+}
+
+#[test]
+fn tab_ludii_v2_is_tab_ludii_v1_followed_by_the_threats() {
+    // At the start of Tab nothing moves before a 1 (LT-2); in At-Tab every piece is locked and
+    // the rows are apart (LH-3).
+    for preset in ["tab-ludii", "tab-hyde-ludii"] {
+        v2_is_v1_followed_by_the_threats::<tab_ludii::State>(
+            &preset.parse().unwrap(),
+            "tab-ludii-v1",
+            "tab-ludii-v2",
+        );
+    }
+}
+
+#[test]
+fn tab_ludii_v2_marks_every_capture_the_rules_give_the_player_in_turn() {
+    // At-Tab has one track and no track bookkeeping, so the geometry the threat inputs read
+    // holds every landing the rules allow (LH-2, LH-4): each capture the player in turn may
+    // make with the throw he is playing sets the input of its square and throw.
+    let rules: tab_ludii::Ruleset = "tab-hyde-ludii".parse().unwrap();
+    let v1 = <tab_ludii::State as Encode>::encoding_named(&rules, "tab-ludii-v1").unwrap();
+    let v2 = <tab_ludii::State as Encode>::encoding(&rules);
+    let squares = 4 * usize::from(rules.columns());
+    let (mut f, mut moves, mut captures) = (Features::default(), Vec::new(), 0);
+    for s in sample_states::<tab_ludii::State>(&rules, 6, 1) {
+        let (Turn::Player(us), Some(t)) = (s.turn(), s.pending_throw()) else {
+            continue;
+        };
+        Encode::encode(&s, v2, &mut f);
+        s.throw_plays(us, t, &mut moves);
+        for step in moves.iter().filter_map(|m| m.step()) {
+            let to = step.to.square(rules.columns());
+            if !matches!(s.unit_at(to), Some((owner, _)) if owner != us) {
+                continue;
+            }
+            let seen = match us {
+                Player::One => usize::from(to),
+                Player::Two => squares - 1 - usize::from(to),
+            };
+            let input = v1.inputs + (squares + seen) * 5 + t.index();
+            assert!(
+                f.active().iter().any(|&(i, _)| i as usize == input),
+                "{}: the capture on {to} with a {} is not marked",
+                s.position_id(),
+                t.value()
+            );
+            captures += 1;
+        }
+    }
+    assert!(captures > 20, "only {captures} captures met");
 }
 
 /// A network saved and read back gives the same values, bit for bit.

@@ -108,7 +108,7 @@ fn encoding_typed<'py, S: Encode>(
     Ok(d)
 }
 
-/// The encoding of a ruleset's states: `name` (`tab-v2`, `tab-ludii-v1`), `inputs`, `columns`,
+/// The encoding of a ruleset's states: `name` (`tab-v2`, `tab-ludii-v2`), `inputs`, `columns`,
 /// `family` (the preset whose network reads it); the newest, or the one named `encoding`
 /// (`tab-v1`, which older networks read).
 #[pyfunction]

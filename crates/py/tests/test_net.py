@@ -97,7 +97,9 @@ def test_encoding_and_encode():
     assert qn.encoding("tab") == {"name": "tab-v2", "inputs": 1442, "columns": 9, "family": "tab"}
     old = qn.encoding("tab", encoding="tab-v1")
     assert old == {"name": "tab-v1", "inputs": 1072, "columns": 9, "family": "tab"}
-    assert qn.encoding("tab-ludii")["name"] == "tab-ludii-v1"
+    ludii = qn.encoding("tab-ludii")
+    assert ludii == {"name": "tab-ludii-v2", "inputs": 633, "columns": 7, "family": "tab-ludii"}
+    assert qn.encoding("tab-ludii", encoding="tab-ludii-v1")["inputs"] == 343
     state = qasab.load_game("tab").new_initial_state()
     x = qn.encode(state)
     assert x.dtype == np.float32 and x.shape == (1442,)

@@ -38,6 +38,10 @@
 //! the main phase (LT-2), each side's pieces (at least 1 to `2n`: `4n`), each side's score
 //! (at least 1 to `2n`: `4n`), and the nearness of Ludii's limits (1).
 //!
+//! **`tab-ludii-v2`** (the encoding new `tab-ludii` and `tab-hyde-ludii` networks are trained
+//! on): `tab-ludii-v1`, then the same threat inputs as `tab-v2`, by the Ludii tracks (see
+//! `ludii_threats`).
+//!
 //! The numbers are laid out once in [`Encoding`]; `docs/players.md` has the same tables.
 
 use qasab_core::grid::Square;
@@ -131,7 +135,7 @@ const THROWS: [Throw; 5] = Throw::ALL;
 
 /// The encodings this version reads, by name: a network's file names its encoding, and is
 /// read only with the inputs it was trained on.
-pub const ENCODINGS: [&str; 3] = ["tab-v1", "tab-v2", "tab-ludii-v1"];
+pub const ENCODINGS: [&str; 4] = ["tab-v1", "tab-v2", "tab-ludii-v1", "tab-ludii-v2"];
 
 /// A game whose states the network reads.
 pub trait Encode: GameState {
@@ -340,38 +344,86 @@ fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
 /// state valued, and the network reads the rest (stacks, the throws in hand) from the other
 /// inputs.
 fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut Features) {
-    let squares = state.grid().len();
+    let board = ThreatBoard {
+        squares: state.grid().len(),
+        occupied: units.occupied,
+        movers: [
+            units.occupied[0] & !units.frozen,
+            units.occupied[1] & !units.frozen,
+        ],
+    };
+    let reach = |o: Player, s: u8| {
+        let (unconverted, entered) = (units.unconverted[s as usize], units.entered[s as usize]);
+        let mut reach = [[None; 2]; 5];
+        for (r, (t, [main, branch])) in reach.iter_mut().zip(
+            THROWS
+                .into_iter()
+                .zip(state.throw_destinations(o, Square(s))),
+        ) {
+            if !unconverted || t.is_tab() {
+                *r = [main.map(|q| q.0), branch.filter(|_| !entered).map(|q| q.0)];
+            }
+        }
+        reach
+    };
+    let size = |s: u8| state.unit_at(Square(s)).map_or(0, |(_, c)| c);
+    let odds = || state.ruleset().odds.weights();
+    threat_inputs(&board, us, reach, size, odds, at, out);
+}
+
+/// The units a threat input reads, by square (bit `s` of a mask for square `s`).
+struct ThreatBoard {
+    /// The board's squares.
+    squares: usize,
+    /// The squares of each side's units, by [`Player::index`].
+    occupied: [u128; 2],
+    /// The units of each side that may move at all.
+    movers: [u128; 2],
+}
+
+/// The threat inputs shared by `tab-v2` and `tab-ludii-v2`, from `at` on: per side and square,
+/// the throws of the enemy (1, 2, 3, 4, 6) one of whose units lands on the unit there; per
+/// side, the chance that one throw of his lands on an enemy unit (the throws' probabilities
+/// summed) and the largest unit such a throw takes (at least 1 to 4 pieces).
+///
+/// `reach(o, s)` gives, per throw in [`THROWS`] order, where `o`'s unit on `s` may land (the
+/// main way and a branch); `size(s)` the pieces of the unit on `s`; `odds()` the ruleset's
+/// throw weights, read only when some unit is hit.
+fn threat_inputs(
+    board: &ThreatBoard,
+    us: Player,
+    reach: impl Fn(Player, u8) -> [[Option<u8>; 2]; 5],
+    size: impl Fn(u8) -> u32,
+    odds: impl FnOnce() -> ([qasab_core::Weighted<Throw>; 5], u32),
+    at: usize,
+    out: &mut Features,
+) {
+    let squares = board.squares;
     // Per square, bit k when the enemy of its unit hits it with the throw THROWS[k]; per
     // side, the throws that hit something, and the largest unit they hit.
     let mut attacked = [0u8; qasab_core::grid::MAX_SQUARES];
     let mut hitting = [0u8; 2];
     let mut largest = [0u32; 2];
     for o in [Player::One, Player::Two] {
-        let enemy = units.occupied[(!o).index()];
-        for s in squares_of(units.occupied[o.index()] & !units.frozen) {
-            let (unconverted, entered) = (units.unconverted[s as usize], units.entered[s as usize]);
-            let reach = state.throw_destinations(o, Square(s));
-            for (k, (t, [main, branch])) in THROWS.into_iter().zip(reach).enumerate() {
-                if unconverted && !t.is_tab() {
-                    continue;
-                }
-                for to in [main, branch.filter(|_| !entered)].into_iter().flatten() {
-                    if enemy & (1 << to.0) != 0 {
-                        attacked[usize::from(to.0)] |= 1 << k;
+        let enemy = board.occupied[(!o).index()];
+        for s in squares_of(board.movers[o.index()]) {
+            for (k, ways) in reach(o, s).into_iter().enumerate() {
+                for to in ways.into_iter().flatten() {
+                    if enemy & (1 << to) != 0 {
+                        attacked[usize::from(to)] |= 1 << k;
                         hitting[o.index()] |= 1 << k;
-                        let count = state.unit_at(to).map_or(0, |(_, c)| c);
-                        largest[o.index()] = largest[o.index()].max(count);
+                        largest[o.index()] = largest[o.index()].max(size(to));
                     }
                 }
             }
         }
     }
-    for s in squares_of(units.occupied[0] | units.occupied[1]) {
+    for s in squares_of(board.occupied[0] | board.occupied[1]) {
         let bits = attacked[usize::from(s)];
         if bits == 0 {
             continue;
         }
-        let mine = units.occupied[us.index()] & (1 << s) != 0;
+        let mine = board.occupied[us.index()] & (1 << s) != 0;
         let base =
             at + (usize::from(!mine) * squares + relative(us, s, squares)) * THREAT_PER_SQUARE;
         for k in (0..THREAT_PER_SQUARE).filter(|k| bits & (1 << k) != 0) {
@@ -380,7 +432,7 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
     }
     // The chance of each throw, read only when a side hits something.
     let chance_of = || {
-        let (odds, total) = state.ruleset().odds.weights();
+        let (odds, total) = odds();
         let mut chance_of = [0f32; 5];
         for w in &odds {
             chance_of[w.outcome.index()] = w.weight as f32 / total as f32;
@@ -402,19 +454,32 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
     }
 }
 
+/// The inputs of `tab-ludii-v1` on `n` columns; `tab-ludii-v2` adds [`THREAT_PER_SQUARE`] per
+/// side and square and [`THREAT_PER_SIDE`] per side.
+fn tab_ludii_v1_inputs(n: usize) -> usize {
+    2 * 4 * n * LUDII_PER_SQUARE + 5 + 1 + 8 * n + 1
+}
+
 impl Encode for tab_ludii::State {
     fn encoding(rules: &tab_ludii::Ruleset) -> Encoding {
-        let n = usize::from(rules.columns());
-        Encoding {
-            name: "tab-ludii-v1",
-            columns: rules.columns(),
-            inputs: 2 * 4 * n * LUDII_PER_SQUARE + 5 + 1 + 8 * n + 1,
-        }
+        Self::encoding_named(rules, "tab-ludii-v2").expect("tab-ludii-v2 is Ludii's")
     }
 
     fn encoding_named(rules: &tab_ludii::Ruleset, name: &str) -> Option<Encoding> {
-        let enc = Self::encoding(rules);
-        (enc.name == name).then_some(enc)
+        let n = usize::from(rules.columns());
+        let inputs = match name {
+            "tab-ludii-v1" => tab_ludii_v1_inputs(n),
+            "tab-ludii-v2" => {
+                tab_ludii_v1_inputs(n) + 2 * 4 * n * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE
+            }
+            _ => return None,
+        };
+        let name = ENCODINGS.into_iter().find(|&e| e == name)?;
+        Some(Encoding {
+            name,
+            columns: rules.columns(),
+            inputs,
+        })
     }
 
     fn family(rules: &tab_ludii::Ruleset) -> &'static str {
@@ -458,9 +523,56 @@ impl Encode for tab_ludii::State {
         if near > 0.0 {
             out.push(at as u32, near);
         }
-        debug_assert_eq!(at + 1, enc.inputs);
+        at += 1;
+        if enc.name == "tab-ludii-v2" {
+            ludii_threats(self, us, at, out);
+            at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
+        }
+        debug_assert_eq!(at, enc.inputs);
         us
     }
+}
+
+/// The threat inputs of `tab-ludii-v2`, from `at` on ([`threat_inputs`]): the landings of one
+/// throw on an enemy unit, by the geometry of the tracks ([`tab_ludii::State::track_destinations`])
+/// for units that may move: none before the first 1 of Tab's opening (LT-2), a locked piece
+/// only with a 1 (LH-3); landing on enemy pieces takes them (LT-7, LH-4). A first-order view,
+/// as in `tab-v2`: the track counts (LT-6), the open enemy row (LT-5, LH-5) and the landing
+/// rules on own units are not consulted.
+fn ludii_threats(state: &tab_ludii::State, us: Player, at: usize, out: &mut Features) {
+    let squares = 4 * usize::from(state.rules().columns());
+    let mut occupied = [0u128; 2];
+    for s in 0..squares as u8 {
+        if let Some((owner, _)) = state.unit_at(s) {
+            occupied[owner.index()] |= 1 << s;
+        }
+    }
+    let movers = if state.in_main_phase() {
+        occupied
+    } else {
+        [0, 0]
+    };
+    let board = ThreatBoard {
+        squares,
+        occupied,
+        movers,
+    };
+    let reach = |o: Player, s: u8| {
+        let locked = state.is_locked(s);
+        let mut reach = [[None; 2]; 5];
+        for (r, t) in reach.iter_mut().zip(THROWS) {
+            if !locked || t.is_tab() {
+                *r = state.track_destinations(o, s, t.value());
+            }
+        }
+        reach
+    };
+    let size = |s: u8| state.unit_at(s).map_or(0, |(_, c)| u32::from(c));
+    let odds = || {
+        let (weights, total) = state.rules().throw_weights();
+        (*weights, total)
+    };
+    threat_inputs(&board, us, reach, size, odds, at, out);
 }
 
 /// Whether Black's track is the point reflection of White's on `columns` for a game whose

@@ -81,7 +81,7 @@ def training_data(
 
 def encoding(ruleset: str, encoding: Optional[str] = None) -> Dict[str, Any]:
     """The network inputs of ``ruleset``'s states: ``name`` (``tab-v2`` or
-    ``tab-ludii-v1``), ``inputs`` (their number), ``columns`` (the board's) and ``family``
+    ``tab-ludii-v2``), ``inputs`` (their number), ``columns`` (the board's) and ``family``
     (the preset whose network reads them).
 
     Without ``encoding``, the newest, which new networks are trained on; with it, the
