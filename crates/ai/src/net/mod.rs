@@ -451,6 +451,10 @@ const STRONGEST: &[(&str, &str)] = &[
         "tab-ludii",
         "mcts(eval=net,cutoff=0,iterations=25000,c=0.7,minimax=0.4)",
     ),
+    (
+        "tab-hyde-ludii",
+        "mcts(eval=net,cutoff=0,iterations=120000,c=0.7,minimax=0.4)",
+    ),
 ];
 
 /// The default strongest player of `rules` (the default opponent, the hint and analysis
