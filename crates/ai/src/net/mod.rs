@@ -449,7 +449,7 @@ const STRONGEST: &[(&str, &str)] = &[
     ("tab-modern", "mcts(eval=net,iterations=65000)"),
     (
         "tab-ludii",
-        "mcts(eval=net,cutoff=0,iterations=25000,c=0.7,minimax=0.4)",
+        "mcts(eval=net,cutoff=0,iterations=15000,c=0.7,minimax=0.4)",
     ),
     (
         "tab-hyde-ludii",
