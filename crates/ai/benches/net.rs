@@ -120,11 +120,16 @@ fn net(c: &mut Criterion) {
     });
 }
 
-/// One evaluation on the other boards of the family whose networks read `tab-v2`: more
-/// columns, more inputs.
-fn other_boards(c: &mut Criterion) {
-    for family in ["tab-hyde", "tab-modern"] {
-        let rules: tab::Ruleset = family.parse().expect("a preset");
+/// One evaluation on the presets `families` of the ruleset type `R`, 64 mid-game positions
+/// each.
+fn one_evaluation<R>(c: &mut Criterion, families: &[&str])
+where
+    R: qasab_core::Ruleset + std::str::FromStr,
+    R::Err: std::fmt::Debug,
+    R::State: Evaluate,
+{
+    for family in families {
+        let rules: R = family.parse().expect("a preset");
         let sample = mid_game_positions(&rules, 64);
         c.bench_function(&format!("{family} net evaluate (64 positions)"), |b| {
             b.iter(|| {
@@ -136,20 +141,16 @@ fn other_boards(c: &mut Criterion) {
     }
 }
 
+/// One evaluation on the other boards of the family whose networks read `tab-v2`: more
+/// columns, more inputs.
+fn other_boards(c: &mut Criterion) {
+    one_evaluation::<tab::Ruleset>(c, &["tab-hyde", "tab-modern"]);
+}
+
 /// One evaluation on the Ludii presets: `tab-ludii`'s network reads `tab-ludii-v2` (with the
 /// threat inputs), `tab-hyde-ludii`'s `tab-ludii-v1`.
 fn ludii_boards(c: &mut Criterion) {
-    for family in ["tab-ludii", "tab-hyde-ludii"] {
-        let rules: tab_ludii::Ruleset = family.parse().expect("a preset");
-        let sample = mid_game_positions(&rules, 64);
-        c.bench_function(&format!("{family} net evaluate (64 positions)"), |b| {
-            b.iter(|| {
-                for s in &sample {
-                    black_box(s.evaluate_with(Player::One, EvalWeights::Net));
-                }
-            })
-        });
-    }
+    one_evaluation::<tab_ludii::Ruleset>(c, &["tab-ludii", "tab-hyde-ludii"]);
 }
 
 criterion_group!(benches, net, other_boards, ludii_boards);

@@ -184,7 +184,7 @@ impl Encode for tab::State {
         let n = usize::from(rules.columns);
         let inputs = match name {
             "tab-v1" => tab_v1_inputs(n),
-            "tab-v2" => tab_v1_inputs(n) + 2 * 4 * n * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE,
+            "tab-v2" => tab_v1_inputs(n) + threat_input_count(4 * n),
             _ => return None,
         };
         let name = ENCODINGS.into_iter().find(|&e| e == name)?;
@@ -302,7 +302,7 @@ impl Encode for tab::State {
                 frozen,
             };
             threats(self, us, &units, at, out);
-            at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
+            at += threat_input_count(squares);
         }
         debug_assert_eq!(at, enc.inputs);
         us
@@ -369,6 +369,12 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
     let size = |s: u8| state.unit_at(Square(s)).map_or(0, |(_, c)| c);
     let odds = || state.ruleset().odds.weights();
     threat_inputs(&board, us, reach, size, odds, at, out);
+}
+
+/// The threat inputs on a board of `squares` squares: [`THREAT_PER_SQUARE`] per side and
+/// square, [`THREAT_PER_SIDE`] per side.
+fn threat_input_count(squares: usize) -> usize {
+    2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE
 }
 
 /// The units a threat input reads, by square (bit `s` of a mask for square `s`).
@@ -469,9 +475,7 @@ impl Encode for tab_ludii::State {
         let n = usize::from(rules.columns());
         let inputs = match name {
             "tab-ludii-v1" => tab_ludii_v1_inputs(n),
-            "tab-ludii-v2" => {
-                tab_ludii_v1_inputs(n) + 2 * 4 * n * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE
-            }
+            "tab-ludii-v2" => tab_ludii_v1_inputs(n) + threat_input_count(4 * n),
             _ => return None,
         };
         let name = ENCODINGS.into_iter().find(|&e| e == name)?;
@@ -492,10 +496,13 @@ impl Encode for tab_ludii::State {
         let us = self.mover();
         let n = usize::from(rules.columns());
         let squares = 4 * n;
+        // The squares of each side's units, by `Player::index`, for the threat inputs.
+        let mut occupied = [0u128; 2];
         for s in 0..squares as u8 {
             let Some((owner, count)) = self.unit_at(s) else {
                 continue;
             };
+            occupied[owner.index()] |= 1 << s;
             let side = usize::from(owner != us);
             let base = (side * squares + relative(us, s, squares)) * LUDII_PER_SQUARE;
             out.at_least(base, u32::from(count), 4);
@@ -525,8 +532,8 @@ impl Encode for tab_ludii::State {
         }
         at += 1;
         if enc.name == "tab-ludii-v2" {
-            ludii_threats(self, us, at, out);
-            at += 2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE;
+            ludii_threats(self, us, occupied, at, out);
+            at += threat_input_count(squares);
         }
         debug_assert_eq!(at, enc.inputs);
         us
@@ -539,14 +546,16 @@ impl Encode for tab_ludii::State {
 /// only with a 1 (LH-3); landing on enemy pieces takes them (LT-7, LH-4). A first-order view,
 /// as in `tab-v2`: the track counts (LT-6), the open enemy row (LT-5, LH-5) and the landing
 /// rules on own units are not consulted.
-fn ludii_threats(state: &tab_ludii::State, us: Player, at: usize, out: &mut Features) {
+///
+/// `occupied` holds the squares of each side's units, by [`Player::index`].
+fn ludii_threats(
+    state: &tab_ludii::State,
+    us: Player,
+    occupied: [u128; 2],
+    at: usize,
+    out: &mut Features,
+) {
     let squares = 4 * usize::from(state.rules().columns());
-    let mut occupied = [0u128; 2];
-    for s in 0..squares as u8 {
-        if let Some((owner, _)) = state.unit_at(s) {
-            occupied[owner.index()] |= 1 << s;
-        }
-    }
     let movers = if state.in_main_phase() {
         occupied
     } else {
