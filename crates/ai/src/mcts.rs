@@ -47,6 +47,9 @@
 //! * **Rollouts** follow a [`RolloutPolicy`]: `random` (a uniform legal move), `greedy` (the
 //!   move the evaluation prefers) or `captures` (the move that scores most), chance by its weights, with reused buffers, to the end of the
 //!   game or for `cutoff` turns.
+//! * **Mixing** (`mix=λ` < 1; 1 by default): a leaf is worth `(1 − λ) · its static value + λ ·
+//!   its rollout's result`, as AlphaGo mixed its value network with its rollouts (Silver et
+//!   al., 2016), so that a search can use an evaluation and rollouts to the end together.
 //! * **Tree shape** ([`TreeShape`]): a player's node branches on single decisions, or with
 //!   `tree=turns` on the distinct ends of his whole turn, each seeded with one visit worth its
 //!   static value.
@@ -96,8 +99,8 @@ mod options;
 mod rollout;
 pub use inspect::{NodeStats, SearchTree, rollout_reward};
 pub use options::*;
+use rollout::leaf_result;
 pub use rollout::reward;
-use rollout::rollout;
 
 /// A tree stops after this many iterations whatever the budget, so that visit counts and result
 /// sums fit their 32-bit fields.
@@ -354,7 +357,14 @@ impl<S: Evaluate> Tree<S> {
                     if implicit && opts.cutoff != Some(0) && self.nodes[node].implicit.is_nan() {
                         leaf_value = Some(state.evaluate_with(Player::One, opts.eval));
                     }
-                    break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
+                    break leaf_result(
+                        &mut state,
+                        opts,
+                        rng,
+                        &mut self.moves,
+                        &mut self.outs,
+                        leaf_value,
+                    );
                 }
             }
             let link = match mover {
@@ -378,7 +388,7 @@ impl<S: Evaluate> Tree<S> {
             }
             if self.nodes[child as usize].stamp == stamp {
                 // The state repeats on this path: evaluate it here rather than loop.
-                break rollout(&mut state, opts, rng, &mut self.moves, &mut self.outs);
+                break leaf_result(&mut state, opts, rng, &mut self.moves, &mut self.outs, None);
             }
             node = child as usize;
         };

@@ -263,7 +263,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, transpositions, reuse, minimax, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, transpositions, reuse, minimax, mix, seed",
         ),
         (
             "mcts(level=0)",
@@ -322,6 +322,16 @@ fn specs_are_checked() {
             "margin=1.5 is not valid; expected a number from 0 to 1",
         ),
         ("mcts(margin=nan)", "margin=nan is not valid"),
+        (
+            "mcts(mix=1.5)",
+            "mix=1.5 is not valid; expected a number from 0 to 1",
+        ),
+        ("mcts(mix=-0.1)", "mix=-0.1 is not valid"),
+        (
+            "mcts(mix=0.5,cutoff=0)",
+            "option mix=0.5 is not valid; expected 1 with cutoff=0, which plays no rollout to mix \
+             with the evaluation: give cutoff=N (N of 1 or more) or cutoff=none too",
+        ),
         (
             "mcts(tree=moves)",
             "tree=moves is not valid; expected one of: decisions, turns",
@@ -387,6 +397,8 @@ fn specs_round_trip_through_the_agents_name() {
         ),
         ("mcts(minimax=0.4)", "mcts(level=3,minimax=0.4,seed=5)"),
         ("mcts(minimax=0)", "mcts(level=3,seed=5)"),
+        ("mcts(mix=0.5)", "mcts(level=3,mix=0.5,seed=5)"),
+        ("mcts(mix=1)", "mcts(level=3,seed=5)"),
     ] {
         let agent = PreparedAgent::<qasab_core::tab_ludii::State>::new(spec, &rules)
             .unwrap()

@@ -176,6 +176,43 @@ fn a_cutoff_ends_rollouts_with_the_evaluation() {
     }
 }
 
+/// With `mix` below 1 a leaf is worth its evaluation and its rollout's result, weighted.
+#[test]
+fn mix_weighs_the_leafs_evaluation_against_its_rollout() {
+    let run = |cutoff, mix| {
+        let o = MctsOptions {
+            cutoff,
+            mix,
+            transpositions: false,
+            ..opts(2)
+        };
+        search(&ToyRules(&CUT).initial_state(), &o, 1).unwrap()
+    };
+    let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+    // The leaf after `a` is worth 0.01; its rollout to the end, 1.
+    assert!(close(value_of(&run(None, 0.5), 'a'), 0.505));
+    assert!(close(value_of(&run(None, 0.25), 'b'), 0.2575));
+    assert!(close(value_of(&run(None, 0.0), 'a'), 0.01));
+    // Cut off where Two is to decide (0.03).
+    assert!(close(value_of(&run(Some(1), 0.5), 'b'), 0.02));
+    // 1 is the rollout alone, as without the option.
+    assert_eq!(value_of(&run(None, 1.0), 'a'), 1.0);
+    // One rollout, as the search plays it: the same mix of the same rollout.
+    let leaf = {
+        let mut s = ToyRules(&CUT).initial_state();
+        s.play_unchecked('a');
+        s
+    };
+    let o = |mix| MctsOptions {
+        mix,
+        rollout: RolloutPolicy::Random,
+        ..opts(1)
+    };
+    let pure = rollout_reward(&leaf, &o(1.0), &mut rng_from_seed(3));
+    let mixed = rollout_reward(&leaf, &o(0.5), &mut rng_from_seed(3));
+    assert!(close(mixed, 0.5 * 0.01 + 0.5 * pure));
+}
+
 #[test]
 fn a_turn_tree_plays_a_whole_turn_and_keeps_to_it() {
     let o = MctsOptions {

@@ -2,7 +2,7 @@
 //! that it can be checked against values known by hand (the toy games of `tests/mcts_toy.rs`)
 //! and looked at when a search misbehaves. Playing never needs them.
 
-use super::{Edge, MctsOptions, NO_NODE, Node, Tree, rollout};
+use super::{Edge, MctsOptions, NO_NODE, Node, Tree, leaf_result};
 use crate::eval::Evaluate;
 use crate::rng::GameRng;
 
@@ -104,15 +104,17 @@ impl<S: Evaluate> SearchTree<S> {
 }
 
 /// Plays one rollout from `state` as the search does from a leaf, with the options' rollout
-/// policy, cutoff, evaluation weights and margin, and returns its reward for
+/// policy, cutoff, evaluation weights, margin and mix, and returns the leaf's value for
 /// [`Player::One`](qasab_core::Player::One): the finished game's [`reward`](super::reward), or
-/// the static evaluation where the cutoff stops it.
+/// the static evaluation where the cutoff stops it, mixed with `state`'s static evaluation
+/// where `mix` is below 1.
 pub fn rollout_reward<S: Evaluate>(state: &S, options: &MctsOptions, rng: &mut GameRng) -> f64 {
-    rollout(
+    leaf_result(
         &mut state.clone(),
         options,
         rng,
         &mut Vec::new(),
         &mut Vec::new(),
+        None,
     )
 }

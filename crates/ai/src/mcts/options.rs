@@ -175,6 +175,10 @@ pub struct MctsOptions {
     /// The weight `α` of the implicit minimax value in a child's value at selection, from 0
     /// to 1 (0: the mean of the results alone). See the module docs.
     pub minimax: f64,
+    /// The weight of a rollout's result in the value of the leaf it starts from, from 0 to 1;
+    /// the rest is the leaf's static evaluation (AlphaGo's mixing parameter λ). 1, the
+    /// default, is the rollout alone; below 1 it needs a rollout (`cutoff` other than 0).
+    pub mix: f64,
 }
 
 impl Default for MctsOptions {
@@ -192,6 +196,7 @@ impl Default for MctsOptions {
             transpositions: false,
             reuse: false,
             minimax: 0.0,
+            mix: 1.0,
         }
     }
 }
@@ -418,6 +423,18 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
             Ok(())
         },
     },
+    OptionDef {
+        key: "mix",
+        values: Values::Text("a number from 0 to 1"),
+        help: "the weight of a rollout's result in its leaf's value, the rest being the leaf's \
+               static evaluation (1: the rollout alone; below 1, not with cutoff=0)",
+        rules: "",
+        get: |s| s.options.mix.to_string(),
+        set: |s, v| {
+            s.options.mix = number_in(v, 1.0)?;
+            Ok(())
+        },
+    },
     seed_option(),
 ];
 
@@ -480,7 +497,18 @@ impl MctsOptions {
             net,
         };
         apply_options(spec, OPTIONS, &mut settings)?;
-        Ok(settings.options)
+        let o = settings.options;
+        if o.mix < 1.0 && o.cutoff == Some(0) {
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: "mix".into(),
+                value: spec.get("mix").unwrap_or_default().into(),
+                expected: "1 with cutoff=0, which plays no rollout to mix with the evaluation: \
+                           give cutoff=N (N of 1 or more) or cutoff=none too"
+                    .into(),
+            });
+        }
+        Ok(o)
     }
 
     /// What a move with these options may spend: its iterations (`iterations=`, or those of
@@ -540,6 +568,9 @@ impl MctsOptions {
         }
         if self.minimax != d.minimax {
             parts.push(format!("minimax={}", self.minimax));
+        }
+        if self.mix != d.mix {
+            parts.push(format!("mix={}", self.mix));
         }
         if self.tree != d.tree {
             parts.push(format!("tree={}", self.tree.name()));

@@ -7,6 +7,26 @@ use super::{MctsOptions, RolloutPolicy};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, pick_weighted};
 
+/// The value for [`Player::One`] of the leaf `state`, where the tree stops: its rollout's
+/// reward ([`rollout`]), or with `mix` below 1, `(1 − mix) · static + mix · reward`, `static`
+/// being the leaf's static evaluation (`known` if the caller has it already). A finished game,
+/// or `cutoff=0`, is worth what [`rollout`] gives.
+pub(super) fn leaf_result<S: Evaluate>(
+    state: &mut S,
+    opts: &MctsOptions,
+    rng: &mut GameRng,
+    moves: &mut Vec<S::Move>,
+    outs: &mut Vec<Weighted<S::Chance>>,
+    known: Option<f64>,
+) -> f64 {
+    if opts.mix >= 1.0 || opts.cutoff == Some(0) || matches!(state.turn(), Turn::Over(_)) {
+        return rollout(state, opts, rng, moves, outs);
+    }
+    let value = known.unwrap_or_else(|| state.evaluate_with(Player::One, opts.eval));
+    let reward = rollout(state, opts, rng, moves, outs);
+    (1.0 - opts.mix) * value + opts.mix * reward
+}
+
 /// Plays a rollout from `state` and returns its reward for [`Player::One`]: the reward of the
 /// finished game, or the static evaluation once `cutoff` turns have begun (see
 /// [`MctsOptions::cutoff`]). `moves` and `outs` are scratch buffers, reused so that a rollout
