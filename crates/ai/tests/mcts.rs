@@ -355,10 +355,38 @@ fn specs_are_checked() {
         ),
         ("mcts(seed=x)", "seed=x is not valid"),
         ("mcts(level=3,level=3)", "twice"),
+        (
+            "mcts(eval=hand)",
+            "eval=hand is not valid; expected no eval= with these options, which never \
+             evaluate a position",
+        ),
     ];
     for (spec, want) in cases {
         let got = err(spec);
         assert!(got.contains(want), "{spec}: {got}");
+    }
+}
+
+/// `eval=` is refused where nothing would read it (rollouts to the end, no minimax values,
+/// no mixing, no greedy rollouts, one decision a child), and taken once any of them does.
+#[test]
+fn an_eval_that_nothing_reads_is_refused() {
+    let rules: qasab_core::tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let make = |s: &str| PreparedAgent::<qasab_core::tab_ludii::State>::new(s, &rules);
+    for spec in ["mcts(eval=net)", "mcts(eval=hand,cutoff=none,minimax=0)"] {
+        let err = make(spec).err().unwrap().to_string();
+        assert!(err.contains("never evaluate a position"), "{spec}: {err}");
+    }
+    for spec in [
+        "mcts(eval=net,cutoff=0)",
+        "mcts(eval=net,cutoff=3)",
+        "mcts(eval=net,minimax=0.4)",
+        "mcts(eval=net,mix=0.5)",
+        "mcts(eval=net,rollout=greedy)",
+        "mcts(eval=net,tree=turns)",
+        "mcts(cutoff=none)",
+    ] {
+        assert!(make(spec).is_ok(), "{spec}");
     }
 }
 

@@ -508,7 +508,30 @@ impl MctsOptions {
                     .into(),
             });
         }
+        if spec.get("eval").is_some() && !o.reads_eval() {
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: "eval".into(),
+                value: spec.get("eval").unwrap_or_default().into(),
+                expected: "no eval= with these options, which never evaluate a position: \
+                           rollouts play to the end (cutoff=none), with minimax=0, mix=1, \
+                           tree=decisions and rollouts other than greedy; give cutoff=N (0 \
+                           evaluates the leaf), minimax=X or mix=λ too"
+                    .into(),
+            });
+        }
         Ok(o)
+    }
+
+    /// Whether a search with these options reads its static evaluation (`eval`) anywhere: at
+    /// a cutoff, for implicit minimax values, to mix with rollouts, in greedy rollouts, or for
+    /// the priors of whole turns.
+    pub fn reads_eval(&self) -> bool {
+        self.cutoff.is_some()
+            || self.minimax > 0.0
+            || self.mix < 1.0
+            || self.rollout == RolloutPolicy::Greedy
+            || self.tree == TreeShape::Turns
     }
 
     /// What a move with these options may spend: its iterations (`iterations=`, or those of
