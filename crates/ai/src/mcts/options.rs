@@ -508,11 +508,11 @@ impl MctsOptions {
                     .into(),
             });
         }
-        if spec.get("eval").is_some() && !o.reads_eval() {
+        if let Some(eval) = spec.get("eval").filter(|_| !o.reads_eval()) {
             return Err(AgentError::BadValue {
                 agent: spec.name.clone(),
                 key: "eval".into(),
-                value: spec.get("eval").unwrap_or_default().into(),
+                value: eval.into(),
                 expected: "no eval= with these options, which never evaluate a position: \
                            rollouts play to the end (cutoff=none), with minimax=0, mix=1, \
                            tree=decisions and rollouts other than greedy; give cutoff=N (0 \
