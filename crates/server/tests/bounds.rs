@@ -471,7 +471,8 @@ async fn a_flood_of_hints_does_not_hold_up_a_persons_moves() {
 
 #[tokio::test]
 async fn a_persons_game_against_the_computer_goes_before_watched_games_between_computers() {
-    // Each decision of the games between computers takes a second of thinking.
+    // Each decision with a choice in the games between computers takes a second of thinking
+    // (a forced one, none).
     const THINK_MS: u64 = 1000;
     const WATCHED: usize = 12;
     let s = Server::with(Config {
