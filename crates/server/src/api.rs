@@ -230,10 +230,11 @@ pub(crate) struct CreateRequest {
     /// A ruleset string, e.g. `tihbat` or `tab(columns=11)`.
     #[schema(min_length = 1, examples("tihbat", "tab", "tihbat(seeds=3)"))]
     ruleset: String,
-    /// The two seats; missing or null: a person against the game's strongest player.
+    /// The two seats; missing or null: a person against the game's strongest player. A seat
+    /// that is null is the game's strongest player.
     #[serde(default)]
     #[schema(schema_with = seats_of_new_game)]
-    seats: Option<[String; 2]>,
+    seats: Option<[Option<String>; 2]>,
     /// Whether anyone may ask for hints in this game; missing or null: on if a computer player
     /// takes part, off in a game between two people.
     #[serde(default)]
@@ -246,15 +247,20 @@ pub(crate) struct CreateRequest {
 fn seats_schema(missing: &str) -> Array {
     ArrayBuilder::new()
         .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
-        .items(ObjectBuilder::new().schema_type(Type::String))
+        .items(ObjectBuilder::new().schema_type(SchemaType::from_iter([Type::String, Type::Null])))
         .min_items(Some(2))
         .max_items(Some(2))
         .description(Some(format!(
-            "The two seats in seat order (south, north; white, black): `human` or a computer \
-             player's spec such as `solver`, `random(seed=3)` or `mcts(level=2)`. Missing or \
-             null: {missing}."
+            "The two seats in seat order (south, north; white, black): `human`, a computer \
+             player's spec such as `solver`, `random(seed=3)` or `mcts(level=2)`, or null for \
+             the strongest player of the game's exact ruleset (on a preset's variant, the \
+             plain player the server picks there). Missing or null: {missing}."
         )))
-        .examples([json!(["human", "random"]), json!(["human", "human"])])
+        .examples([
+            json!(["human", "random"]),
+            json!(["human", "human"]),
+            json!([null, "human"]),
+        ])
         .build()
 }
 
@@ -315,10 +321,11 @@ pub(crate) struct ImportRequest {
         examples("qasab-record 1\nruleset tihbat\nactions\n1 south A7\nend unfinished\n")
     )]
     record: String,
-    /// The two seats; missing or null: two people.
+    /// The two seats; missing or null: two people. A seat that is null is the game's strongest
+    /// player.
     #[serde(default)]
     #[schema(schema_with = seats_of_import)]
-    seats: Option<[String; 2]>,
+    seats: Option<[Option<String>; 2]>,
     /// Whether anyone may ask for hints in this game; missing or null: on if a computer player
     /// takes part, off in a game between two people.
     #[serde(default)]
@@ -357,7 +364,7 @@ pub(crate) async fn import(
         tokio::task::spawn_blocking(move || crate::game::read_record(&text)).await??;
     let seats = req
         .seats
-        .unwrap_or_else(|| ["human".to_string(), "human".to_string()]);
+        .unwrap_or_else(|| [Some("human".to_string()), Some("human".to_string())]);
     let created =
         detached(async move { state.create(ruleset, Some(seats), actions, req.hints).await })
             .await?;

@@ -368,16 +368,19 @@ pub fn new_game(
     })
 }
 
-/// The default seats of a ruleset: a person, then the game's strongest computer player.
+/// The seats of a new game of `ruleset`, a seat left empty given to the strongest computer
+/// player of that exact ruleset ([`AnyPlayer::strongest`]: on a preset's variant, its plain
+/// player), so that no client has to know that rule.
 ///
 /// # Errors
-/// [`GameError::Setup`] for a bad ruleset string.
-pub fn default_seats(ruleset: &str) -> Result<[String; 2], GameError> {
-    let rules = parse_ruleset(ruleset)?;
-    Ok([
-        "human".to_string(),
-        AnyPlayer::strongest(&rules).to_string(),
-    ])
+/// [`GameError::Setup`] for a bad ruleset string, when a seat is left empty.
+pub fn fill_seats(ruleset: &str, seats: [Option<String>; 2]) -> Result<[String; 2], GameError> {
+    let strongest = if seats.iter().any(Option::is_none) {
+        AnyPlayer::strongest(&parse_ruleset(ruleset)?)
+    } else {
+        ""
+    };
+    Ok(seats.map(|s| s.unwrap_or_else(|| strongest.to_string())))
 }
 
 /// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved

@@ -534,14 +534,11 @@ impl AppState {
     async fn create(
         &self,
         ruleset: String,
-        seats: Option<[String; 2]>,
+        seats: Option<[Option<String>; 2]>,
         actions: Vec<String>,
         hints: Option<bool>,
     ) -> Result<CreatedGame, AppError> {
-        let seats = match seats {
-            Some(s) => s,
-            None => game::default_seats(&ruleset)?,
-        };
+        let seats = game::fill_seats(&ruleset, seats.unwrap_or([Some("human".into()), None]))?;
         let seed = auth::new_seed().map_err(AppError::Internal)?;
         let limits = self.limits().clone();
         // Preparing a player can take a moment (the Tihbat solver solves the ruleset).

@@ -100,6 +100,68 @@ async fn default_seats_are_the_strongest_player_within_the_limits() {
     assert_eq!(variant, "mcts");
 }
 
+/// A seat given as null is the strongest player of the game's exact ruleset, in either seat
+/// and on import too: a client need not know which player that is on a variant.
+#[tokio::test]
+async fn a_null_seat_is_the_strongest_player_of_the_exact_ruleset() {
+    let s = Server::new();
+    for ruleset in ["tab-ludii", "tab-ludii(p_white=1/3)"] {
+        let expected = qasab_ai::players::AnyPlayer::strongest(&ruleset.parse().unwrap());
+        for (seats, computer) in [(json!(["human", null]), 1), (json!([null, "human"]), 0)] {
+            let (status, game) = s
+                .post(
+                    "/api/games",
+                    None,
+                    json!({"ruleset": ruleset, "seats": seats}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::CREATED, "{ruleset} {seats}: {game}");
+            assert_eq!(
+                game["seats"][computer]["player"],
+                json!(expected),
+                "{ruleset}"
+            );
+            assert_eq!(game["seats"][1 - computer]["player"], "human", "{ruleset}");
+        }
+    }
+    // Both seats null: the strongest player against itself.
+    let (status, game) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"ruleset": "tihbat", "seats": [null, null]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    let strongest = qasab_ai::players::AnyPlayer::strongest(&"tihbat".parse().unwrap());
+    assert_eq!(game["seats"][0]["player"], json!(strongest));
+    assert_eq!(game["seats"][1]["player"], json!(strongest));
+    // On import.
+    let record = "qasab-record 1\nruleset tab-ludii(p_white=1/3)\nactions\nend unfinished\n";
+    let (status, game) = s
+        .post(
+            "/api/games/import",
+            None,
+            json!({"record": record, "seats": ["human", null]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    assert_eq!(game["seats"][1]["player"], "mcts");
+    // A bad ruleset is still named as such.
+    let (status, body) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"ruleset": "tab(columns=4)", "seats": ["human", null]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("columns"),
+        "{body}"
+    );
+}
+
 #[tokio::test]
 async fn openapi_document_describes_every_route() {
     let s = Server::new();

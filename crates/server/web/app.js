@@ -135,18 +135,19 @@ function defaultComputer(ruleset) {
 }
 
 /**
- * The computer's spec: the chosen player, with the chosen level when it takes one. The
- * strongest player may be a whole spec (a search with the preset's network), measured on the
- * preset itself; on a variant the server's strongest is its plain player, and so is the page's.
+ * The computer's seat: the chosen player, with the chosen level when it takes one; null for
+ * the game's default opponent at its default level, which the server picks for the exact
+ * ruleset (the strongest player measured on a preset may be a whole spec, and a variant of
+ * the preset gets the server's own choice for it).
  */
 function computerSpec() {
-  let player = $('computer-player').value;
-  const r = currentRuleset();
-  if (player === defaultComputer(r) && player.includes('(') && rulesetString() !== r.name) {
-    player = player.slice(0, player.indexOf('('));
-  }
+  const player = $('computer-player').value;
   const level = $('computer-level').value;
-  return levelsOf(player).length > 0 && level !== 'default' ? `${player}(level=${level})` : player;
+  const levels = levelsOf(player).length > 0;
+  if (player === defaultComputer(currentRuleset()) && (!levels || level === 'default')) {
+    return null;
+  }
+  return levels && level !== 'default' ? `${player}(level=${level})` : player;
 }
 
 function currentRuleset() {
@@ -583,7 +584,8 @@ async function playVariant(ruleset, button) {
     const name = ruleset.split('(')[0].trim();
     const r = page.rulesets.find((x) => x.name === name);
     if (!r) throw new Error(`this server has no game ${name}`);
-    const created = await api('POST', '/api/games', { body: { ruleset, seats: ['human', defaultComputer(r)] } });
+    // A null seat: the server's strongest player for this very ruleset.
+    const created = await api('POST', '/api/games', { body: { ruleset, seats: ['human', null] } });
     const tokens = created.seats.filter((s) => s.token).map((s) => s.token);
     location.assign(playLink(created.id, tokens));
   } catch (err) {
