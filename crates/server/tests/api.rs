@@ -155,11 +155,7 @@ async fn a_null_seat_is_the_strongest_player_of_the_exact_ruleset() {
             json!({"ruleset": "tab(columns=4)", "seats": ["human", null]}),
         )
         .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert!(
-        body["error"].as_str().unwrap().contains("columns"),
-        "{body}"
-    );
+    assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, "columns");
 }
 
 #[tokio::test]
