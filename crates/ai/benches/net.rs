@@ -147,8 +147,8 @@ fn other_boards(c: &mut Criterion) {
     one_evaluation::<tab::Ruleset>(c, &["tab-hyde", "tab-modern"]);
 }
 
-/// One evaluation on the Ludii presets: `tab-ludii`'s network reads `tab-ludii-v2` (with the
-/// threat inputs), `tab-hyde-ludii`'s `tab-ludii-v1`.
+/// One evaluation on the Ludii presets: both networks read `tab-ludii-v2` (with the threat
+/// inputs).
 fn ludii_boards(c: &mut Criterion) {
     one_evaluation::<tab_ludii::Ruleset>(c, &["tab-ludii", "tab-hyde-ludii"]);
 }
