@@ -346,6 +346,10 @@ pub struct Limits {
     pub nodes: u64,
     /// The most counters per pit for which the exact Tihbat `solver` is prepared.
     pub solver_seeds: u32,
+    /// Whether a player may read a file of the host that its spec names
+    /// (`net(weights=FILE)`). A server does not let its clients name its files: it would
+    /// tell them which files exist, and a spec naming a device could hold a thread.
+    pub files: bool,
 }
 
 impl Limits {
@@ -360,7 +364,8 @@ impl Limits {
     /// The limits of a host that sets how long a move may take and on how many threads: every
     /// level preset of the players fits ([`Limits::HOST_ITERATIONS`],
     /// [`Limits::HOST_NODES`]), and the exact Tihbat `solver` is prepared up to
-    /// [`crate::solver::HOST_SEEDS`] counters a pit.
+    /// [`crate::solver::HOST_SEEDS`] counters a pit. Players read no file of the host: they
+    /// play the shipped networks.
     pub fn host(holder: &'static str, time_ms: u64, threads: u64) -> Limits {
         Limits {
             holder,
@@ -369,11 +374,12 @@ impl Limits {
             threads,
             nodes: Limits::HOST_NODES,
             solver_seeds: crate::solver::HOST_SEEDS,
+            files: false,
         }
     }
 
     /// Refuses a player of `spec` whose `cost` is above the limits: what it spends on a move,
-    /// then the size of what it prepares.
+    /// then the size of what it prepares, then a file of the host it would read.
     ///
     /// # Errors
     /// A message naming the option and the limit.
@@ -409,6 +415,15 @@ impl Limits {
             return Err(format!(
                 "solver: {} solves tihbat up to seeds={}, not seeds={seeds}",
                 self.holder, self.solver_seeds
+            ));
+        }
+        if let Some(set_by) = &cost.file
+            && !self.files
+        {
+            return Err(format!(
+                "{spec}: {set_by} would read a file of the host; {} plays only the networks it \
+                 ships",
+                self.holder
             ));
         }
         Ok(())

@@ -199,7 +199,7 @@ pub fn apply_options<T>(
 
 /// What a player spends, as its options set it: on each move (time, iterations, threads,
 /// states visited), and once, when it is prepared (the size of the game an exact solver
-/// solves). A host's [`Limits`](crate::Limits) are checked against it
+/// solves, a file it reads). A host's [`Limits`](crate::Limits) are checked against it
 /// ([`Limits::check`](crate::Limits::check)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
@@ -214,6 +214,9 @@ pub struct Cost {
     /// The counters per pit of the Tihbat game that an exact solver solves when it is
     /// prepared.
     pub solver_seeds: Option<u32>,
+    /// A file of the host that the player reads when it is prepared: the option that names it,
+    /// as the spec writes it (`weights=mine.safetensors`).
+    pub file: Option<String>,
 }
 
 /// An amount a player spends, with the option that sets it (for messages).

@@ -5,7 +5,7 @@ use qasab_core::tab::State;
 use crate::eval::EvalWeights;
 use crate::mcts::{Budget, MctsOptions};
 use crate::players::{Plan, Playable};
-use crate::spec::{AgentError, AgentSpec, Cost};
+use crate::spec::{AgentError, AgentSpec};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.
 pub const TAB_LEVEL: u8 = 4;
@@ -23,7 +23,7 @@ impl Playable for State {
     }
 
     fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
-        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
+        Some(crate::net::net_plan(spec, rules))
     }
 
     fn strongest_agent(rules: &Self::Ruleset) -> &'static str {

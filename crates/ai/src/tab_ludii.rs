@@ -4,7 +4,7 @@ use qasab_core::tab_ludii::State;
 
 use crate::mcts::{MctsOptions, RolloutPolicy};
 use crate::players::{Plan, Playable};
-use crate::spec::{AgentError, AgentSpec, Cost};
+use crate::spec::{AgentError, AgentSpec};
 
 impl Playable for State {
     fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
@@ -12,7 +12,7 @@ impl Playable for State {
     }
 
     fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
-        Some(crate::net::net_maker(spec, rules).map(|m| Plan::ready(Cost::default(), m)))
+        Some(crate::net::net_plan(spec, rules))
     }
 
     fn strongest_agent(rules: &Self::Ruleset) -> &'static str {

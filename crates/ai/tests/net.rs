@@ -255,6 +255,60 @@ fn bad_network_files_are_refused_with_a_reason() {
 }
 
 #[test]
+fn only_a_regular_file_of_bounded_size_is_read_as_a_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_file = Network::load(dir.path()).unwrap_err().to_string();
+    assert!(not_a_file.contains("not a regular file"), "{not_a_file}");
+    // A device that never ends is refused before a byte is read.
+    #[cfg(unix)]
+    {
+        let device = Network::load(std::path::Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(device.contains("not a regular file"), "{device}");
+    }
+    let big = dir.path().join("big.safetensors");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(Network::MAX_FILE_BYTES + 1).unwrap();
+    let too_large = Network::load(&big).unwrap_err().to_string();
+    assert!(too_large.contains("larger than"), "{too_large}");
+    let missing = Network::load(&dir.path().join("missing")).unwrap_err();
+    assert!(matches!(missing, NetError::Io { .. }), "{missing}");
+}
+
+#[test]
+fn a_host_refuses_a_network_file_before_reading_it_and_a_local_player_reads_it() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.safetensors");
+    shipped("tab").unwrap().save(&path).unwrap();
+    let limits = qasab_ai::Limits::host("the server", 500, 1);
+    for file in [path.display().to_string(), "/no/such/file".into()] {
+        let spec = format!("net(weights={file})");
+        let err = PreparedAgent::<tab::State>::within(&spec, &rules, &limits)
+            .err()
+            .unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "{spec}: weights={file} would read a file of the host; the server plays only \
+                 the networks it ships"
+            )
+        );
+    }
+    let spec = format!("net(weights={})", path.display());
+    let local = PreparedAgent::<tab::State>::new(&spec, &rules).unwrap();
+    assert_eq!(local.cost.file, Some(format!("weights={}", path.display())));
+    let missing = PreparedAgent::<tab::State>::new("net(weights=/no/such/file)", &rules)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(missing.contains("/no/such/file"), "{missing}");
+    // The shipped network needs no file, and a host plays it.
+    assert!(PreparedAgent::<tab::State>::within("net", &rules, &limits).is_ok());
+}
+
+#[test]
 fn training_from_a_seed_gives_the_same_weights_for_any_threads() {
     let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
     let run = |threads| {

@@ -67,7 +67,7 @@ async fn hints_are_off_between_two_people_unless_the_game_allows_them() {
 }
 
 #[tokio::test]
-async fn players_above_the_per_move_limits_get_422_naming_the_limit() {
+async fn players_above_the_per_move_limits_or_reading_a_file_get_422_naming_the_limit() {
     let s = Server::with(Config {
         max_think_ms: 500,
         max_threads: 1,
@@ -81,6 +81,17 @@ async fn players_above_the_per_move_limits_get_422_naming_the_limit() {
         (
             "mcts(threads=2)",
             "threads=2 is above the server's limit of 1 threads",
+        ),
+        // A client may not name the server's files: neither one that exists nor one that does
+        // not is opened, so the answer tells nothing of them.
+        (
+            "net(weights=Cargo.toml)",
+            "net(weights=Cargo.toml): weights=Cargo.toml would read a file of the host; the \
+             server plays only the networks it ships",
+        ),
+        (
+            "net(weights=/dev/zero)",
+            "weights=/dev/zero would read a file of the host",
         ),
     ] {
         let (status, body) = s
@@ -100,6 +111,18 @@ async fn players_above_the_per_move_limits_get_422_naming_the_limit() {
         &body,
         StatusCode::UNPROCESSABLE_ENTITY,
         "time=900 is above the server's limit of 500",
+    );
+    let (status, body) = hint(
+        &s,
+        &id,
+        json!({"index": index, "agent": "net(weights=/no/such/file)"}),
+    )
+    .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "weights=/no/such/file would read a file of the host",
     );
 }
 

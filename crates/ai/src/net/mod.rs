@@ -317,15 +317,39 @@ impl Network {
         })
     }
 
-    /// Reads a network from a safetensors file.
+    /// The largest network file read, in bytes: far above any network this crate reads (the
+    /// largest, 512 units over `tab`'s inputs, is a few megabytes), so that a path naming
+    /// something else fails at once rather than filling memory.
+    pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+    /// Reads a network from a safetensors file: a regular file of at most
+    /// [`Network::MAX_FILE_BYTES`] (not a device or a pipe, which may never end).
     ///
     /// # Errors
-    /// [`NetError::Io`] if the file cannot be read, else as [`Network::from_bytes`].
+    /// [`NetError::Io`] if the file cannot be read, is not a regular file or is too large,
+    /// else as [`Network::from_bytes`].
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+        use std::io::Read;
+        let io = |message: String| NetError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+        let meta = file.metadata().map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io("not a regular file".into()));
+        }
+        let too_large = || io(format!("larger than {} bytes", Network::MAX_FILE_BYTES));
+        if meta.len() > Network::MAX_FILE_BYTES {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        file.take(Network::MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| io(e.to_string()))?;
+        if bytes.len() as u64 > Network::MAX_FILE_BYTES {
+            return Err(too_large());
+        }
         Network::from_bytes(&bytes)
     }
 
@@ -520,41 +544,58 @@ pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
     },
 ];
 
-/// The maker of the `net` player ([`train::NetPlayer`]: the best end of its turn by the
-/// network) for `rules`.
+/// The plan of the `net` player ([`train::NetPlayer`]: the best end of its turn by the
+/// network) for `rules`. With `weights=FILE` the file is read when the plan is prepared, after
+/// a host has checked its limits ([`crate::Limits::files`]), and the plan's cost names it.
 ///
 /// # Errors
-/// [`crate::AgentError`] for bad options, a network file that cannot be read or was trained
-/// on other inputs, or a ruleset with no shipped network.
-pub fn net_maker<S: Encode + crate::eval::Evaluate>(
+/// [`crate::AgentError`] for bad options or a ruleset with no shipped network; when prepared,
+/// for a network file that cannot be read or was trained on other inputs.
+pub fn net_plan<S: Encode + crate::players::Playable>(
     spec: &crate::AgentSpec,
     rules: &S::Ruleset,
-) -> Result<crate::players::AgentMaker<S>, crate::AgentError> {
+) -> Result<crate::players::Plan<S>, crate::AgentError> {
+    use crate::players::Plan;
     let mut settings = NetSettings::default();
     crate::spec::apply_options(spec, NET_OPTIONS, &mut settings)?;
-    let bad = |key: &str, value: &str, expected: String| crate::AgentError::BadValue {
-        agent: spec.name.clone(),
-        key: key.into(),
-        value: value.into(),
-        expected,
+    let Some(path) = settings.weights else {
+        let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
+            agent: spec.name.clone(),
+            ruleset: rules.to_string(),
+            why: e,
+        })?;
+        return Ok(Plan::ready(
+            crate::spec::Cost::default(),
+            net_player_maker(net.clone()),
+        ));
     };
-    let net = match &settings.weights {
-        Some(path) => Network::load(std::path::Path::new(path))
-            .and_then(|n| n.fits::<S>(rules).map(|()| n))
-            .map_err(|e| bad("weights", path, format!("a network for {rules}: {e}")))?,
-        None => for_rules::<S>(rules)
-            .map_err(|e| crate::AgentError::NotAvailable {
-                agent: spec.name.clone(),
-                ruleset: rules.to_string(),
-                why: e,
-            })?
-            .clone(),
+    let cost = crate::spec::Cost {
+        file: Some(format!("weights={path}")),
+        ..crate::spec::Cost::default()
     };
+    let (agent, rules) = (spec.name.clone(), rules.clone());
+    Ok(Plan::new(cost, move || {
+        Network::load(std::path::Path::new(&path))
+            .and_then(|n| n.fits::<S>(&rules).map(|()| n))
+            .map(net_player_maker)
+            .map_err(|e| crate::AgentError::BadValue {
+                agent,
+                key: "weights".into(),
+                value: path,
+                expected: format!("a network for {rules}: {e}"),
+            })
+    }))
+}
+
+/// Makes `net` players of `net`.
+fn net_player_maker<S: Encode + crate::eval::Evaluate>(
+    net: Network,
+) -> crate::players::AgentMaker<S> {
     let (mlp, enc) = (std::sync::Arc::new(net.mlp), net.encoding);
-    Ok(std::sync::Arc::new(move |seed| {
+    std::sync::Arc::new(move |seed| {
         Box::new(train::NetPlayer::<S>::new(mlp.clone(), enc, "net", seed))
             as Box<dyn crate::agent::Agent<S>>
-    }))
+    })
 }
 
 /// The shipped network that reads the states of `rules` (`eval=net`), if one is shipped for
