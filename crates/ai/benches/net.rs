@@ -57,7 +57,7 @@ fn net(c: &mut Criterion) {
     c.bench_function("tab net evaluate (64 positions)", |b| {
         b.iter(|| {
             for s in &sample {
-                black_box(s.evaluate_with(Player::One, EvalWeights::Net));
+                black_box(s.evaluate_with(Player::One, EvalWeights::NET));
             }
         })
     });
@@ -106,7 +106,7 @@ fn net(c: &mut Criterion) {
         b.iter(|| {
             for (p, ends) in &turns {
                 for e in ends {
-                    black_box(e.evaluate_with(*p, EvalWeights::Net));
+                    black_box(e.evaluate_with(*p, EvalWeights::NET));
                 }
             }
         })
@@ -114,7 +114,7 @@ fn net(c: &mut Criterion) {
     c.bench_function("tab net turn ends together", |b| {
         b.iter(|| {
             for (p, ends) in &turns {
-                black_box(tab::State::evaluate_all(ends, *p, EvalWeights::Net));
+                black_box(tab::State::evaluate_all(ends, *p, EvalWeights::NET));
             }
         })
     });
@@ -134,7 +134,7 @@ where
         c.bench_function(&format!("{family} net evaluate (64 positions)"), |b| {
             b.iter(|| {
                 for s in &sample {
-                    black_box(s.evaluate_with(Player::One, EvalWeights::Net));
+                    black_box(s.evaluate_with(Player::One, EvalWeights::NET));
                 }
             })
         });

@@ -79,21 +79,30 @@ pub enum EvalWeights {
     /// Weights fitted to the results of self-play games by logistic regression (the Tâb
     /// family only; see [`tab::Weights::FITTED`]).
     Fitted,
-    /// The shipped network of the ruleset's family ([`crate::net`]): the Tâb family and the
-    /// Ludii presets, on the boards their networks were trained on.
-    Net,
+    /// A network ([`crate::net`]): the shipped one of the ruleset's family (the Tâb family and
+    /// the Ludii presets, on the boards their networks were trained on), or one read from a
+    /// file (`weights=FILE`).
+    Net(crate::net::NetId),
 }
 
 impl EvalWeights {
     /// Both choices, in the order the docs list them.
-    pub const ALL: [EvalWeights; 3] = [EvalWeights::Hand, EvalWeights::Fitted, EvalWeights::Net];
+    pub const ALL: [EvalWeights; 3] = [EvalWeights::Hand, EvalWeights::Fitted, EvalWeights::NET];
+
+    /// The shipped network of the states' ruleset (`eval=net`).
+    pub const NET: EvalWeights = EvalWeights::Net(crate::net::NetId::SHIPPED);
+
+    /// Whether a network evaluates (`eval=net`, with or without `weights=FILE`).
+    pub const fn is_net(self) -> bool {
+        matches!(self, EvalWeights::Net(_))
+    }
 
     /// The name in a spec (`eval=fitted`).
     pub const fn name(self) -> &'static str {
         match self {
             EvalWeights::Hand => "hand",
             EvalWeights::Fitted => "fitted",
-            EvalWeights::Net => "net",
+            EvalWeights::Net(_) => "net",
         }
     }
 
@@ -122,7 +131,7 @@ impl EvalWeights {
                 "{without}: this game has no fitted weights (only tab, tab-hyde and tab-modern \
                  have)"
             ))),
-            Some(EvalWeights::Net) if !net => Err(ValueError::Expected(format!(
+            Some(EvalWeights::Net(_)) if !net => Err(ValueError::Expected(format!(
                 "{}: this game has no network (only the Tab family and the Ludii presets have)",
                 if fitted { "hand or fitted" } else { "hand" }
             ))),
@@ -196,6 +205,34 @@ pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
         set: |s, v| {
             let weights = EvalWeights::parse_for(v, s.fitted(), s.net())?;
             s.set_eval(weights);
+            Ok(())
+        },
+    }
+}
+
+/// The `weights=FILE` option of `greedy`, `expectimax` and `mcts`, declared once: evaluate with
+/// the network in this file instead of the shipped one. It sets `eval=net`; the file is read
+/// when the player is made (`crate::players`), not while its spec is read.
+pub const fn weights_option<T: EvalSetting>() -> OptionDef<T> {
+    OptionDef {
+        key: "weights",
+        values: Values::Text("a safetensors file of a network"),
+        help: "evaluate with this network (trained by qasab train, or elsewhere on the same \
+               encoding) instead of the shipped one; sets eval=net",
+        rules: "",
+        get: |_| String::new(),
+        set: |s, v| {
+            if !s.net() {
+                return Err(ValueError::Expected(
+                    "no file: this game has no network (only the Tab family and the Ludii \
+                     presets have)"
+                        .into(),
+                ));
+            }
+            if v.is_empty() {
+                return Err(ValueError::Expected("a file name".into()));
+            }
+            s.set_eval(EvalWeights::NET);
             Ok(())
         },
     }

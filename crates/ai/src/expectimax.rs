@@ -93,7 +93,7 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
-use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option};
+use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option, weights_option};
 use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
@@ -314,6 +314,7 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
         },
     },
     eval_option(),
+    weights_option(),
 ];
 
 impl Default for Options {
@@ -748,6 +749,12 @@ pub struct Expectimax<S: GameState> {
 }
 
 impl<S: GameState> Expectimax<S> {
+    /// The searcher evaluating with `eval` (the network a file holds, `weights=FILE`).
+    pub(crate) fn with_eval(mut self, eval: EvalWeights) -> Self {
+        self.opts.eval = eval;
+        self
+    }
+
     /// A searcher with `opts`, its tie-breaking generator seeded with `seed`.
     pub fn new(opts: Options, seed: u64) -> Self {
         Expectimax {

@@ -19,7 +19,7 @@
 use qasab_core::GameState;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option};
+use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option, weights_option};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::spec::seed_option;
 use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values};
@@ -56,7 +56,7 @@ impl EvalSetting for Settings {
 }
 
 /// The options of `greedy`, each declared once.
-pub const OPTIONS: &[OptionDef<Settings>] = &[seed_option(), eval_option()];
+pub const OPTIONS: &[OptionDef<Settings>] = &[seed_option(), eval_option(), weights_option()];
 
 /// The one-turn lookahead player ([module docs](self)).
 pub struct Greedy<S: GameState> {

@@ -80,6 +80,16 @@ pub trait Playable: Evaluate {
         Err("only the Tab family and the Ludii presets have networks".into())
     }
 
+    /// Reads the network file `path` for `eval=net` on `rules` (`weights=FILE`) and keeps it
+    /// for the process ([`crate::net::keep`]): its id. A game without networks refuses.
+    ///
+    /// # Errors
+    /// A message: the file cannot be read, or holds no network for `rules`.
+    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::net::NetId, String> {
+        let _ = (path, rules);
+        Err("this game has no network".into())
+    }
+
     /// The `net` player of `spec` on `rules`, for a game that has networks; `None` by default.
     fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
         let _ = (spec, rules);
@@ -155,7 +165,7 @@ fn check_net<S: Playable>(
     rules: &S::Ruleset,
     eval: EvalWeights,
 ) -> Result<(), AgentError> {
-    if eval != EvalWeights::Net {
+    if !eval.is_net() {
         return Ok(());
     }
     S::network_fits(rules).map_err(|why| AgentError::BadValue {
@@ -180,18 +190,102 @@ fn read_solver<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan
     Ok(plan)
 }
 
+/// The plan of a search player whose spec has been read: `make(eval)` builds its maker. With
+/// `weights=FILE` the file is read when the plan is prepared, after a host has checked its
+/// limits (the cost names the file, [`Limits::files`]), and the network it holds replaces the
+/// shipped one; the agents' specs name the file, so that they read back.
+fn search_plan<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+    mut cost: Cost,
+    eval: EvalWeights,
+    make: impl FnOnce(EvalWeights) -> AgentMaker<S> + 'static,
+) -> Result<Plan<S>, AgentError> {
+    let Some(path) = spec.get("weights").map(str::to_string) else {
+        check_net::<S>(spec, rules, eval)?;
+        return Ok(Plan::ready(cost, make(eval)));
+    };
+    if let Some(other) = spec.get("eval").filter(|&e| e != "net") {
+        return Err(AgentError::BadValue {
+            agent: spec.name.clone(),
+            key: "weights".into(),
+            value: path,
+            expected: format!("no file with eval={other}: the file is a network, for eval=net"),
+        });
+    }
+    cost.file = Some(format!("weights={path}"));
+    let (agent, rules) = (spec.name.clone(), rules.clone());
+    Ok(Plan::new(cost, move || {
+        let id = S::load_network(&path, &rules).map_err(|expected| AgentError::BadValue {
+            agent,
+            key: "weights".into(),
+            value: path.clone(),
+            expected,
+        })?;
+        Ok(naming_file(make(EvalWeights::Net(id)), path))
+    }))
+}
+
+/// The agents of `maker`, their specs naming the network file `path` they read.
+pub(crate) fn naming_file<S: GameState>(maker: AgentMaker<S>, path: String) -> AgentMaker<S> {
+    let path: Arc<str> = path.into();
+    Arc::new(move |seed| {
+        Box::new(NamingFile {
+            inner: maker(seed),
+            path: path.clone(),
+        }) as Box<dyn Agent<S>>
+    })
+}
+
+/// An agent whose network was read from a file: as `inner`, with `weights=FILE` in its spec
+/// (after `eval=net`, or first).
+struct NamingFile<S: GameState> {
+    inner: Box<dyn Agent<S>>,
+    path: Arc<str>,
+}
+
+impl<S: GameState> Agent<S> for NamingFile<S> {
+    fn spec(&self) -> String {
+        let spec = self.inner.spec();
+        if spec.contains("weights=") {
+            return spec;
+        }
+        let at = match spec.find("eval=net") {
+            Some(i) => i + "eval=net".len(),
+            None => match spec.find('(') {
+                Some(i) => i + 1,
+                None => return format!("{spec}(weights={})", self.path),
+            },
+        };
+        let (head, tail) = spec.split_at(at);
+        let sep = |t: &str| if t.starts_with(')') { "" } else { "," };
+        if head.ends_with('(') {
+            format!("{head}weights={}{}{tail}", self.path, sep(tail))
+        } else {
+            format!("{head},weights={}{tail}", self.path)
+        }
+    }
+
+    fn choose(&mut self, state: &S) -> S::Move {
+        self.inner.choose(state)
+    }
+
+    fn evaluate(&mut self, state: &S) -> Option<crate::agent::Evaluation<S::Move>> {
+        self.inner.evaluate(state)
+    }
+}
+
 fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     let defaults = S::mcts_defaults();
     let options = crate::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
-    check_net::<S>(spec, rules, options.eval)?;
-    Ok(Plan::ready(
-        options.cost(),
+    search_plan(spec, rules, options.cost(), options.eval, move |eval| {
+        let options = crate::mcts::MctsOptions { eval, ..options };
         Arc::new(move |seed| {
             Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
                 options, defaults, seed,
             )) as Box<dyn Agent<S>>
-        }),
-    ))
+        })
+    })
 }
 
 fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
@@ -201,14 +295,11 @@ fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan
         net: S::NET,
     };
     apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
-    let eval = settings.eval;
-    check_net::<S>(spec, rules, eval)?;
-    Ok(Plan::ready(
-        Cost::default(),
+    search_plan(spec, rules, Cost::default(), settings.eval, |eval| {
         Arc::new(move |seed| {
             Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
-        }),
-    ))
+        })
+    })
 }
 
 fn read_expectimax<S: Playable>(
@@ -216,16 +307,15 @@ fn read_expectimax<S: Playable>(
     rules: &S::Ruleset,
 ) -> Result<Plan<S>, AgentError> {
     let options = crate::expectimax::Options::from_spec::<S>(spec)?;
-    check_net::<S>(spec, rules, options.eval)?;
-    let spec = spec.clone();
-    Ok(Plan::ready(
-        options.cost(),
+    let shown = spec.clone();
+    search_plan(spec, rules, options.cost(), options.eval, move |eval| {
         Arc::new(move |seed| {
-            let agent = crate::expectimax::Expectimax::<S>::from_spec(&spec, seed)
-                .expect("the spec was checked when the maker was built");
+            let agent = crate::expectimax::Expectimax::<S>::from_spec(&shown, seed)
+                .expect("the spec was checked when the maker was built")
+                .with_eval(eval);
             Box::new(agent) as Box<dyn Agent<S>>
-        }),
-    ))
+        })
+    })
 }
 
 /// The error for an agent name nobody knows, listing the players `rules` has; or for one

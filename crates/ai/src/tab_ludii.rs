@@ -15,6 +15,10 @@ impl Playable for State {
         Some(crate::net::net_plan(spec, rules))
     }
 
+    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::net::NetId, String> {
+        crate::net::load_for::<Self>(path, rules)
+    }
+
     fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
         crate::net::strongest::<Self>(rules)
     }

@@ -263,7 +263,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, transpositions, reuse, minimax, mix, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, weights, transpositions, reuse, minimax, mix, seed",
         ),
         (
             "mcts(level=0)",
@@ -361,6 +361,17 @@ fn specs_are_checked() {
              evaluate a position",
         ),
     ];
+    // A network file is an evaluation too: refused where nothing would read it, before it is
+    // read.
+    let ludii: qasab_core::tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let got = PreparedAgent::<qasab_core::tab_ludii::State>::new("mcts(weights=x)", &ludii)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        got.contains("weights=x is not valid; expected no eval= with these options"),
+        "{got}"
+    );
     for (spec, want) in cases {
         let got = err(spec);
         assert!(got.contains(want), "{spec}: {got}");

@@ -532,6 +532,115 @@ fn eval_net_and_the_net_player_are_refused_where_no_network_is_shipped() {
     }
 }
 
+#[test]
+fn a_network_file_plays_in_every_search_as_the_shipped_network_does() {
+    // The shipped network written to a file: every player reading it chooses what the player
+    // with the shipped network chooses, and its spec names the file and reads back.
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.safetensors");
+    shipped("tab-ludii").unwrap().save(&path).unwrap();
+    let file = format!("weights={}", path.display());
+    let states: Vec<tab_ludii::State> = sample_states::<tab_ludii::State>(&rules, 2, 5)
+        .into_iter()
+        .filter(|s| matches!(s.turn(), Turn::Player(_)))
+        .collect();
+    assert!(states.len() > 10);
+    for (shipped_spec, file_spec) in [
+        ("greedy(eval=net)", format!("greedy({file})")),
+        (
+            "expectimax(eval=net,level=1)",
+            format!("expectimax(eval=net,{file},level=1)"),
+        ),
+        (
+            "mcts(eval=net,cutoff=0,iterations=200)",
+            format!("mcts({file},cutoff=0,iterations=200)"),
+        ),
+        ("net", format!("net({file})")),
+    ] {
+        let mut a = PreparedAgent::<tab_ludii::State>::new(shipped_spec, &rules)
+            .unwrap()
+            .make(7);
+        let prepared = PreparedAgent::<tab_ludii::State>::new(&file_spec, &rules).unwrap();
+        assert_eq!(prepared.cost.file.as_deref(), Some(file.as_str()));
+        let mut b = prepared.make(7);
+        for s in &states {
+            assert_eq!(
+                a.choose(s),
+                b.choose(s),
+                "{file_spec} at {}",
+                s.position_id()
+            );
+        }
+        let shown = b.spec();
+        assert!(shown.contains(&file), "{shown}");
+        let again = PreparedAgent::<tab_ludii::State>::new(&shown, &rules).unwrap();
+        assert_eq!(again.make(7).spec(), shown);
+    }
+    // Another network in the file plays otherwise: the file is what the search reads.
+    let untrained = dir.path().join("untrained.safetensors");
+    Trainer::<tab_ludii::State>::new(rules, small_options(16, 1))
+        .unwrap()
+        .network()
+        .save(&untrained)
+        .unwrap();
+    let other = format!("weights={}", untrained.display());
+    for (shipped_spec, file_spec) in [
+        ("greedy(eval=net)", format!("greedy({other})")),
+        (
+            "mcts(eval=net,cutoff=0,iterations=200)",
+            format!("mcts({other},cutoff=0,iterations=200)"),
+        ),
+    ] {
+        let choices = |spec: &str| {
+            let mut agent = PreparedAgent::<tab_ludii::State>::new(spec, &rules)
+                .unwrap()
+                .make(7);
+            states.iter().map(|s| agent.choose(s)).collect::<Vec<_>>()
+        };
+        assert_ne!(choices(shipped_spec), choices(&file_spec), "{file_spec}");
+    }
+    // The same file read again is the same network, kept once.
+    let first = qasab_ai::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
+    let second = qasab_ai::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
+    assert_eq!(first, second);
+    assert_ne!(first.unwrap(), qasab_ai::net::NetId::SHIPPED);
+}
+
+#[test]
+fn a_network_file_is_refused_with_another_evaluation_a_game_without_networks_or_a_host() {
+    let rules: tab::Ruleset = "tab".parse().unwrap();
+    let err = |spec: &str| {
+        PreparedAgent::<tab::State>::new(spec, &rules)
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    let e = err("mcts(eval=fitted,weights=x.safetensors)");
+    assert!(e.contains("no file with eval=fitted"), "{e}");
+    let e = err("greedy(weights=/no/such/file)");
+    assert!(e.contains("/no/such/file"), "{e}");
+    // A network of another family is refused when the file is read.
+    let dir = tempfile::tempdir().unwrap();
+    let ludii = dir.path().join("ludii.safetensors");
+    shipped("tab-ludii").unwrap().save(&ludii).unwrap();
+    let e = err(&format!("expectimax(weights={})", ludii.display()));
+    assert!(e.contains("trained for tab-ludii"), "{e}");
+    let tihbat: qasab_core::tihbat::Ruleset = "tihbat".parse().unwrap();
+    let e = PreparedAgent::<qasab_core::tihbat::State>::new("mcts(weights=x)", &tihbat)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("this game has no network"), "{e}");
+    let limits = qasab_ai::Limits::host("the server", 500, 1);
+    for spec in ["mcts(weights=x)", "greedy(eval=net,weights=x)"] {
+        let e = PreparedAgent::<tab::State>::within(spec, &rules, &limits)
+            .err()
+            .unwrap();
+        assert!(e.contains("weights=x would read a file of the host"), "{e}");
+    }
+}
+
 /// Plays a few games between `spec` and `random`; the driver panics on an illegal move.
 fn plays_legally<S: Playable>(rules: &S::Ruleset, spec: &str) {
     for seed in 0..2 {
@@ -695,8 +804,7 @@ fn searches_value_many_states_as_they_value_one() {
     fn check<S: Playable>(rules: &S::Ruleset) {
         let states = states_to_value::<S>(rules);
         for eval in EvalWeights::ALL {
-            if (eval == EvalWeights::Fitted && !S::FITTED) || (eval == EvalWeights::Net && !S::NET)
-            {
+            if (eval == EvalWeights::Fitted && !S::FITTED) || (eval.is_net() && !S::NET) {
                 continue;
             }
             for p in Player::ALL {

@@ -171,12 +171,12 @@ def forward(t, x):
     return float(np.tanh(t["out.weight"] @ h + t["out.bias"])[0])
 
 
-def play_with(path, ruleset, steps=300, seed=0):
-    """Plays `net(weights=path)` against itself (chance drawn from a seeded generator) for
-    up to `steps` actions; checks every action is legal and the network's values match
-    numpy's on the way; returns the number of player actions."""
+def play_with(path, ruleset, steps=300, seed=0, spec="net(weights={})"):
+    """Plays `spec` with the network file `path` (by default `net(weights=path)`) against
+    itself (chance drawn from a seeded generator) for up to `steps` actions; checks every
+    action is legal; returns the number of player actions."""
     game = qasab.load_game(ruleset)
-    agent = qasab.Agent(f"net(weights={path})", game, seed=seed)
+    agent = qasab.Agent(spec.format(path), game, seed=seed)
     state = game.new_initial_state()
     rng = np.random.default_rng(seed)
     moves = 0
@@ -221,6 +221,25 @@ def test_a_numpy_network_saved_with_save_network_plays(tmp_path, ruleset):
     data = qn.training_data(ruleset, games=1, seed=2, network=path)
     assert data["network"] == "file"
     assert data["features"].shape[1] == qn.encoding(ruleset)["inputs"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "greedy(weights={})",
+        "expectimax(weights={},level=1)",
+        "mcts(weights={},cutoff=0,iterations=50)",
+    ],
+)
+def test_a_numpy_network_is_the_evaluation_of_every_search(tmp_path, spec):
+    ruleset = "tab-ludii"
+    tensors = random_network(qn.encoding(ruleset)["inputs"], seed=8)
+    path = tmp_path / "search.safetensors"
+    qn.save_network(path, tensors, ruleset)
+    assert f"weights={path}" in repr(qasab.Agent(spec.format(path), ruleset, seed=1))
+    assert play_with(path, ruleset, steps=60, seed=1, spec=spec) > 0
+    with pytest.raises(qasab.AgentError, match="no file with eval=hand"):
+        qasab.Agent(spec.format(path).replace("(", "(eval=hand,", 1), ruleset)
 
 
 def test_float64_and_lists_are_written_as_float32(tmp_path):

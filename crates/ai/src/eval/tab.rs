@@ -450,7 +450,7 @@ impl Evaluate for State {
 
     const NET: bool = true;
 
-    /// With [`EvalWeights::Net`], the shipped network's value; a ruleset without one (which
+    /// With [`EvalWeights::Net`], the network's value; a ruleset without one (which
     /// the players refuse when they are made) falls back to the fitted weights.
     fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
         if let Turn::Over(o) = self.turn() {
@@ -459,7 +459,7 @@ impl Evaluate for State {
         let w = match weights {
             EvalWeights::Hand => &Weights::HAND,
             EvalWeights::Fitted => &Weights::FITTED,
-            EvalWeights::Net => match crate::net::shipped_value(self, player) {
+            EvalWeights::Net(id) => match crate::net::net_value(id, self, player) {
                 Some(v) => return v,
                 None => &Weights::FITTED,
             },
@@ -467,7 +467,7 @@ impl Evaluate for State {
         for_player(w.squashed(self) * limit_factor(self), player)
     }
 
-    /// With [`EvalWeights::Net`], the shipped network's values, computed together.
+    /// With [`EvalWeights::Net`], the network's values, computed together.
     fn evaluate_all<'a>(
         states: impl IntoIterator<Item = &'a Self>,
         player: Player,

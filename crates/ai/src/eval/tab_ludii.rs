@@ -269,18 +269,18 @@ pub(crate) fn limit_factor(state: &State) -> f64 {
 impl Evaluate for State {
     const NET: bool = true;
 
-    /// With [`EvalWeights::Net`], the shipped network's value; a ruleset without one (which
+    /// With [`EvalWeights::Net`], the network's value; a ruleset without one (which
     /// the players refuse when they are made) falls back to the hand weights.
     fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
-        if weights == EvalWeights::Net
-            && let Some(v) = crate::net::shipped_value(self, player)
+        if let EvalWeights::Net(id) = weights
+            && let Some(v) = crate::net::net_value(id, self, player)
         {
             return v;
         }
         self.evaluate(player)
     }
 
-    /// With [`EvalWeights::Net`], the shipped network's values, computed together.
+    /// With [`EvalWeights::Net`], the network's values, computed together.
     fn evaluate_all<'a>(
         states: impl IntoIterator<Item = &'a Self>,
         player: Player,

@@ -5,7 +5,7 @@ use std::fmt;
 
 use qasab_core::options::{ConstText, OptionDef, ValueError, Values, int_in};
 
-use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option};
+use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option, weights_option};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
@@ -383,6 +383,7 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
         },
     },
     eval_option(),
+    weights_option(),
     OptionDef {
         key: "transpositions",
         values: Values::Choice(&["on", "off"]),
@@ -508,11 +509,15 @@ impl MctsOptions {
                     .into(),
             });
         }
-        if let Some(eval) = spec.get("eval").filter(|_| !o.reads_eval()) {
+        let unread = ["eval", "weights"]
+            .into_iter()
+            .find_map(|k| spec.get(k).map(|v| (k, v)))
+            .filter(|_| !o.reads_eval());
+        if let Some((key, value)) = unread {
             return Err(AgentError::BadValue {
                 agent: spec.name.clone(),
-                key: "eval".into(),
-                value: eval.into(),
+                key: key.into(),
+                value: value.into(),
                 expected: "no eval= with these options, which never evaluate a position: \
                            rollouts play to the end (cutoff=none), with minimax=0, mix=1, \
                            tree=decisions and rollouts other than greedy; give cutoff=N (0 \

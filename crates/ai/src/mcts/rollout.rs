@@ -89,7 +89,7 @@ fn greedy_move<S: Evaluate>(
     eval: EvalWeights,
     rng: &mut GameRng,
 ) -> S::Move {
-    if eval == EvalWeights::Net && moves.len() > 1 {
+    if eval.is_net() && moves.len() > 1 {
         // A network values the results together.
         let values = S::evaluate_all(&crate::turn::children(state, moves), p, eval);
         return best_of(moves, values.into_iter(), rng);

@@ -577,11 +577,11 @@ pub fn net_plan<S: Encode + crate::players::Playable>(
     Ok(Plan::new(cost, move || {
         Network::load(std::path::Path::new(&path))
             .and_then(|n| n.fits::<S>(&rules).map(|()| n))
-            .map(net_player_maker)
+            .map(|net| crate::players::naming_file(net_player_maker(net), path.clone()))
             .map_err(|e| crate::AgentError::BadValue {
                 agent,
                 key: "weights".into(),
-                value: path,
+                value: path.clone(),
                 expected: format!("a network for {rules}: {e}"),
             })
     }))
@@ -604,8 +604,69 @@ pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
     shipped(S::family(rules)).filter(|net| net.encoding.columns == S::encoding(rules).columns)
 }
 
+/// Which network `eval=net` reads: the shipped one of the ruleset's family and board
+/// ([`NetId::SHIPPED`]), or one read from a file (`weights=FILE`) and kept ([`keep`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NetId(u8);
+
+impl NetId {
+    /// The shipped network of the states' ruleset.
+    pub const SHIPPED: NetId = NetId(0);
+}
+
+/// The most network files one process keeps for `eval=net` ([`keep`]).
+pub const MAX_KEPT: usize = 64;
+
+/// The networks read from files for the searches, by [`NetId`] less one: set once, never
+/// moved, so that a search reads them without a lock.
+static KEPT: [OnceLock<Network>; MAX_KEPT] = [const { OnceLock::new() }; MAX_KEPT];
+
+/// Keeps `net` for the searches' `eval=net` for the rest of the process: its id. A network
+/// equal to one kept before gets that one's id, so preparing a player again takes no more
+/// memory.
+///
+/// # Errors
+/// When [`MAX_KEPT`] other networks are kept already.
+pub fn keep(net: Network) -> Result<NetId, String> {
+    static ADDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = ADDING.lock().unwrap_or_else(|e| e.into_inner());
+    for (i, slot) in KEPT.iter().enumerate() {
+        let id = NetId(i as u8 + 1);
+        match slot.get() {
+            Some(kept) if *kept == net => return Ok(id),
+            Some(_) => {}
+            None => {
+                let _ = slot.set(net);
+                return Ok(id);
+            }
+        }
+    }
+    Err(format!(
+        "at most {MAX_KEPT} network files are read in one process"
+    ))
+}
+
+/// Reads the network file `path` for the searches of `rules` and keeps it ([`keep`]).
+///
+/// # Errors
+/// A message: the file cannot be read, holds no network, or one trained on other inputs.
+pub fn load_for<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<NetId, String> {
+    let net = Network::load(std::path::Path::new(path))
+        .and_then(|n| n.fits::<S>(rules).map(|()| n))
+        .map_err(|e| format!("a network for {rules}: {e}"))?;
+    keep(net)
+}
+
+/// The network `id` names for states of `rules`, if any.
+fn chosen<S: Encode>(id: NetId, rules: &S::Ruleset) -> Option<&'static Network> {
+    match id.0 {
+        0 => shipped_for::<S>(rules),
+        k => KEPT[usize::from(k) - 1].get(),
+    }
+}
+
 /// [`crate::eval::Evaluate::evaluate_all`] for a game with networks: with
-/// [`EvalWeights::Net`](crate::eval::EvalWeights::Net) and a shipped network for the states'
+/// [`EvalWeights::Net`](crate::eval::EvalWeights::Net) and a network for the states'
 /// ruleset, its values computed together ([`Network::values`]); else each state's
 /// `evaluate_with`.
 pub(crate) fn evaluate_all<'a, S: Encode + crate::eval::Evaluate + 'a>(
@@ -614,17 +675,17 @@ pub(crate) fn evaluate_all<'a, S: Encode + crate::eval::Evaluate + 'a>(
     weights: crate::eval::EvalWeights,
 ) -> Vec<f64> {
     let mut states = states.into_iter().peekable();
-    if weights == crate::eval::EvalWeights::Net
+    if let crate::eval::EvalWeights::Net(id) = weights
         && let Some(first) = states.peek()
-        && let Some(net) = shipped_for::<S>(first.ruleset())
+        && let Some(net) = chosen::<S>(id, first.ruleset())
     {
         return net.values(states, player);
     }
     states.map(|s| s.evaluate_with(player, weights)).collect()
 }
 
-/// The shipped network's value of `state` for `player`, if a network is shipped for its
+/// The value of `state` for `player` by the network `id` names, if there is one for its
 /// family and board (`eval=net`, checked when the player was made).
-pub fn shipped_value<S: Encode>(state: &S, player: Player) -> Option<f64> {
-    shipped_for::<S>(state.ruleset()).map(|net| net.value(state, player))
+pub fn net_value<S: Encode>(id: NetId, state: &S, player: Player) -> Option<f64> {
+    chosen::<S>(id, state.ruleset()).map(|net| net.value(state, player))
 }
