@@ -418,6 +418,10 @@ impl<S: Playable> PreparedAgent<S> {
     }
 }
 
+/// The options that name a file of the host (`weights=FILE`): a host whose [`Limits::files`] is
+/// off refuses them, and a list of what its clients may set leaves them out.
+pub const FILE_OPTIONS: &[&str] = &["weights"];
+
 /// The budgets a host (the server) allows a computer player, so that one decision can neither
 /// hold a thread for long nor take every core, and the largest game its exact solver may
 /// prepare. What a player spends ([`Cost`]) is checked against them by [`Limits::check`]

@@ -23,7 +23,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
-use qasab_ai::players::{AGENT_NAMES, AnyPlayer, option_docs};
+use qasab_ai::players::{AGENT_NAMES, AnyPlayer, FILE_OPTIONS, option_docs};
 use qasab_core::{AnyRuleset, Player};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -760,9 +760,11 @@ pub(crate) async fn players() -> Json<Value> {
                     .iter()
                     .map(|&name| PlayerInfo {
                         name,
+                        // The server reads no file a client names (`Limits::files`).
                         options: option_docs(name)
                             .unwrap_or_default()
                             .into_iter()
+                            .filter(|o| !FILE_OPTIONS.contains(&o.key))
                             .map(|o| PlayerOption {
                                 key: o.key,
                                 values: o.values,

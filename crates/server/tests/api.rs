@@ -71,6 +71,8 @@ async fn players_list_every_player_with_its_options() {
     for p in list {
         for o in p["options"].as_array().unwrap() {
             assert!(!o["help"].as_str().unwrap().is_empty(), "{p}");
+            // Only what a client may set: the server reads no file a client names.
+            assert_ne!(o["key"], "weights", "{p}");
         }
     }
 }
