@@ -440,8 +440,8 @@ pub struct Limits {
     pub nodes: u64,
     /// The most counters per pit for which the exact Tihbat `solver` is prepared.
     pub solver_seeds: u32,
-    /// Whether a player may read a file of the host that its spec names
-    /// (`net(weights=FILE)`). A server does not let its clients name its files: it would
+    /// Whether a player may read a file of the host that its spec names (`weights=FILE`, of
+    /// `net` and the searches). A server does not let its clients name its files: it would
     /// tell them which files exist, and a spec naming a device could hold a thread.
     pub files: bool,
 }
