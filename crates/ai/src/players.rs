@@ -197,7 +197,7 @@ fn read_solver<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan
 fn search_plan<S: Playable>(
     spec: &AgentSpec,
     rules: &S::Ruleset,
-    mut cost: Cost,
+    cost: Cost,
     eval: EvalWeights,
     make: impl FnOnce(EvalWeights) -> AgentMaker<S> + 'static,
 ) -> Result<Plan<S>, AgentError> {
@@ -213,21 +213,37 @@ fn search_plan<S: Playable>(
             expected: format!("no file with eval={other}: the file is a network, for eval=net"),
         });
     }
-    cost.file = Some(format!("weights={path}"));
-    let (agent, rules) = (spec.name.clone(), rules.clone());
-    Ok(Plan::new(cost, move || {
-        let id = S::load_network(&path, &rules).map_err(|expected| AgentError::BadValue {
-            agent,
-            key: "weights".into(),
-            value: path.clone(),
-            expected,
-        })?;
-        Ok(naming_file(make(EvalWeights::Net(id)), path))
+    let rules = rules.clone();
+    Ok(reading_file(spec, cost, path, move |path| {
+        S::load_network(path, &rules).map(|id| make(EvalWeights::Net(id)))
     }))
 }
 
+/// The plan of a player that reads the network file `path` (`weights=FILE`): `cost` with the
+/// file named, so that a host refuses it first ([`Limits::files`]); when prepared, `load`
+/// reads the file into the maker, whose agents' specs name the file, so that they read back.
+/// A file that cannot be read is refused then, under the key `weights`.
+pub(crate) fn reading_file<S: Playable>(
+    spec: &AgentSpec,
+    mut cost: Cost,
+    path: String,
+    load: impl FnOnce(&str) -> Result<AgentMaker<S>, String> + 'static,
+) -> Plan<S> {
+    cost.file = Some(format!("weights={path}"));
+    let agent = spec.name.clone();
+    Plan::new(cost, move || match load(&path) {
+        Ok(maker) => Ok(naming_file(maker, path)),
+        Err(expected) => Err(AgentError::BadValue {
+            agent,
+            key: "weights".into(),
+            value: path,
+            expected,
+        }),
+    })
+}
+
 /// The agents of `maker`, their specs naming the network file `path` they read.
-pub(crate) fn naming_file<S: GameState>(maker: AgentMaker<S>, path: String) -> AgentMaker<S> {
+fn naming_file<S: GameState>(maker: AgentMaker<S>, path: String) -> AgentMaker<S> {
     let path: Arc<str> = path.into();
     Arc::new(move |seed| {
         Box::new(NamingFile {

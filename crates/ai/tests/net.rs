@@ -37,6 +37,14 @@ fn sample_states<S: Playable>(rules: &S::Ruleset, games: u64, every: usize) -> V
     states
 }
 
+/// Why `spec` is refused on `rules`; a spec that is accepted fails the test.
+fn refusal<S: Playable>(spec: &str, rules: &S::Ruleset) -> String {
+    match PreparedAgent::<S>::new(spec, rules) {
+        Ok(_) => panic!("{spec} was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
 fn small_options(games: u64, threads: usize) -> TrainOptions {
     TrainOptions {
         games,
@@ -299,10 +307,7 @@ fn a_host_refuses_a_network_file_before_reading_it_and_a_local_player_reads_it()
     let spec = format!("net(weights={})", path.display());
     let local = PreparedAgent::<tab::State>::new(&spec, &rules).unwrap();
     assert_eq!(local.cost.file, Some(format!("weights={}", path.display())));
-    let missing = PreparedAgent::<tab::State>::new("net(weights=/no/such/file)", &rules)
-        .err()
-        .unwrap()
-        .to_string();
+    let missing = refusal::<tab::State>("net(weights=/no/such/file)", &rules);
     assert!(missing.contains("/no/such/file"), "{missing}");
     // The shipped network needs no file, and a host plays it.
     assert!(PreparedAgent::<tab::State>::within("net", &rules, &limits).is_ok());
@@ -512,22 +517,13 @@ fn self_play_targets_are_values_and_the_last_is_exact_in_expectation() {
 #[test]
 fn eval_net_and_the_net_player_are_refused_where_no_network_is_shipped() {
     let tihbat: qasab_core::tihbat::Ruleset = "tihbat".parse().unwrap();
-    let err = PreparedAgent::<qasab_core::tihbat::State>::new("greedy(eval=net)", &tihbat)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refusal::<qasab_core::tihbat::State>("greedy(eval=net)", &tihbat);
     assert!(err.contains("network"), "{err}");
-    let err = PreparedAgent::<qasab_core::tihbat::State>::new("net", &tihbat)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refusal::<qasab_core::tihbat::State>("net", &tihbat);
     assert!(err.contains("Tab family"), "{err}");
     let wide: tab::Ruleset = "tab(columns=11)".parse().unwrap();
     for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
-        let err = PreparedAgent::<tab::State>::new(spec, &wide)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = refusal::<tab::State>(spec, &wide);
         assert!(err.contains("network"), "{spec}: {err}");
     }
 }
@@ -610,12 +606,7 @@ fn a_network_file_plays_in_every_search_as_the_shipped_network_does() {
 #[test]
 fn a_network_file_is_refused_with_another_evaluation_a_game_without_networks_or_a_host() {
     let rules: tab::Ruleset = "tab".parse().unwrap();
-    let err = |spec: &str| {
-        PreparedAgent::<tab::State>::new(spec, &rules)
-            .err()
-            .unwrap()
-            .to_string()
-    };
+    let err = |spec: &str| refusal::<tab::State>(spec, &rules);
     let e = err("mcts(eval=fitted,weights=x.safetensors)");
     assert!(e.contains("no file with eval=fitted"), "{e}");
     let e = err("greedy(weights=/no/such/file)");
@@ -627,10 +618,7 @@ fn a_network_file_is_refused_with_another_evaluation_a_game_without_networks_or_
     let e = err(&format!("expectimax(weights={})", ludii.display()));
     assert!(e.contains("trained for tab-ludii"), "{e}");
     let tihbat: qasab_core::tihbat::Ruleset = "tihbat".parse().unwrap();
-    let e = PreparedAgent::<qasab_core::tihbat::State>::new("mcts(weights=x)", &tihbat)
-        .err()
-        .unwrap()
-        .to_string();
+    let e = refusal::<qasab_core::tihbat::State>("mcts(weights=x)", &tihbat);
     assert!(e.contains("this game has no network"), "{e}");
     let limits = qasab_ai::Limits::host("the server", 500, 1);
     for spec in ["mcts(weights=x)", "greedy(eval=net,weights=x)"] {
@@ -639,6 +627,22 @@ fn a_network_file_is_refused_with_another_evaluation_a_game_without_networks_or_
             .unwrap();
         assert!(e.contains("weights=x would read a file of the host"), "{e}");
     }
+    // A host that lets players read its files reads it.
+    let reads = qasab_ai::Limits {
+        files: true,
+        ..limits
+    };
+    let spec = format!(
+        "mcts(weights={})",
+        dir.path().join("tab.safetensors").display()
+    );
+    shipped("tab")
+        .unwrap()
+        .save(&dir.path().join("tab.safetensors"))
+        .unwrap();
+    assert!(PreparedAgent::<tab::State>::within(&spec, &rules, &reads).is_ok());
+    let e = err("greedy(weights=)");
+    assert!(e.contains("bad value '' for option 'weights'"), "{e}");
 }
 
 /// Plays a few games between `spec` and `random`; the driver panics on an illegal move.

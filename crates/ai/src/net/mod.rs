@@ -569,22 +569,13 @@ pub fn net_plan<S: Encode + crate::players::Playable>(
             net_player_maker(net.clone()),
         ));
     };
-    let cost = crate::spec::Cost {
-        file: Some(format!("weights={path}")),
-        ..crate::spec::Cost::default()
-    };
-    let (agent, rules) = (spec.name.clone(), rules.clone());
-    Ok(Plan::new(cost, move || {
-        Network::load(std::path::Path::new(&path))
-            .and_then(|n| n.fits::<S>(&rules).map(|()| n))
-            .map(|net| crate::players::naming_file(net_player_maker(net), path.clone()))
-            .map_err(|e| crate::AgentError::BadValue {
-                agent,
-                key: "weights".into(),
-                value: path.clone(),
-                expected: format!("a network for {rules}: {e}"),
-            })
-    }))
+    let rules = rules.clone();
+    Ok(crate::players::reading_file(
+        spec,
+        crate::spec::Cost::default(),
+        path,
+        move |path| load_fitting::<S>(path, &rules).map(net_player_maker),
+    ))
 }
 
 /// Makes `net` players of `net`.
@@ -651,10 +642,14 @@ pub fn keep(net: Network) -> Result<NetId, String> {
 /// # Errors
 /// A message: the file cannot be read, holds no network, or one trained on other inputs.
 pub fn load_for<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<NetId, String> {
-    let net = Network::load(std::path::Path::new(path))
+    keep(load_fitting::<S>(path, rules)?)
+}
+
+/// The network in the file `path`, if it reads the states of `rules`.
+fn load_fitting<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<Network, String> {
+    Network::load(std::path::Path::new(path))
         .and_then(|n| n.fits::<S>(rules).map(|()| n))
-        .map_err(|e| format!("a network for {rules}: {e}"))?;
-    keep(net)
+        .map_err(|e| format!("a network for {rules}: {e}"))
 }
 
 /// The network `id` names for states of `rules`, if any.
