@@ -266,19 +266,14 @@ impl<S: GameState> Agent<S> for NamingFile<S> {
         if spec.contains("weights=") {
             return spec;
         }
-        let at = match spec.find("eval=net") {
-            Some(i) => i + "eval=net".len(),
-            None => match spec.find('(') {
-                Some(i) => i + 1,
-                None => return format!("{spec}(weights={})", self.path),
-            },
-        };
-        let (head, tail) = spec.split_at(at);
-        let sep = |t: &str| if t.starts_with(')') { "" } else { "," };
-        if head.ends_with('(') {
-            format!("{head}weights={}{}{tail}", self.path, sep(tail))
-        } else {
-            format!("{head},weights={}{tail}", self.path)
+        // Every agent's spec names its seed, so `(` is followed by an option.
+        let file = format!("weights={}", self.path);
+        match spec.find("eval=net") {
+            Some(i) => {
+                let (head, tail) = spec.split_at(i + "eval=net".len());
+                format!("{head},{file}{tail}")
+            }
+            None => spec.replacen('(', &format!("({file},"), 1),
         }
     }
 
