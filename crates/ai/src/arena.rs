@@ -489,6 +489,53 @@ pub struct PairingReport {
     pub a_elo: f64,
     /// The 95% interval of A's Elo advantage.
     pub a_elo_ci95: [f64; 2],
+    /// How the game pairs went, pair by pair.
+    pub game_pairs: GamePairs,
+}
+
+/// A pairing's game pairs by how they went (see "Paired throws" in the module docs). A pair
+/// whose two games the same seat won, once with each player in it, went with the throws and
+/// the seat, whoever sat there: the players' choices did not change its result. Only the pairs
+/// one player won twice separate the players: A's score is
+/// `(a_both + (first_seat_both + second_seat_both) / 2) / pairs` when no game is drawn or
+/// truncated.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GamePairs {
+    /// Pairs A won both games of.
+    pub a_both: u64,
+    /// Pairs B won both games of.
+    pub b_both: u64,
+    /// Pairs the first seat won both games of: A in the first game, B in the second.
+    pub first_seat_both: u64,
+    /// Pairs the second seat won both games of.
+    pub second_seat_both: u64,
+    /// Pairs with a drawn or truncated game.
+    pub with_draw: u64,
+}
+
+impl GamePairs {
+    /// Counts the game pairs `results`, each A's results in its two games, A holding the first
+    /// seat in the first.
+    pub fn of(results: &[[GameResult; 2]]) -> GamePairs {
+        use GameResult::{AWins, BWins};
+        let mut c = GamePairs::default();
+        for pair in results {
+            let n = match pair {
+                [AWins, AWins] => &mut c.a_both,
+                [BWins, BWins] => &mut c.b_both,
+                [AWins, BWins] => &mut c.first_seat_both,
+                [BWins, AWins] => &mut c.second_seat_both,
+                _ => &mut c.with_draw,
+            };
+            *n += 1;
+        }
+        c
+    }
+
+    /// The number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.a_both + self.b_both + self.first_seat_both + self.second_seat_both + self.with_draw
+    }
 }
 
 /// One player's rating on the ladder.
@@ -565,6 +612,7 @@ impl ArenaReport {
                 a_score_ci95: score.ci95,
                 a_elo: elo.elo,
                 a_elo_ci95: elo.ci95,
+                game_pairs: GamePairs::of(games),
             });
         }
         let fit = stats::bradley_terry(labels.len(), &data, PRIOR_DRAWS)?;
@@ -749,12 +797,55 @@ mod tests {
             let points = p.a_wins as f64 + (p.draws + p.truncated) as f64 / 2.0;
             assert!((p.a_score - points / 12.0).abs() < 1e-12);
             assert!(p.a_score_ci95[0] <= p.a_score && p.a_score <= p.a_score_ci95[1]);
+            assert_eq!(p.game_pairs.pairs(), 6);
         }
         let mean: f64 = one.ratings.iter().map(|r| r.elo).sum::<f64>() / 3.0;
         assert!(mean.abs() < 1e-9);
         assert!(one.ratings.windows(2).all(|w| w[0].elo >= w[1].elo));
         assert_eq!(one.pairings[0].a, "random#1");
         assert_eq!(one.pairings[2].b, "random#2");
+    }
+
+    #[test]
+    fn game_pairs_are_told_apart_by_who_won_each_game() {
+        use GameResult::{AWins, BWins, Draw, Truncated};
+        let results = [
+            [AWins, AWins],
+            [AWins, BWins],
+            [AWins, BWins],
+            [BWins, AWins],
+            [BWins, BWins],
+            [AWins, AWins],
+            [AWins, AWins],
+            [Draw, AWins],
+            [BWins, Truncated],
+        ];
+        let g = GamePairs::of(&results);
+        assert_eq!(
+            g,
+            GamePairs {
+                a_both: 3,
+                b_both: 1,
+                first_seat_both: 2,
+                second_seat_both: 1,
+                with_draw: 2,
+            }
+        );
+        assert_eq!(g.pairs(), 9);
+        let decisive = GamePairs::of(&results[..7]);
+        let report = ArenaReport::new(
+            "tab-ludii".into(),
+            vec!["a".into(), "b".into()],
+            14,
+            0,
+            &[results[..7].to_vec()],
+        )
+        .unwrap();
+        let p = &report.pairings[0];
+        assert_eq!(p.game_pairs, decisive);
+        let seats = (decisive.first_seat_both + decisive.second_seat_both) as f64;
+        let by_pairs = (decisive.a_both as f64 + seats / 2.0) / decisive.pairs() as f64;
+        assert!((p.a_score - by_pairs).abs() < 1e-12, "{p:?}");
     }
 
     #[test]

@@ -690,6 +690,8 @@ fn arena_reports_pairings_and_a_ladder() {
         "draws ",
         "B wins ",
         "truncated ",
+        "game pairs 10: A won both ",
+        "the first seat won both ",
         "Ladder",
     ] {
         assert!(out.contains(word), "missing {word}: {out}");
@@ -753,12 +755,34 @@ fn arena_reports_pairings_and_a_ladder() {
                 "b",
                 "b_wins",
                 "draws",
+                "game_pairs",
                 "games",
                 "truncated"
             ]
         );
         let n = |k: &str| p[k].as_u64().unwrap();
         assert_eq!(n("a_wins") + n("b_wins") + n("draws") + n("truncated"), 16);
+        let g = &p["game_pairs"];
+        assert_eq!(
+            keys(g),
+            [
+                "a_both",
+                "b_both",
+                "first_seat_both",
+                "second_seat_both",
+                "with_draw"
+            ]
+        );
+        let pair = |k: &str| g[k].as_u64().unwrap();
+        let decisive = ["a_both", "b_both", "first_seat_both", "second_seat_both"];
+        assert_eq!(
+            decisive.map(pair).iter().sum::<u64>() + pair("with_draw"),
+            8
+        );
+        // Two wins of A in every pair A won both, one in every pair a seat won both.
+        assert!(
+            2 * pair("a_both") + pair("first_seat_both") + pair("second_seat_both") <= n("a_wins")
+        );
         let points = n("a_wins") as f64 + (n("draws") + n("truncated")) as f64 / 2.0;
         assert!((p["a_score"].as_f64().unwrap() - points / 16.0).abs() < 1e-12);
         let ci = p["a_score_ci95"].as_array().unwrap();
@@ -1114,6 +1138,21 @@ fn train_writes_resumes_and_plays() {
     fails(
         &["train", "--resume", &whole, "--out", &x],
         "not a checkpoint",
+    );
+    let dir_s = dir.to_str().unwrap();
+    fails(
+        &["train", "--resume", dir_s, "--out", &x],
+        "not a regular file",
+    );
+    fails(
+        &[
+            "train",
+            "--resume",
+            &file("missing.safetensors"),
+            "--out",
+            &x,
+        ],
+        "missing.safetensors",
     );
     assert!(
         !dir.join("x.safetensors").exists(),

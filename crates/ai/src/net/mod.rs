@@ -317,40 +317,18 @@ impl Network {
         })
     }
 
-    /// The largest network file read, in bytes: far above any network this crate reads (the
-    /// largest, 512 units over `tab`'s inputs, is a few megabytes), so that a path naming
-    /// something else fails at once rather than filling memory.
+    /// The largest network or checkpoint file read, in bytes: far above any this crate writes
+    /// (the largest network, 512 units over `tab`'s inputs, is a few megabytes, its checkpoint
+    /// with Adam's moments three times that), so that a path naming something else fails at
+    /// once rather than filling memory.
     pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-    /// Reads a network from a safetensors file: a regular file of at most
-    /// [`Network::MAX_FILE_BYTES`] (not a device or a pipe, which may never end).
+    /// Reads a network from a safetensors file ([`read_file`]).
     ///
     /// # Errors
-    /// [`NetError::Io`] if the file cannot be read, is not a regular file or is too large,
-    /// else as [`Network::from_bytes`].
+    /// As [`read_file`], else as [`Network::from_bytes`].
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        use std::io::Read;
-        let io = |message: String| NetError::Io {
-            path: path.display().to_string(),
-            message,
-        };
-        let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
-        let meta = file.metadata().map_err(|e| io(e.to_string()))?;
-        if !meta.is_file() {
-            return Err(io("not a regular file".into()));
-        }
-        let too_large = || io(format!("larger than {} bytes", Network::MAX_FILE_BYTES));
-        if meta.len() > Network::MAX_FILE_BYTES {
-            return Err(too_large());
-        }
-        let mut bytes = Vec::new();
-        file.take(Network::MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| io(e.to_string()))?;
-        if bytes.len() as u64 > Network::MAX_FILE_BYTES {
-            return Err(too_large());
-        }
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&read_file(path)?)
     }
 
     /// Writes the network to a safetensors file (through a temporary file, so that a stopped
@@ -361,6 +339,37 @@ impl Network {
     pub fn save(&self, path: &std::path::Path) -> Result<(), NetError> {
         write_atomically(path, &self.to_bytes())
     }
+}
+
+/// The bytes of a network or checkpoint file: a regular file of at most
+/// [`Network::MAX_FILE_BYTES`] (not a device or a pipe, which may never end, nor something so
+/// large that reading it would fill memory).
+///
+/// # Errors
+/// [`NetError::Io`] if the file cannot be read, is not a regular file or is too large.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, NetError> {
+    use std::io::Read;
+    let io = |message: String| NetError::Io {
+        path: path.display().to_string(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let meta = file.metadata().map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(io("not a regular file".into()));
+    }
+    let too_large = || io(format!("larger than {} bytes", Network::MAX_FILE_BYTES));
+    if meta.len() > Network::MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(Network::MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(e.to_string()))?;
+    if bytes.len() as u64 > Network::MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// A safetensors file with its metadata written in key order, so that the same network gives

@@ -171,6 +171,16 @@ fn print_report(r: &ArenaReport, threads: usize, seconds: f64) -> Result<()> {
             rate("B wins", p.b_wins, p.games),
             rate("truncated", p.truncated, p.games)
         );
+        let g = &p.game_pairs;
+        outln!(
+            "      game pairs {}: A won both {}; B won both {}; the first seat won both {}; the second seat won both {}; with a draw or truncation {}",
+            g.pairs(),
+            g.a_both,
+            g.b_both,
+            g.first_seat_both,
+            g.second_seat_both,
+            g.with_draw
+        );
     }
     if sweeps {
         outln!(

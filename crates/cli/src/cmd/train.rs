@@ -59,7 +59,7 @@ impl Files {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))
+    Ok(qasab_ai::net::read_file(path)?)
 }
 
 /// The ruleset a checkpoint was started on.
