@@ -121,6 +121,10 @@ pub enum ArenaError {
     /// The ratings could not be fitted.
     #[error("rating fit: {0}")]
     Ratings(#[from] FitError),
+    /// The sink given the played games failed (for `qasab arena --records`, a record file
+    /// that could not be written).
+    #[error("{0}")]
+    Sink(String),
 }
 
 impl ArenaError {
@@ -203,6 +207,28 @@ pub fn labels(specs: &[AgentSpec]) -> Vec<String> {
         })
         .collect()
 }
+
+/// One finished game of a round robin, as [`arena_with_games`] hands it to its sink.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayedGame<'a, S: GameState> {
+    /// The pairing, by its index in the order of [`pairings`].
+    pub pairing: usize,
+    /// The game pair in the pairing, from 0.
+    pub pair: u64,
+    /// The game in the pair: 0 with A in the first seat, 1 with B there.
+    pub game: usize,
+    /// The labels (as in the report) of the players in the first and the second seat.
+    pub seats: [&'a str; 2],
+    /// Every action of the game from the start, chance outcomes included: with the ruleset,
+    /// its record.
+    pub actions: &'a [ActionOf<S>],
+    /// A's result.
+    pub result: GameResult,
+}
+
+/// What receives every game an arena plays ([`arena_with_games`]), from the worker threads, in
+/// no set order. An error stops the arena.
+pub type GameSink<'a, S> = dyn Fn(PlayedGame<'_, S>) -> Result<(), String> + Sync + 'a;
 
 /// The seeds of one game pair (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -329,24 +355,41 @@ pub fn play_round_robin<S: GameState>(
     options: &ArenaOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Vec<[GameResult; 2]>>, ArenaError> {
+    play_round_robin_with_games(rules, players, options, tick, None)
+}
+
+/// [`play_round_robin`], handing every game played to `sink` if one is given.
+///
+/// # Errors
+/// As [`play_round_robin`], and [`ArenaError::Sink`] with the sink's first error.
+pub fn play_round_robin_with_games<S: GameState>(
+    rules: &S::Ruleset,
+    players: &[PreparedAgent<S>],
+    options: &ArenaOptions,
+    tick: &(dyn Fn() + Sync),
+    sink: Option<&GameSink<'_, S>>,
+) -> Result<Vec<Vec<[GameResult; 2]>>, ArenaError> {
     options.check(players.len())?;
     let schedule = Schedule::new(players, options);
     let run = || {
         (0..schedule.units())
             .into_par_iter()
             .map(|t| {
-                let r = schedule.play(rules, players, t);
+                let r = match sink {
+                    None => schedule.play(rules, players, t),
+                    Some(sink) => schedule.play_to_sink(rules, players, t, sink)?,
+                };
                 tick();
                 tick();
-                r
+                Ok(r)
             })
-            .collect::<Vec<_>>()
+            .collect::<Result<Vec<_>, ArenaError>>()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .map_err(|e| ArenaError::ThreadPool(e.to_string()))?;
-    let all = pool.install(run);
+    let all = pool.install(run)?;
     Ok(units_by_pairing(&all, options.games_per_pairing))
 }
 
@@ -378,6 +421,7 @@ struct Schedule {
     per: u64,
     bases: Vec<u64>,
     seed: u64,
+    labels: Vec<String>,
 }
 
 impl Schedule {
@@ -391,6 +435,7 @@ impl Schedule {
                 .map(|(p, a)| player_base_seed(options.seed, p, a.seed))
                 .collect(),
             seed: options.seed,
+            labels: labels(&players.iter().map(|p| p.spec.clone()).collect::<Vec<_>>()),
         }
     }
 
@@ -404,6 +449,17 @@ impl Schedule {
         players: &[PreparedAgent<S>],
         t: u64,
     ) -> [GameResult; 2] {
+        self.play_with(rules, players, t, |_, _, _| {})
+    }
+
+    /// Plays unit `t`, passing every action to `on_action` as [`play_pair`] does.
+    fn play_with<S: GameState>(
+        &self,
+        rules: &S::Ruleset,
+        players: &[PreparedAgent<S>],
+        t: u64,
+        on_action: impl FnMut(usize, &S, ActionOf<S>),
+    ) -> [GameResult; 2] {
         let (i, j) = self.pairs[(t / self.per) as usize];
         let k = t % self.per;
         let seeds = PairSeeds::new(self.seed, [i, j], [self.bases[i], self.bases[j]], k);
@@ -411,8 +467,35 @@ impl Schedule {
             rules,
             [&players[i].maker, &players[j].maker],
             &seeds,
-            |_, _, _| {},
+            on_action,
         )
+    }
+
+    /// Plays unit `t` and hands both its games to `sink`.
+    fn play_to_sink<S: GameState>(
+        &self,
+        rules: &S::Ruleset,
+        players: &[PreparedAgent<S>],
+        t: u64,
+        sink: &GameSink<'_, S>,
+    ) -> Result<[GameResult; 2], ArenaError> {
+        let mut actions: [Vec<ActionOf<S>>; 2] = [Vec::new(), Vec::new()];
+        let results = self.play_with(rules, players, t, |g, _, a| actions[g].push(a));
+        let pairing = (t / self.per) as usize;
+        let (a, b) = self.pairs[pairing];
+        let (a, b) = (self.labels[a].as_str(), self.labels[b].as_str());
+        for (game, (actions, result)) in actions.iter().zip(results).enumerate() {
+            sink(PlayedGame {
+                pairing,
+                pair: t % self.per,
+                game,
+                seats: if game == 0 { [a, b] } else { [b, a] },
+                actions,
+                result,
+            })
+            .map_err(ArenaError::Sink)?;
+        }
+        Ok(results)
     }
 }
 
@@ -441,6 +524,21 @@ pub fn arena<S: Playable>(
     options: &ArenaOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<ArenaReport, ArenaError> {
+    arena_with_games::<S>(rules, specs, options, tick, None)
+}
+
+/// [`arena`], handing every game played to `sink` if one is given (as `qasab arena --records`
+/// writes each game's record). The games and the report are those of [`arena`].
+///
+/// # Errors
+/// As [`arena`], and [`ArenaError::Sink`] with the sink's first error.
+pub fn arena_with_games<S: Playable>(
+    rules: &S::Ruleset,
+    specs: &[&str],
+    options: &ArenaOptions,
+    tick: &(dyn Fn() + Sync),
+    sink: Option<&GameSink<'_, S>>,
+) -> Result<ArenaReport, ArenaError> {
     options.check(specs.len())?;
     let players = specs
         .iter()
@@ -453,7 +551,7 @@ pub fn arena<S: Playable>(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let results = play_round_robin(rules, &players, options, tick)?;
+    let results = play_round_robin_with_games(rules, &players, options, tick, sink)?;
     let specs: Vec<AgentSpec> = players.iter().map(|p| p.spec.clone()).collect();
     ArenaReport::new(
         rules.to_string(),
@@ -804,6 +902,83 @@ mod tests {
         assert!(one.ratings.windows(2).all(|w| w[0].elo >= w[1].elo));
         assert_eq!(one.pairings[0].a, "random#1");
         assert_eq!(one.pairings[2].b, "random#2");
+    }
+
+    #[test]
+    fn the_sink_gets_every_game_as_played() {
+        let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+        let options = ArenaOptions {
+            games_per_pairing: 6,
+            seed: 5,
+            threads: 2,
+        };
+        let specs = ["random", "greedy", "random"];
+        type Seen = (
+            usize,
+            u64,
+            usize,
+            [String; 2],
+            Vec<ActionOf<tab_ludii::State>>,
+            GameResult,
+        );
+        let seen: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
+        let sink = |g: PlayedGame<'_, tab_ludii::State>| {
+            let seats = g.seats.map(str::to_string);
+            let entry = (
+                g.pairing,
+                g.pair,
+                g.game,
+                seats,
+                g.actions.to_vec(),
+                g.result,
+            );
+            seen.lock().unwrap().push(entry);
+            Ok(())
+        };
+        let with =
+            arena_with_games::<tab_ludii::State>(&rules, &specs, &options, &|| {}, Some(&sink))
+                .unwrap();
+        assert_eq!(
+            with,
+            arena::<tab_ludii::State>(&rules, &specs, &options, &|| {}).unwrap()
+        );
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|e| (e.0, e.1, e.2));
+        assert_eq!(seen.len(), 18);
+        for (n, (pairing, pair, game, seats, actions, result)) in seen.iter().enumerate() {
+            assert_eq!((*pairing, *pair, *game), (n / 6, (n % 6 / 2) as u64, n % 2));
+            let (a, b) = pairings(3)[*pairing];
+            let labels = ["random#1", "greedy", "random#2"];
+            let expected = [labels[a], labels[b]];
+            let expected = if *game == 0 {
+                expected
+            } else {
+                [expected[1], expected[0]]
+            };
+            assert_eq!(seats.each_ref().map(String::as_str), expected);
+            // The actions replay to the game's end and its result.
+            let mut state = rules.initial_state();
+            for &act in actions {
+                state.try_apply(act).unwrap();
+            }
+            let a_seat = if *game == 0 { Player::One } else { Player::Two };
+            assert_eq!(
+                GameResult::of(&state.turn().outcome().unwrap(), a_seat),
+                *result
+            );
+        }
+        let results: Vec<GameResult> = seen.iter().map(|e| e.5).collect();
+        let first: Vec<[GameResult; 2]> = results.chunks(2).take(3).map(|c| [c[0], c[1]]).collect();
+        assert_eq!(with.pairings[0].game_pairs, GamePairs::of(&first));
+
+        let failing = |_: PlayedGame<'_, tab_ludii::State>| Err("disk full".to_string());
+        let err =
+            arena_with_games::<tab_ludii::State>(&rules, &specs, &options, &|| {}, Some(&failing))
+                .unwrap_err();
+        assert!(
+            matches!(&err, ArenaError::Sink(m) if m == "disk full"),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -291,6 +291,10 @@ pub struct ArenaArgs {
     /// in FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Also write every game's record into DIR (made if missing; it must hold no file), one
+    /// file a game: pairing-P-pair-K-game-G.qrec, numbered from 1.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -1204,3 +1204,77 @@ fn arena_draws_its_ladder() {
         "--svg: ",
     );
 }
+
+/// `qasab arena --records DIR` writes every game's record, named by pairing, pair and game, and
+/// the report is the one without it; a directory that holds a file is refused before any game.
+#[test]
+fn arena_writes_every_games_record() {
+    let dir = temp("arena-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_s = dir.to_str().unwrap();
+    let args = |records: bool| {
+        let mut a = vec![
+            "arena",
+            "tab-ludii",
+            "--players",
+            "random",
+            "greedy",
+            "random(seed=2)",
+            "--games",
+            "4",
+            "--seed",
+            "7",
+            "--json",
+        ];
+        if records {
+            a.extend(["--records", dir_s]);
+        }
+        a
+    };
+    let with = ok(&args(true));
+    assert_eq!(with, ok(&args(false)), "the records change nothing played");
+    let report: serde_json::Value = serde_json::from_str(&with).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 12, "{names:?}");
+    assert_eq!(names[0], "pairing-1-pair-1-game-1.qrec");
+    assert_eq!(names[11], "pairing-3-pair-2-game-2.qrec");
+    let mut a_wins = [0u64; 3];
+    for name in &names {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let replayed = ok(&["replay", path.to_str().unwrap()]);
+        assert!(replayed.contains("game complete"), "{name}: {replayed}");
+        let info = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("info {key} ")))
+                .unwrap_or_else(|| panic!("{name}: no info {key}"))
+                .to_string()
+        };
+        let pairing: usize = info("pairing").parse().unwrap();
+        let game = info("game");
+        assert!(name.starts_with(&format!(
+            "pairing-{pairing}-pair-{}-game-{game}",
+            info("pair")
+        )));
+        assert_eq!(info("arena-seed"), "7");
+        let p = &report["pairings"][pairing - 1];
+        let (a, b) = (p["a"].as_str().unwrap(), p["b"].as_str().unwrap());
+        let (white, black) = if game == "1" { (a, b) } else { (b, a) };
+        assert_eq!(
+            (info("white").as_str(), info("black").as_str()),
+            (white, black)
+        );
+        let a_seat = if game == "1" { "white" } else { "black" };
+        if text.contains(&format!("\nend {a_seat}-wins ")) {
+            a_wins[pairing - 1] += 1;
+        }
+    }
+    for (p, wins) in a_wins.iter().enumerate() {
+        assert_eq!(report["pairings"][p]["a_wins"], *wins, "pairing {}", p + 1);
+    }
+    fails(&args(true), "the directory is not empty");
+}

@@ -2,13 +2,16 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::arena::{ArenaError, ArenaOptions, ArenaReport, arena, pairings};
+use qasab_ai::arena::{
+    ArenaError, ArenaOptions, ArenaReport, GameSink, PlayedGame, arena_with_games, pairings,
+};
 use qasab_ai::jobs::ArenaJob;
 use qasab_ai::players::Playable;
 use qasab_ai::simulate::{Rate, timed};
-use qasab_core::{Ruleset, with_ruleset};
+use qasab_core::record::write_record;
+use qasab_core::{Player, Ruleset, with_ruleset};
 
 use super::parse_ruleset;
 use crate::cli::ArenaArgs;
@@ -51,8 +54,14 @@ where
             .expect("template")
             .progress_chars("=> "),
     );
+    if let Some(dir) = &args.records {
+        records_dir(dir)?;
+    }
+    let write = |game: PlayedGame<'_, R::State>| write_game(rules, args, &options, &game);
+    let sink: Option<&GameSink<'_, R::State>> = args.records.as_ref().map(|_| &write as _);
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
-    let (report, seconds) = timed(|| arena::<R::State>(rules, &refs, &options, &|| bar.inc(1)));
+    let (report, seconds) =
+        timed(|| arena_with_games::<R::State>(rules, &refs, &options, &|| bar.inc(1), sink));
     bar.finish_and_clear();
     let report = report.map_err(flag_error)?;
     if args.json {
@@ -70,6 +79,58 @@ where
         write_ladder(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Makes the records directory, or checks that it holds no file, before any game is played:
+/// the arena writes a record only where none was.
+fn records_dir(dir: &std::path::Path) -> Result<()> {
+    let shown = dir.display();
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir)
+            .map_err(|e| anyhow!("--records {shown}: cannot read the directory: {e}"))?;
+        if entries.next().is_some() {
+            bail!("--records {shown}: the directory is not empty; give a new or empty one");
+        }
+    } else {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow!("--records {shown}: cannot make the directory: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Writes one game's record into the `--records` directory.
+fn write_game<R: Ruleset>(
+    rules: &R,
+    args: &ArenaArgs,
+    options: &ArenaOptions,
+    game: &PlayedGame<'_, R::State>,
+) -> Result<(), String> {
+    let dir = args.records.as_ref().expect("a records directory");
+    let width = (options.games_per_pairing / 2).to_string().len();
+    let name = format!(
+        "pairing-{}-pair-{:0width$}-game-{}.qrec",
+        game.pairing + 1,
+        game.pair + 1,
+        game.game + 1
+    );
+    let info: Vec<(String, String)> = Player::ALL
+        .iter()
+        .map(|&p| {
+            (
+                rules.seat_name(p).to_string(),
+                game.seats[p.index()].to_string(),
+            )
+        })
+        .chain([
+            ("arena-seed".to_string(), options.seed.to_string()),
+            ("pairing".to_string(), (game.pairing + 1).to_string()),
+            ("pair".to_string(), (game.pair + 1).to_string()),
+            ("game".to_string(), (game.game + 1).to_string()),
+        ])
+        .collect();
+    let text = write_record::<R::State>(rules, game.actions, &info);
+    let path = dir.join(name);
+    qasab_ai::net::write_atomically(&path, text.as_bytes()).map_err(|e| format!("--records: {e}"))
 }
 
 /// The ladder as an SVG chart: the players best first, each rating with its 95% interval,
