@@ -407,3 +407,148 @@ fn summarise<M, C>(p: Player, moves: &[MoveReview<M>], throws: &[ThrowReview<C>]
     }
     s
 }
+
+/// One player's totals over several analysed games, as `qasab analyse` reports them for many
+/// records: the sums of the players' [`PlayerSummary`]s and their results.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PlayerTotals {
+    /// The player's label (the record's `info` line for the seat, else the seat's name).
+    pub player: String,
+    /// Games analysed.
+    pub games: usize,
+    /// Games the rules ended: the score counts these.
+    pub finished: usize,
+    /// Points in the finished games: a win 1, a draw or a truncated game ½.
+    pub points: f64,
+    /// Points per finished game.
+    pub score: f64,
+    /// Decisions made.
+    pub decisions: usize,
+    /// Decisions with a single legal move, not judged.
+    pub forced: usize,
+    /// The sum of the losses.
+    pub total_loss: f64,
+    /// The loss per game.
+    pub loss_per_game: f64,
+    /// The mean loss per judged decision.
+    pub mean_loss: f64,
+    /// Doubtful moves.
+    pub doubtful: usize,
+    /// Mistakes.
+    pub mistakes: usize,
+    /// Blunders.
+    pub blunders: usize,
+    /// Marked moves per judged decision.
+    pub error_rate: f64,
+    /// Throws made.
+    pub throws: usize,
+    /// The sum of the luck of the player's throws.
+    pub luck: f64,
+    /// The luck per game.
+    pub luck_per_game: f64,
+}
+
+impl PlayerTotals {
+    /// No games yet, for the player labelled `player`.
+    pub fn new(player: &str) -> PlayerTotals {
+        PlayerTotals {
+            player: player.to_string(),
+            ..PlayerTotals::default()
+        }
+    }
+
+    /// Adds one game: the player's summary in it and his points there, `None` if the game was
+    /// not finished.
+    pub fn add(&mut self, s: &PlayerSummary, points: Option<f64>) {
+        self.games += 1;
+        if let Some(p) = points {
+            self.finished += 1;
+            self.points += p;
+        }
+        self.decisions += s.decisions;
+        self.forced += s.forced;
+        self.total_loss += s.total_loss;
+        self.doubtful += s.doubtful;
+        self.mistakes += s.mistakes;
+        self.blunders += s.blunders;
+        self.throws += s.throws;
+        self.luck += s.luck;
+        let per = |x: f64, n: usize| if n == 0 { 0.0 } else { x / n as f64 };
+        let judged = self.decisions - self.forced;
+        self.score = per(self.points, self.finished);
+        self.loss_per_game = per(self.total_loss, self.games);
+        self.mean_loss = per(self.total_loss, judged);
+        self.error_rate = per(
+            (self.doubtful + self.mistakes + self.blunders) as f64,
+            judged,
+        );
+        self.luck_per_game = per(self.luck, self.games);
+    }
+}
+
+/// The score of a player against another from their losses alone, with values from −1 to +1
+/// ([`ValueKind::Estimate`]): `½ + (other's loss − own loss) / 2`, the losses per game, clamped to
+/// 0..1. A loss of `L` gives away `L / 2` of a win on average and the luck of the throws
+/// averages zero, so over games with both seats this is the expected score as far as the
+/// rating player sees; against a player who loses `L` a game, one who loses nothing would
+/// score `½ + L / 2`.
+pub fn score_from_losses(own_loss_per_game: f64, other_loss_per_game: f64) -> f64 {
+    (0.5 + (other_loss_per_game - own_loss_per_game) / 2.0).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(
+        decisions: usize,
+        forced: usize,
+        loss: f64,
+        marks: [usize; 3],
+        luck: f64,
+    ) -> PlayerSummary {
+        PlayerSummary {
+            decisions,
+            forced,
+            total_loss: loss,
+            doubtful: marks[0],
+            mistakes: marks[1],
+            blunders: marks[2],
+            throws: decisions,
+            luck,
+            ..PlayerSummary::default()
+        }
+    }
+
+    #[test]
+    fn totals_sum_the_games_and_score_the_finished_ones() {
+        let mut t = PlayerTotals::new("net");
+        t.add(&summary(10, 2, 0.4, [1, 0, 1], 0.5), Some(1.0));
+        t.add(&summary(6, 0, 0.2, [0, 1, 0], -0.1), Some(0.5));
+        t.add(&summary(4, 4, 0.0, [0, 0, 0], 0.2), None);
+        assert_eq!(t.player, "net");
+        assert_eq!((t.games, t.finished, t.decisions, t.forced), (3, 2, 20, 6));
+        assert_eq!(
+            (t.doubtful, t.mistakes, t.blunders, t.throws),
+            (1, 1, 1, 20)
+        );
+        assert!((t.points - 1.5).abs() < 1e-12 && (t.score - 0.75).abs() < 1e-12);
+        assert!((t.total_loss - 0.6).abs() < 1e-12);
+        assert!((t.loss_per_game - 0.2).abs() < 1e-12);
+        assert!((t.mean_loss - 0.6 / 14.0).abs() < 1e-12);
+        assert!((t.error_rate - 3.0 / 14.0).abs() < 1e-12);
+        assert!((t.luck_per_game - 0.2).abs() < 1e-12);
+        let empty = PlayerTotals::new("x");
+        assert_eq!((empty.score, empty.mean_loss), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_score_from_losses_gives_each_loss_half_a_win() {
+        assert!((score_from_losses(0.04, 0.2) - 0.58).abs() < 1e-12);
+        assert!((score_from_losses(0.0, 0.2) - 0.6).abs() < 1e-12);
+        assert!((score_from_losses(0.2, 0.0) - 0.4).abs() < 1e-12);
+        assert_eq!(score_from_losses(0.1, 0.1), 0.5);
+        assert_eq!(score_from_losses(0.0, 5.0), 1.0);
+        assert_eq!(score_from_losses(5.0, 0.0), 0.0);
+    }
+}

@@ -233,14 +233,19 @@ pub struct ServeArgs {
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
-    /// The game record (as written by `qasab play --record`).
-    pub record: PathBuf,
+    /// The game record (as written by `qasab play --record` or `qasab arena --records`). Give
+    /// several records, or a directory of .qrec files, for every player's totals over them.
+    #[arg(required = true, num_args = 1.., value_name = "RECORD")]
+    pub records: Vec<PathBuf>,
     /// The player that rates the moves (default: the game's strongest, e.g. mcts or solver).
     #[arg(long)]
     pub agent: Option<String>,
     /// Seed of the rating player's own choices (its searches).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Worker threads for several records (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,

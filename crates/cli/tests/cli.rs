@@ -1278,3 +1278,120 @@ fn arena_writes_every_games_record() {
     }
     fails(&args(true), "the directory is not empty");
 }
+
+/// `qasab analyse` over a directory of records (or several files) rates every game and sums
+/// each player's losses, labelled by the records' `info` lines; the totals are the single
+/// games' summaries added up, and they do not depend on the threads.
+#[test]
+fn analyse_totals_many_records() {
+    let dir = temp("analyse-many");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_s = dir.to_str().unwrap();
+    ok(&[
+        "arena",
+        "tab-ludii",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--records",
+        dir_s,
+    ]);
+    let json = |args: &[&str]| -> serde_json::Value { serde_json::from_str(&ok(args)).unwrap() };
+    let all = json(&[
+        "analyse",
+        dir_s,
+        "--agent",
+        "net",
+        "--json",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(
+        all,
+        json(&[
+            "analyse",
+            dir_s,
+            "--agent",
+            "net",
+            "--json",
+            "--threads",
+            "1"
+        ])
+    );
+    assert_eq!(all["agent"], "net(seed=0)");
+    assert_eq!(all["value_kind"], "estimate");
+    assert_eq!(all["games"].as_array().unwrap().len(), 4);
+    let players = all["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    let mut loss = std::collections::HashMap::<String, f64>::new();
+    let mut points = std::collections::HashMap::<String, f64>::new();
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for (game, path) in all["games"].as_array().unwrap().iter().zip(&names) {
+        assert_eq!(game["record"], path.to_str().unwrap());
+        let one = json(&[
+            "analyse",
+            path.to_str().unwrap(),
+            "--agent",
+            "net",
+            "--json",
+        ]);
+        for seat in ["white", "black"] {
+            assert_eq!(game["players"][seat], one["players"][seat]);
+            let label = game["seats"][seat].as_str().unwrap().to_string();
+            *loss.entry(label.clone()).or_default() += f(&one["players"][seat]["total_loss"]);
+            *points.entry(label).or_default() += f(&game["points"][seat]);
+        }
+    }
+    for p in players {
+        let label = p["player"].as_str().unwrap();
+        assert!(["random", "greedy"].contains(&label), "{label}");
+        assert_eq!(p["games"], 4);
+        assert!((f(&p["total_loss"]) - loss[label]).abs() < 1e-9);
+        assert!((f(&p["score"]) - points[label] / 4.0).abs() < 1e-12);
+    }
+    let (a, b) = (&players[0], &players[1]);
+    let from = &all["from_losses"];
+    assert_eq!(from["a"], a["player"]);
+    let expected = 0.5 + (f(&b["loss_per_game"]) - f(&a["loss_per_game"])) / 2.0;
+    assert!((f(&from["a_score"]) - expected.clamp(0.0, 1.0)).abs() < 1e-12);
+
+    let text = ok(&[
+        "analyse",
+        names[0].to_str().unwrap(),
+        names[1].to_str().unwrap(),
+        "--agent",
+        "net",
+    ]);
+    assert!(
+        text.starts_with("tab-ludii: 2 games analysed by net(seed=0)"),
+        "{text}"
+    );
+    assert!(text.contains("loss/game"), "{text}");
+    assert!(text.contains("From the losses: "), "{text}");
+
+    let empty = temp("analyse-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    fails(
+        &["analyse", empty.to_str().unwrap()],
+        "the directory holds no .qrec record",
+    );
+    let other = temp("analyse-other.qrec");
+    std::fs::write(
+        &other,
+        "qasab-record 1\nruleset tihbat\nactions\nend unfinished\n",
+    )
+    .unwrap();
+    fails(
+        &["analyse", dir_s, other.to_str().unwrap()],
+        "a record of tihbat, where the first is of tab-ludii; analyse one ruleset at a time",
+    );
+}

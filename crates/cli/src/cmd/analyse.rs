@@ -15,10 +15,42 @@ use serde_json::json;
 
 use crate::cli::AnalyseArgs;
 
+mod many;
+
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
-    let file = &args.record;
-    let (record, any) = super::read_record(file)?;
-    with_ruleset!(&any, r => report(r, file, &record, args))
+    if let [file] = args.records.as_slice()
+        && !file.is_dir()
+    {
+        let (record, any) = super::read_record(file)?;
+        return with_ruleset!(&any, r => report(r, file, &record, args));
+    }
+    many::run(args)
+}
+
+/// The analysis of a game of `S`.
+type GameAnalysis<S> = Analysis<<S as GameState>::Move, <S as GameState>::Chance>;
+
+/// The rating player and the luck evaluation of a ruleset, and one game's analysis with them.
+fn analyse_game<R: Ruleset>(
+    rules: &R,
+    agent: &mut dyn qasab_ai::agent::Agent<R::State>,
+    actions: &[ActionOf<R::State>],
+    tick: &dyn Fn(),
+) -> Result<GameAnalysis<R::State>, qasab_ai::analysis::AnalysisError>
+where
+    R::State: Playable + Evaluate,
+{
+    // Luck in the units of the game's own evaluation, the one its default `mcts` searches with
+    // (the fitted weights on the Tâb family).
+    let weights = <R::State as Playable>::mcts_defaults().eval;
+    analyse(
+        &rules.initial_state(),
+        actions,
+        agent,
+        &|s: &R::State, p| s.evaluate_with(p, weights),
+        <R::State as Playable>::strongest_agent(rules),
+        tick,
+    )
 }
 
 fn report<R: Ruleset>(
@@ -47,17 +79,7 @@ where
         .progress_chars("=> "),
     );
     let start = rules.initial_state();
-    // Luck in the units of the game's own evaluation, the one its default `mcts` searches with
-    // (the fitted weights on the Tâb family).
-    let weights = <R::State as Playable>::mcts_defaults().eval;
-    let analysis = analyse(
-        &start,
-        &replayed.actions,
-        agent.as_mut(),
-        &|s: &R::State, p| s.evaluate_with(p, weights),
-        strongest,
-        &|| bar.inc(1),
-    );
+    let analysis = analyse_game(rules, agent.as_mut(), &replayed.actions, &|| bar.inc(1));
     bar.finish_and_clear();
     let analysis = analysis.map_err(|e| anyhow!("{}: {e}", file.display()))?;
     if args.json {
@@ -68,11 +90,7 @@ where
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_json<R: Ruleset>(
-    rules: &R,
-    agent: &str,
-    a: &Analysis<<R::State as GameState>::Move, <R::State as GameState>::Chance>,
-) -> Result<()> {
+fn print_json<R: Ruleset>(rules: &R, agent: &str, a: &GameAnalysis<R::State>) -> Result<()> {
     let seat = |p: Player| rules.seat_name(p);
     let moves: Vec<_> = a
         .moves
@@ -127,7 +145,7 @@ fn print_text<R: Ruleset>(
     start: &R::State,
     actions: &[ActionOf<R::State>],
     agent: &str,
-    a: &Analysis<<R::State as GameState>::Move, <R::State as GameState>::Chance>,
+    a: &GameAnalysis<R::State>,
 ) -> Result<()> {
     let t = &a.thresholds;
     outln!("{rules}, analysed by {agent}");

@@ -1,0 +1,289 @@
+//! `qasab analyse` over several records: every game rated by one player, and each player's
+//! totals over them, labelled by the records' `info` lines.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::agent::ValueKind;
+use qasab_ai::analysis::{PlayerSummary, PlayerTotals, kind_name, score_from_losses};
+use qasab_ai::eval::Evaluate;
+use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::simulate::timed;
+use qasab_core::record::{Record, replay};
+use qasab_core::{GameState, Player, Ruleset, with_ruleset};
+use rayon::prelude::*;
+use serde_json::json;
+
+use super::analyse_game;
+use crate::cli::AnalyseArgs;
+
+/// The extension of the record files a directory is searched for.
+const EXTENSION: &str = "qrec";
+
+pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
+    let files = record_files(&args.records)?;
+    let mut records = Vec::with_capacity(files.len());
+    for file in files {
+        let (record, any) = super::super::read_record(&file)?;
+        records.push((file, record, any));
+    }
+    let first = records[0].2.to_string();
+    for (file, _, any) in &records[1..] {
+        if any.to_string() != first {
+            bail!(
+                "{}: a record of {any}, where the first is of {first}; analyse one ruleset at a time",
+                file.display()
+            );
+        }
+    }
+    let any = records[0].2.clone();
+    let games: Vec<(PathBuf, Record)> = records.into_iter().map(|(f, r, _)| (f, r)).collect();
+    with_ruleset!(&any, r => report(r, &games, args))
+}
+
+/// The record files named: each file as given, each directory's `.qrec` files by name.
+fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("cannot read the directory {}", path.display()))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<std::io::Result<Vec<_>>>()
+            .with_context(|| format!("cannot read the directory {}", path.display()))?
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == EXTENSION) && p.is_file())
+            .collect();
+        if found.is_empty() {
+            bail!(
+                "{}: the directory holds no .{EXTENSION} record",
+                path.display()
+            );
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+/// One analysed game: its record file, the players' labels by seat, their points (`None` if
+/// the game is unfinished) and their summaries.
+struct Game {
+    file: PathBuf,
+    labels: [String; 2],
+    points: Option<[f64; 2]>,
+    players: [PlayerSummary; 2],
+    kind: ValueKind,
+}
+
+fn report<R: Ruleset>(
+    rules: &R,
+    games: &[(PathBuf, Record)],
+    args: &AnalyseArgs,
+) -> Result<ExitCode>
+where
+    R::State: Playable + Evaluate,
+{
+    let strongest = <R::State as Playable>::strongest_agent(rules);
+    let spec = args.agent.as_deref().unwrap_or(strongest);
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
+    let agent_spec = prepared.make(args.seed).spec();
+    let bar = ProgressBar::with_draw_target(Some(games.len() as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} analysing {pos}/{len} games [{bar:40}] eta {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| anyhow!("--threads: cannot start the worker threads: {e}"))?;
+    let one = |(file, record): &(PathBuf, Record)| -> Result<Game> {
+        let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", file.display());
+        let replayed = replay::<R::State>(record).map_err(|e| at(&e))?;
+        let mut agent = prepared.make(args.seed);
+        let analysis =
+            analyse_game(rules, agent.as_mut(), &replayed.actions, &|| {}).map_err(|e| at(&e))?;
+        bar.inc(1);
+        let labels = Player::ALL.map(|p| {
+            let seat = rules.seat_name(p);
+            record
+                .info
+                .iter()
+                .find(|(k, _)| k == seat)
+                .map_or_else(|| seat.to_string(), |(_, v)| v.clone())
+        });
+        let points = replayed.state.turn().outcome().map(|o| match o.winner {
+            Some(w) if !o.is_truncated() => Player::ALL.map(|p| if p == w { 1.0 } else { 0.0 }),
+            _ => [0.5, 0.5],
+        });
+        Ok(Game {
+            file: file.clone(),
+            labels,
+            points,
+            players: analysis.players,
+            kind: analysis.value_kind,
+        })
+    };
+    let (analysed, seconds) =
+        timed(|| pool.install(|| games.par_iter().map(one).collect::<Result<Vec<Game>>>()));
+    bar.finish_and_clear();
+    let analysed = analysed?;
+    // One rating player gives one kind of value, except the Tihbat solver, whose margins are
+    // exact where it solved the position and approximate elsewhere.
+    let kind = analysed[0].kind;
+    let estimates = analysed.iter().all(|g| g.kind == ValueKind::Estimate);
+
+    // Each player's totals, in the order the players first appear.
+    let mut totals: Vec<PlayerTotals> = Vec::new();
+    for g in &analysed {
+        for p in Player::ALL {
+            let i = p.index();
+            let at = match totals.iter().position(|t| t.player == g.labels[i]) {
+                Some(at) => at,
+                None => {
+                    totals.push(PlayerTotals::new(&g.labels[i]));
+                    totals.len() - 1
+                }
+            };
+            totals[at].add(&g.players[i], g.points.map(|x| x[i]));
+        }
+    }
+    // With two players and values that are expected results, what the losses say.
+    let from_losses = match (estimates, totals.as_slice()) {
+        (true, [a, b]) => Some((
+            score_from_losses(a.loss_per_game, b.loss_per_game),
+            score_from_losses(0.0, b.loss_per_game),
+            score_from_losses(0.0, a.loss_per_game),
+        )),
+        _ => None,
+    };
+    if args.json {
+        print_json(rules, &agent_spec, kind, &analysed, &totals, from_losses)?;
+    } else {
+        let threads = pool.current_num_threads();
+        outln!(
+            "{rules}: {} games analysed by {agent_spec}, {threads} threads, {seconds:.2} s",
+            analysed.len()
+        );
+        outln!(
+            "Losses against the rating player's best move, in its values ({}).",
+            if estimates {
+                "expected results, from -1 for a loss to +1 for a win"
+            } else {
+                "capture margins, in counters"
+            }
+        );
+        print_totals(&totals)?;
+        if let (Some((score, vs_b, vs_a)), [a, b]) = (from_losses, totals.as_slice()) {
+            outln!();
+            outln!(
+                "From the losses: {} would score {:.1}% against {}; a player who lost nothing would score {:.1}% against {} and {:.1}% against {}.",
+                a.player,
+                100.0 * score,
+                b.player,
+                100.0 * vs_b,
+                b.player,
+                100.0 * vs_a,
+                a.player
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_totals(totals: &[PlayerTotals]) -> Result<()> {
+    let w = totals
+        .iter()
+        .map(|t| t.player.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    outln!();
+    outln!(
+        "{:<w$}  {:>6}  {:>6}  {:>9}  {:>9}  {:>10}  {:>4}  {:>4}  {:>4}  {:>9}",
+        "player",
+        "games",
+        "score",
+        "loss/game",
+        "mean loss",
+        "error rate",
+        "?!",
+        "?",
+        "??",
+        "luck/game"
+    );
+    for t in totals {
+        outln!(
+            "{:<w$}  {:>6}  {:>5.1}%  {:>9.4}  {:>9.4}  {:>9.1}%  {:>4}  {:>4}  {:>4}  {:>+9.4}",
+            t.player,
+            t.games,
+            100.0 * t.score,
+            t.loss_per_game,
+            t.mean_loss,
+            100.0 * t.error_rate,
+            t.doubtful,
+            t.mistakes,
+            t.blunders,
+            t.luck_per_game
+        );
+    }
+    let unfinished: usize = totals.iter().map(|t| t.games - t.finished).sum();
+    if unfinished > 0 {
+        outln!("(the scores count finished games only)");
+    }
+    Ok(())
+}
+
+fn print_json<R: Ruleset>(
+    rules: &R,
+    agent: &str,
+    kind: ValueKind,
+    games: &[Game],
+    totals: &[PlayerTotals],
+    from_losses: Option<(f64, f64, f64)>,
+) -> Result<()> {
+    let seat = |p: Player| rules.seat_name(p);
+    let games: Vec<_> = games
+        .iter()
+        .map(|g| {
+            let by_seat = |f: &dyn Fn(usize) -> serde_json::Value| {
+                Player::ALL
+                    .iter()
+                    .map(|&p| (seat(p).to_string(), f(p.index())))
+                    .collect::<serde_json::Map<_, _>>()
+            };
+            json!({
+                "record": g.file.display().to_string(),
+                "seats": by_seat(&|i| json!(g.labels[i])),
+                "points": g.points.map(|x| by_seat(&|i| json!(x[i]))),
+                "players": by_seat(&|i| json!(g.players[i])),
+            })
+        })
+        .collect();
+    let from_losses = match (from_losses, totals) {
+        (Some((score, vs_b, vs_a)), [a, b]) => json!({
+            "a": a.player,
+            "b": b.player,
+            "a_score": score,
+            "lossless_against_b": vs_b,
+            "lossless_against_a": vs_a,
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let out = json!({
+        "ruleset": rules.to_string(),
+        "agent": agent,
+        "value_kind": kind_name(kind),
+        "games": games,
+        "players": totals,
+        "from_losses": from_losses,
+    });
+    outln!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}
