@@ -296,7 +296,7 @@ pub struct ArenaArgs {
     /// in FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Also write every game's record into DIR (made if missing; it must hold no file), one
+    /// Also write every game's record into DIR (made if missing; it must be empty), one
     /// file a game: pairing-P-pair-K-game-G.qrec, numbered from 1.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,

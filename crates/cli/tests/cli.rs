@@ -1206,7 +1206,7 @@ fn arena_draws_its_ladder() {
 }
 
 /// `qasab arena --records DIR` writes every game's record, named by pairing, pair and game, and
-/// the report is the one without it; a directory that holds a file is refused before any game.
+/// the report is the one without it; a directory that is not empty is refused before any game.
 #[test]
 fn arena_writes_every_games_record() {
     let dir = temp("arena-records");
