@@ -1378,6 +1378,10 @@ fn analyse_totals_many_records() {
     assert!(text.contains("loss/game"), "{text}");
     assert!(text.contains("From the losses: "), "{text}");
 
+    fails(
+        &["analyse", dir_s, "--threads", "5000"],
+        "--threads: from 0 (one per core) to 1024; got 5000",
+    );
     let empty = temp("analyse-empty");
     std::fs::create_dir_all(&empty).unwrap();
     fails(

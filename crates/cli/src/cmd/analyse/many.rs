@@ -8,6 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::ValueKind;
 use qasab_ai::analysis::{PlayerSummary, PlayerTotals, kind_name, score_from_losses};
+use qasab_ai::arena::MAX_THREADS;
 use qasab_ai::eval::Evaluate;
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::simulate::timed;
@@ -23,6 +24,12 @@ use crate::cli::AnalyseArgs;
 const EXTENSION: &str = "qrec";
 
 pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
+    if args.threads > MAX_THREADS {
+        bail!(
+            "--threads: from 0 (one per core) to {MAX_THREADS}; got {}",
+            args.threads
+        );
+    }
     let files = record_files(&args.records)?;
     let mut records = Vec::with_capacity(files.len());
     for file in files {
