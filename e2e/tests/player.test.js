@@ -180,6 +180,33 @@ test('the throws to play and the banked tâbs are shown beside the board', async
   assert.deepEqual(banked.problems, []);
 });
 
+test('a long chain of throws to play stays in view beside the board on a phone', async () => {
+  // The game's throws are the server's; a view edited to hold sixteen throws to play stands for
+  // the longest chains (a run of 1s, 4s and 6s), which once pushed the list below the screen.
+  const { page, context, problems } = await open('tab(columns=7)', ['human', 'greedy'], PHONE);
+  await settled(page);
+  await editViews(page, (view) => {
+    const one = view.drawing.pending[0] || view.drawing.last_throw;
+    return { ...view, drawing: { ...view.drawing, pending: Array.from({ length: 16 }, () => one), banked: [3, 0] } };
+  });
+  await settled(page);
+  assert.equal(await page.locator('#pending .pending-throw').count(), 16);
+  const box = await inView(page, '#pending');
+  assert.ok(box.inside, `the throws are in view: ${JSON.stringify(box)}`);
+  assert.ok((await inView(page, '#board svg')).inside, 'the board is in view');
+  // The row scrolls sideways to its last chip, the banked tâbs (in one step: a frame of the
+  // game may redraw the row at any time).
+  const banked = await page.evaluate(() => {
+    const row = document.getElementById('pending');
+    row.scrollLeft = row.scrollWidth;
+    const r = row.querySelector('.banked').getBoundingClientRect();
+    return { left: r.left, right: r.right, width: window.innerWidth };
+  });
+  assert.ok(banked.left >= 0 && banked.right <= banked.width + 1, `the banked tâbs scroll into view: ${JSON.stringify(banked)}`);
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
 test('the page says what to do next, for the game and the turn', async () => {
   const tab = await open('tab(columns=7)', ['human', 'mcts(time=1500)'], DESKTOP);
   await settled(tab.page);
