@@ -393,23 +393,42 @@ fn summarise<M, C>(p: Player, moves: &[MoveReview<M>], throws: &[ThrowReview<C>]
             None => {}
         }
     }
-    let judged = s.decisions - s.forced;
-    if judged > 0 {
-        s.mean_loss = s.total_loss / judged as f64;
-        s.error_rate = (s.doubtful + s.mistakes + s.blunders) as f64 / judged as f64;
-    }
     for t in throws.iter().filter(|t| t.player == p) {
         s.throws += 1;
         s.luck += t.luck;
     }
-    if s.throws > 0 {
-        s.mean_luck = s.luck / s.throws as f64;
-    }
+    s.set_means();
     s
 }
 
+impl PlayerSummary {
+    /// Adds `other`'s counts and sums to these, and sets the means of the whole.
+    pub fn add(&mut self, other: &PlayerSummary) {
+        self.decisions += other.decisions;
+        self.forced += other.forced;
+        self.total_loss += other.total_loss;
+        self.doubtful += other.doubtful;
+        self.mistakes += other.mistakes;
+        self.blunders += other.blunders;
+        self.throws += other.throws;
+        self.luck += other.luck;
+        self.set_means();
+    }
+
+    /// The means from the counts and sums: per judged decision and per throw (0 without any).
+    fn set_means(&mut self) {
+        let judged = self.decisions - self.forced;
+        self.mean_loss = per(self.total_loss, judged);
+        self.error_rate = per(
+            (self.doubtful + self.mistakes + self.blunders) as f64,
+            judged,
+        );
+        self.mean_luck = per(self.luck, self.throws);
+    }
+}
+
 /// One player's totals over several analysed games, as `qasab analyse` reports them for many
-/// records: the sums of the players' [`PlayerSummary`]s and their results.
+/// records: his results and the sum of his [`PlayerSummary`]s.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PlayerTotals {
     /// The player's label (the record's `info` line for the seat, else the seat's name).
@@ -422,28 +441,11 @@ pub struct PlayerTotals {
     pub points: f64,
     /// Points per finished game.
     pub score: f64,
-    /// Decisions made.
-    pub decisions: usize,
-    /// Decisions with a single legal move, not judged.
-    pub forced: usize,
-    /// The sum of the losses.
-    pub total_loss: f64,
+    /// The sum of his summaries, its means over all his decisions and throws.
+    #[serde(flatten)]
+    pub sums: PlayerSummary,
     /// The loss per game.
     pub loss_per_game: f64,
-    /// The mean loss per judged decision.
-    pub mean_loss: f64,
-    /// Doubtful moves.
-    pub doubtful: usize,
-    /// Mistakes.
-    pub mistakes: usize,
-    /// Blunders.
-    pub blunders: usize,
-    /// Marked moves per judged decision.
-    pub error_rate: f64,
-    /// Throws made.
-    pub throws: usize,
-    /// The sum of the luck of the player's throws.
-    pub luck: f64,
     /// The luck per game.
     pub luck_per_game: f64,
 }
@@ -465,25 +467,17 @@ impl PlayerTotals {
             self.finished += 1;
             self.points += p;
         }
-        self.decisions += s.decisions;
-        self.forced += s.forced;
-        self.total_loss += s.total_loss;
-        self.doubtful += s.doubtful;
-        self.mistakes += s.mistakes;
-        self.blunders += s.blunders;
-        self.throws += s.throws;
-        self.luck += s.luck;
-        let per = |x: f64, n: usize| if n == 0 { 0.0 } else { x / n as f64 };
-        let judged = self.decisions - self.forced;
+        self.sums.add(s);
+        let per_game = |x: f64| x / self.games as f64;
         self.score = per(self.points, self.finished);
-        self.loss_per_game = per(self.total_loss, self.games);
-        self.mean_loss = per(self.total_loss, judged);
-        self.error_rate = per(
-            (self.doubtful + self.mistakes + self.blunders) as f64,
-            judged,
-        );
-        self.luck_per_game = per(self.luck, self.games);
+        self.loss_per_game = per_game(self.sums.total_loss);
+        self.luck_per_game = per_game(self.sums.luck);
     }
+}
+
+/// `x / n`, 0 when `n` is 0.
+fn per(x: f64, n: usize) -> f64 {
+    if n == 0 { 0.0 } else { x / n as f64 }
 }
 
 /// The score of a player against another from their losses alone, with values from −1 to +1
@@ -527,19 +521,21 @@ mod tests {
         t.add(&summary(6, 0, 0.2, [0, 1, 0], -0.1), Some(0.5));
         t.add(&summary(4, 4, 0.0, [0, 0, 0], 0.2), None);
         assert_eq!(t.player, "net");
-        assert_eq!((t.games, t.finished, t.decisions, t.forced), (3, 2, 20, 6));
+        let u = &t.sums;
+        assert_eq!((t.games, t.finished, u.decisions, u.forced), (3, 2, 20, 6));
         assert_eq!(
-            (t.doubtful, t.mistakes, t.blunders, t.throws),
+            (u.doubtful, u.mistakes, u.blunders, u.throws),
             (1, 1, 1, 20)
         );
         assert!((t.points - 1.5).abs() < 1e-12 && (t.score - 0.75).abs() < 1e-12);
-        assert!((t.total_loss - 0.6).abs() < 1e-12);
+        assert!((u.total_loss - 0.6).abs() < 1e-12);
         assert!((t.loss_per_game - 0.2).abs() < 1e-12);
-        assert!((t.mean_loss - 0.6 / 14.0).abs() < 1e-12);
-        assert!((t.error_rate - 3.0 / 14.0).abs() < 1e-12);
+        assert!((u.mean_loss - 0.6 / 14.0).abs() < 1e-12);
+        assert!((u.error_rate - 3.0 / 14.0).abs() < 1e-12);
         assert!((t.luck_per_game - 0.2).abs() < 1e-12);
+        assert!((u.mean_luck - 0.6 / 20.0).abs() < 1e-12);
         let empty = PlayerTotals::new("x");
-        assert_eq!((empty.score, empty.mean_loss), (0.0, 0.0));
+        assert_eq!((empty.score, empty.sums.mean_loss), (0.0, 0.0));
     }
 
     #[test]

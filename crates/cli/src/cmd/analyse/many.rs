@@ -232,11 +232,11 @@ fn print_totals(totals: &[PlayerTotals]) -> Result<()> {
             t.games,
             100.0 * t.score,
             t.loss_per_game,
-            t.mean_loss,
-            100.0 * t.error_rate,
-            t.doubtful,
-            t.mistakes,
-            t.blunders,
+            t.sums.mean_loss,
+            100.0 * t.sums.error_rate,
+            t.sums.doubtful,
+            t.sums.mistakes,
+            t.sums.blunders,
             t.luck_per_game
         );
     }
