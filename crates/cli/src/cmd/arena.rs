@@ -57,8 +57,11 @@ where
     if let Some(dir) = &args.records {
         records_dir(dir)?;
     }
-    let write = |game: PlayedGame<'_, R::State>| write_game(rules, args, &options, &game);
-    let sink: Option<&GameSink<'_, R::State>> = args.records.as_ref().map(|_| &write as _);
+    let options_ref = &options;
+    let write = args.records.as_deref().map(|dir| {
+        move |game: PlayedGame<'_, R::State>| write_game(rules, dir, options_ref, &game)
+    });
+    let sink: Option<&GameSink<'_, R::State>> = write.as_ref().map(|w| w as _);
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
     let (report, seconds) =
         timed(|| arena_with_games::<R::State>(rules, &refs, &options, &|| bar.inc(1), sink));
@@ -101,11 +104,10 @@ fn records_dir(dir: &std::path::Path) -> Result<()> {
 /// Writes one game's record into the `--records` directory.
 fn write_game<R: Ruleset>(
     rules: &R,
-    args: &ArenaArgs,
+    dir: &std::path::Path,
     options: &ArenaOptions,
     game: &PlayedGame<'_, R::State>,
 ) -> Result<(), String> {
-    let dir = args.records.as_ref().expect("a records directory");
     let width = (options.games_per_pairing / 2).to_string().len();
     let name = format!(
         "pairing-{}-pair-{:0width$}-game-{}.qrec",

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::ValueKind;
 use qasab_ai::analysis::{PlayerSummary, PlayerTotals, kind_name, score_from_losses};
-use qasab_ai::arena::MAX_THREADS;
+use qasab_ai::arena::{GameResult, MAX_THREADS};
 use qasab_ai::eval::Evaluate;
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::simulate::timed;
@@ -125,10 +125,8 @@ where
                 .find(|(k, _)| k == seat)
                 .map_or_else(|| seat.to_string(), |(_, v)| v.clone())
         });
-        let points = replayed.state.turn().outcome().map(|o| match o.winner {
-            Some(w) if !o.is_truncated() => Player::ALL.map(|p| if p == w { 1.0 } else { 0.0 }),
-            _ => [0.5, 0.5],
-        });
+        let points = (replayed.state.turn().outcome())
+            .map(|o| Player::ALL.map(|p| GameResult::of(&o, p).a_score()));
         Ok(Game {
             file: file.clone(),
             labels,
