@@ -73,6 +73,7 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
                 "terminal states have no actions"
             );
             assert_eq!(o.scores, s.scores());
+            check_winner(s, &o);
         }
         Turn::Chance => {
             assert!(moves.is_empty());
@@ -117,6 +118,35 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
     }
 }
 
+/// L-17, H-13, L-18: the winner of a finished game, from the ruleset's end rule and the
+/// position alone. Under `end=elimination` only a side without pieces loses; under
+/// `end=most-captures` every end the rules give (elimination included) goes to the captures.
+fn check_winner(s: &tab::State, o: &qasab_core::Outcome) {
+    let rules = s.ruleset();
+    let on_board = s.pieces_on_board();
+    let by_count = |a: u32, b: u32| match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Some(Player::One),
+        std::cmp::Ordering::Less => Some(Player::Two),
+        std::cmp::Ordering::Equal => None,
+    };
+    let expected = if o.is_truncated() {
+        match rules.limit_result {
+            tab::LimitResult::Draw => None,
+            tab::LimitResult::Material => by_count(on_board.one, on_board.two),
+            tab::LimitResult::Captures => by_count(o.scores.one, o.scores.two),
+        }
+    } else {
+        match rules.end {
+            tab::End::Elimination => {
+                assert_eq!(o.reason, qasab_core::EndReason::Elimination);
+                Player::ALL.into_iter().find(|&p| on_board[!p] == 0)
+            }
+            tab::End::MostCaptures => by_count(o.scores.one, o.scores.two),
+        }
+    };
+    assert_eq!(o.winner, expected, "{:?} at {}", o.reason, s.position_id());
+}
+
 /// L-7: declining before the move phase ends is a decision only under `optional` and
 /// `compulsory-with-early-decline`, and `end` is offered only when no pending throw both must
 /// and can be played: under the exemptions, every pending throw with plays is a tâb that may be
@@ -158,7 +188,8 @@ fn check_compulsion(s: &tab::State, p: Player, moves: &[tab::Move]) {
     }
 }
 
-fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool) -> u32 {
+/// Plays a random game, checking every state; returns the finished game.
+fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool) -> tab::State {
     let mut s = rules.initial_state();
     let mut c = Checker {
         entries: [[0; 29]; 2],
@@ -171,7 +202,7 @@ fn random_game(rules: tab::Ruleset, rng: &mut Xoshiro256PlusPlus, with_id: bool)
     loop {
         check(&s, &mut c, with_id);
         if !common::random_action(&mut s, rng, &mut moves, &mut outs) {
-            return s.actions();
+            return s;
         }
         assert!(s.actions() < bound, "every game ends");
     }
@@ -199,5 +230,30 @@ fn many_games_of_each_preset() {
         for _ in 0..300 {
             random_game(preset.ruleset(), &mut rng, false);
         }
+    }
+}
+
+/// L-17, H-13: in ordinary play under `end=most-captures` with reductions, a side can lose its
+/// last piece while ahead or level on captures; such games are won on the count (checked by
+/// [`check_winner`] at every end), and seeded random games reach them.
+#[test]
+fn random_games_under_most_captures_reach_an_elimination_decided_by_the_count() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(79);
+    for name in ["tab-modern(end=most-captures)", "tab(end=most-captures)"] {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let mut found = 0;
+        for _ in 0..400 {
+            let s = random_game(rules, &mut rng, false);
+            let o = s.turn().outcome().unwrap();
+            let board = s.pieces_on_board();
+            let survivor = Player::ALL.into_iter().find(|&p| board[!p] == 0);
+            if o.reason == qasab_core::EndReason::Elimination && o.winner != survivor {
+                found += 1;
+            }
+        }
+        assert!(
+            found > 0,
+            "{name}: no elimination went against the survivor in 400 games"
+        );
     }
 }

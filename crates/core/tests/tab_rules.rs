@@ -586,6 +586,117 @@ fn l17_taking_every_enemy_piece_wins_at_once() {
     assert!(moves_after.is_empty());
 }
 
+/// The last piece of White in `tab-modern`, on i2, with Black to play a 4 from h3 onto it.
+/// White has captured `w_captured` and Black `b_captured`; White has lost `w_reduced` pieces
+/// to reductions (L-15). Black's pieces beyond the one on h3 stand on j3.
+fn last_capture(rules: &str, w_captured: u8, b_captured: u8, w_reduced: u8) -> tab::State {
+    let black_left = 10 - usize::from(w_captured);
+    let mut black = vec!["x"; 10 - black_left];
+    black.push("h3.c34");
+    black.extend(std::iter::repeat_n("j3.c34", black_left - 1));
+    let id = format!(
+        "move:b/4/x,x,x,x,x,x,x,x,x,i2.c12/{}/0.0/{w_captured}.{b_captured}/{w_reduced}.0/42.0.1.0/0.0.0.0.0.0.0/-",
+        black.join(",")
+    );
+    let r: tab::Ruleset = rules.parse().unwrap();
+    r.state_from_id(&id).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+fn result(s: &tab::State) -> Option<(Option<Player>, EndReason, [u32; 2])> {
+    s.turn()
+        .outcome()
+        .map(|o| (o.winner, o.reason, [o.scores.one, o.scores.two]))
+}
+
+#[test]
+fn l17_h13_under_most_captures_a_side_without_pieces_at_equal_captures_is_a_draw() {
+    // White lost one piece to a reduction, so Black's capture of White's last piece makes the
+    // captures 9 to 9: the game ends (H-13 a) and the count decides it, not the survivor.
+    let mut s = last_capture("tab-modern(end=most-captures)", 9, 8, 1);
+    play(&mut s, "4:h3-i2");
+    assert_eq!(s.pieces_on_board()[Player::One], 0);
+    assert_eq!(
+        result(&s),
+        Some((None, EndReason::Elimination, [9, 9])),
+        "the end reason says why the game ended; the captures say who won"
+    );
+}
+
+#[test]
+fn l17_h13_under_most_captures_the_side_without_pieces_can_win_on_captures() {
+    // White has captured 8, Black 5; White's other four pieces were lost to reductions.
+    // Black takes White's last piece (6 captures) and White, with none left, wins 8 to 6.
+    let mut s = last_capture("tab-modern(end=most-captures)", 8, 5, 4);
+    play(&mut s, "4:h3-i2");
+    assert_eq!(
+        result(&s),
+        Some((Some(Player::One), EndReason::Elimination, [8, 6]))
+    );
+    // Lane's board: White takes Black's last piece (5 captures), but four of Black's pieces
+    // went to reductions and Black has captured 7, so Black wins.
+    let id = |rules: &str| {
+        let r: tab::Ruleset = rules.parse().unwrap();
+        r.state_from_id("move:w/3/x,x,x,x,x,x,x,x,K.c12/x,x,x,x,x,x,x,x,N.c234/0.0/4.7/1.4/41.0.1.0/0.0.0.0.0.0.0/-")
+            .unwrap()
+    };
+    let mut s = id("tab(end=most-captures,reduction=row-entered)");
+    play(&mut s, "3:K-N");
+    assert_eq!(
+        result(&s),
+        Some((Some(Player::Two), EndReason::Elimination, [5, 7]))
+    );
+    let mut s = id("tab(reduction=row-entered)");
+    play(&mut s, "3:K-N");
+    assert_eq!(
+        result(&s),
+        Some((Some(Player::One), EndReason::Elimination, [5, 7])),
+        "under end=elimination the survivor wins"
+    );
+}
+
+#[test]
+fn l17_under_elimination_the_survivor_wins_whatever_the_captures() {
+    // The same capture as above, under the modern page's own end (L-17): Black, who took
+    // White's last piece, wins although White has captured more.
+    let mut s = last_capture("tab-modern", 8, 5, 4);
+    play(&mut s, "4:h3-i2");
+    assert_eq!(
+        result(&s),
+        Some((Some(Player::Two), EndReason::Elimination, [8, 6]))
+    );
+    let mut s = last_capture("tab-modern", 9, 8, 1);
+    play(&mut s, "4:h3-i2");
+    assert_eq!(
+        result(&s),
+        Some((Some(Player::Two), EndReason::Elimination, [9, 9]))
+    );
+}
+
+#[test]
+fn l17_h13_an_ended_position_names_the_winner_its_end_rule_gives() {
+    // A position id of a finished game is checked against the rules: at 9 captures each under
+    // end=most-captures an elimination is a draw, and under end=elimination Black's win.
+    let id = |winner: &str| {
+        format!(
+            "over:elimination:{winner}/-/x,x,x,x,x,x,x,x,x,x/x,x,x,x,x,x,x,x,x,i2.c234/0.0/9.9/1.0/42.0.1.1/0.0.0.0.0.0.1/-"
+        )
+    };
+    let most: tab::Ruleset = "tab-modern(end=most-captures)".parse().unwrap();
+    let elim: tab::Ruleset = "tab-modern".parse().unwrap();
+    assert!(most.state_from_id(&id("-")).is_ok());
+    assert!(elim.state_from_id(&id("b")).is_ok());
+    let e = most.state_from_id(&id("b")).unwrap_err().to_string();
+    assert!(
+        e.contains("this position gives no winner, not black"),
+        "{e}"
+    );
+    let e = elim.state_from_id(&id("-")).unwrap_err().to_string();
+    assert!(
+        e.contains("this position gives black, not no winner"),
+        "{e}"
+    );
+}
+
 #[test]
 fn l18_safety_limits_end_the_game_as_truncated() {
     let r: tab::Ruleset = "tab(no_progress=3,reduction=off)".parse().unwrap();

@@ -173,10 +173,7 @@ impl Position {
         self.pending = Pending::NONE;
         self.extra = false;
         let scores = ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1]));
-        let winner = match reason {
-            EndReason::Elimination => Player::ALL.into_iter().find(|p| self.alive[p.index()] > 0),
-            _ => Outcome::by_score(scores, reason).winner,
-        };
+        let winner = self.end_winner();
         self.over = Some(Outcome {
             winner,
             scores,
@@ -405,6 +402,21 @@ impl Position {
         Player::ALL
             .into_iter()
             .all(|q| self.occ[q.index()] & !self.row_mask(self.enemy_row(q)) == 0)
+    }
+
+    /// The winner of a game the rules end here (L-17, H-13), whatever ended it.
+    ///
+    /// Under `end=elimination` (L-17) the side with pieces left wins. Under
+    /// `end=most-captures` (H-13) every end (a side without pieces, every piece across, no
+    /// unit able to move) is decided by the captures, equal being a draw: a side whose last
+    /// pieces were lost to reductions (L-15) rather than captured can still win on the count.
+    pub(super) fn end_winner(&self) -> Option<Player> {
+        match self.rules.end {
+            End::Elimination => Player::ALL
+                .into_iter()
+                .find(|p| self.alive[p.index()] > 0 && self.alive[(!*p).index()] == 0),
+            End::MostCaptures => Self::winner_by(self.captured.map(u32::from)),
+        }
     }
 
     /// The side with the higher count, or `None` on a tie.

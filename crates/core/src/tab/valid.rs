@@ -35,8 +35,9 @@
 //!   square, where a piece of the first mover has been (unless the first mover has lost a
 //!   piece since).
 //! * **The end** (L-17, L-18, H-13): a game with a side that has no piece is over by
-//!   elimination, won by the other side; a game over for another reason has pieces on both
-//!   sides, a reason its ruleset can give, and the winner that reason gives.
+//!   elimination, won by the other side under `end=elimination` and by the captures under
+//!   `end=most-captures`; a game over for another reason has pieces on both sides, a reason its
+//!   ruleset can give, and the winner that reason and the ruleset give.
 //!
 //! The statistics (throws, turns with a tâb, conversions, reductions, banked tâbs, actions) are
 //! a record of the past that the rules do not read (apart from the throw count that caps
@@ -781,8 +782,7 @@ impl Position {
         let expected = match o.reason {
             EndReason::Elimination => match self.alive {
                 [0, 0] => return Err("both sides have no piece left".into()),
-                [0, _] => Some(Player::Two),
-                [_, 0] => Some(Player::One),
+                [0, _] | [_, 0] => self.end_winner(),
                 _ => {
                     return Err(
                         "the game ends by elimination only when a side has no piece left (L-17)"
@@ -800,7 +800,7 @@ impl Position {
                 if !self.all_across() && !self.dead() {
                     return Err("a capture is still possible: some unit can move and not every piece is across (H-13)".into());
                 }
-                Self::winner_by(self.captured.map(u32::from))
+                self.end_winner()
             }
             EndReason::NoProgress => {
                 if rules.no_progress == 0 || self.no_progress != rules.no_progress {
