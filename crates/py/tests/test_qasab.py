@@ -338,6 +338,31 @@ def test_simulate_tab():
     assert out["actions"].shape == (4,) and (out["actions"] > 0).all()
 
 
+def test_most_captures_decides_every_end_by_the_count():
+    """L-17, H-13: under end=most-captures a side left without pieces (some lost to
+    reductions) wins, draws or loses on the captures, in simulate and in the state's returns."""
+    rules = "tab-modern(end=most-captures)"
+    out = qasab.simulate(rules, games=200, seed=3, threads=2)
+    diff = out["scores"][:, 0] - out["scores"][:, 1]
+    by_count = np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
+    decided = ~out["truncated"]
+    assert (out["winner"][decided] == by_count[decided]).all()
+    elimination = qasab.end_reasons().index("elimination")
+    assert ((out["reason"] == elimination) & (out["winner"] == -1)).any(), "a drawn elimination"
+    game = qasab.load_game(rules)
+    checked = 0
+    for seed in range(20):
+        state = playout(game, seed, check=False)
+        if not state.is_terminal() or state.is_truncated():
+            continue
+        # Field 6 of a Tab position id: the pieces each side has captured (docs/notation.md).
+        white, black = (int(x) for x in state.position_id().split("/")[5].split("."))
+        sign = float(np.sign(white - black))
+        assert state.returns() == [sign, -sign]
+        checked += 1
+    assert checked > 10
+
+
 def test_observation_encoding_of_the_start():
     """The planes documented in docs/python.md, on initial positions."""
     tab = qasab.load_game("tab").new_initial_state().observation_tensor()
