@@ -584,6 +584,54 @@ async fn import_replays_a_record_as_a_new_game() {
     assert_eq!(body["state"]["turn"]["seat"], "north");
 }
 
+/// A seeded game of `rules` between two random players, each move drawn by the ai's pinned
+/// generator and each throw by the ai's chance source.
+fn random_game(rules: &qasab_core::AnyRuleset, seed: u64) -> qasab_core::AnyGame {
+    let mut rng = qasab_ai::rng::rng_from_seed(seed);
+    let mut chance = qasab_ai::driver::ChanceSource::new(seed);
+    let mut game = qasab_core::AnyGame::new(rules);
+    while game.state().outcome().is_none() {
+        let action = match chance.draw_any(game.state()) {
+            Some(throw) => throw,
+            None => {
+                let (_, legal) = game.state().legal_actions();
+                legal[qasab_ai::rng::below(&mut rng, legal.len())].0
+            }
+        };
+        game.apply_unchecked(action).unwrap();
+    }
+    game
+}
+
+/// L-17, H-13: the server reports the core's result. Under `end=most-captures` a game that ends
+/// because a side has no pieces left (some lost to reductions) is decided by the captures, so a
+/// level count is a draw, though the reason is elimination.
+#[tokio::test]
+async fn an_elimination_under_most_captures_is_decided_by_the_captures() {
+    let rules = "tab-modern(end=most-captures)".parse().unwrap();
+    let game = (0..500)
+        .map(|seed| random_game(&rules, seed))
+        .find(|g| {
+            g.state().outcome().is_some_and(|o| {
+                o.reason == qasab_core::EndReason::Elimination && o.winner.is_none()
+            })
+        })
+        .expect("a drawn elimination among 500 seeded random games");
+    let s = Server::new();
+    let (status, body) = s
+        .post(
+            "/api/games/import",
+            None,
+            json!({"record": game.record(&[])}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let turn = &body["state"]["turn"];
+    assert_eq!(turn["reason"], "elimination", "{turn}");
+    assert!(turn["winner"].is_null(), "{turn}");
+    assert_eq!(turn["truncated"], false);
+}
+
 #[tokio::test]
 async fn a_restarted_server_resumes_every_game() {
     let s = Server::new();
