@@ -124,16 +124,12 @@ fn check(s: &tab::State, c: &mut Checker, with_id: bool) {
 fn check_winner(s: &tab::State, o: &qasab_core::Outcome) {
     let rules = s.ruleset();
     let on_board = s.pieces_on_board();
-    let by_count = |a: u32, b: u32| match a.cmp(&b) {
-        std::cmp::Ordering::Greater => Some(Player::One),
-        std::cmp::Ordering::Less => Some(Player::Two),
-        std::cmp::Ordering::Equal => None,
-    };
+    let by_count = |counts| qasab_core::Outcome::by_score(counts, o.reason).winner;
     let expected = if o.is_truncated() {
         match rules.limit_result {
             tab::LimitResult::Draw => None,
-            tab::LimitResult::Material => by_count(on_board.one, on_board.two),
-            tab::LimitResult::Captures => by_count(o.scores.one, o.scores.two),
+            tab::LimitResult::Material => by_count(on_board),
+            tab::LimitResult::Captures => by_count(o.scores),
         }
     } else {
         match rules.end {
@@ -141,7 +137,7 @@ fn check_winner(s: &tab::State, o: &qasab_core::Outcome) {
                 assert_eq!(o.reason, qasab_core::EndReason::Elimination);
                 Player::ALL.into_iter().find(|&p| on_board[!p] == 0)
             }
-            tab::End::MostCaptures => by_count(o.scores.one, o.scores.two),
+            tab::End::MostCaptures => by_count(o.scores),
         }
     };
     assert_eq!(o.winner, expected, "{:?} at {}", o.reason, s.position_id());

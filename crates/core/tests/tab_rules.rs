@@ -602,6 +602,19 @@ fn last_capture(rules: &str, w_captured: u8, b_captured: u8, w_reduced: u8) -> t
     r.state_from_id(&id).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
+/// The result once Black has taken White's last piece in [`last_capture`].
+fn after_last_capture(
+    rules: &str,
+    w_captured: u8,
+    b_captured: u8,
+    w_reduced: u8,
+) -> Option<(Option<Player>, EndReason, [u32; 2])> {
+    let mut s = last_capture(rules, w_captured, b_captured, w_reduced);
+    play(&mut s, "4:h3-i2");
+    assert_eq!(s.pieces_on_board()[Player::One], 0);
+    result(&s)
+}
+
 fn result(s: &tab::State) -> Option<(Option<Player>, EndReason, [u32; 2])> {
     s.turn()
         .outcome()
@@ -612,11 +625,8 @@ fn result(s: &tab::State) -> Option<(Option<Player>, EndReason, [u32; 2])> {
 fn l17_h13_under_most_captures_a_side_without_pieces_at_equal_captures_is_a_draw() {
     // White lost one piece to a reduction, so Black's capture of White's last piece makes the
     // captures 9 to 9: the game ends (H-13 a) and the count decides it, not the survivor.
-    let mut s = last_capture("tab-modern(end=most-captures)", 9, 8, 1);
-    play(&mut s, "4:h3-i2");
-    assert_eq!(s.pieces_on_board()[Player::One], 0);
     assert_eq!(
-        result(&s),
+        after_last_capture("tab-modern(end=most-captures)", 9, 8, 1),
         Some((None, EndReason::Elimination, [9, 9])),
         "the end reason says why the game ended; the captures say who won"
     );
@@ -626,10 +636,8 @@ fn l17_h13_under_most_captures_a_side_without_pieces_at_equal_captures_is_a_draw
 fn l17_h13_under_most_captures_the_side_without_pieces_can_win_on_captures() {
     // White has captured 8, Black 5; White's other four pieces were lost to reductions.
     // Black takes White's last piece (6 captures) and White, with none left, wins 8 to 6.
-    let mut s = last_capture("tab-modern(end=most-captures)", 8, 5, 4);
-    play(&mut s, "4:h3-i2");
     assert_eq!(
-        result(&s),
+        after_last_capture("tab-modern(end=most-captures)", 8, 5, 4),
         Some((Some(Player::One), EndReason::Elimination, [8, 6]))
     );
     // Lane's board: White takes Black's last piece (5 captures), but four of Black's pieces
@@ -658,16 +666,12 @@ fn l17_h13_under_most_captures_the_side_without_pieces_can_win_on_captures() {
 fn l17_under_elimination_the_survivor_wins_whatever_the_captures() {
     // The same capture as above, under the modern page's own end (L-17): Black, who took
     // White's last piece, wins although White has captured more.
-    let mut s = last_capture("tab-modern", 8, 5, 4);
-    play(&mut s, "4:h3-i2");
     assert_eq!(
-        result(&s),
+        after_last_capture("tab-modern", 8, 5, 4),
         Some((Some(Player::Two), EndReason::Elimination, [8, 6]))
     );
-    let mut s = last_capture("tab-modern", 9, 8, 1);
-    play(&mut s, "4:h3-i2");
     assert_eq!(
-        result(&s),
+        after_last_capture("tab-modern", 9, 8, 1),
         Some((Some(Player::Two), EndReason::Elimination, [9, 9]))
     );
 }
