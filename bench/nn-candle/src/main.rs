@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use candle_core::{Device, Tensor};
-use qasab_ai::bench::mid_game_positions;
-use qasab_ai::net::{Encode, Features, shipped};
+use qasab_ai::play::bench::mid_game_positions;
+use qasab_ai::eval::net::{Encode, Features, shipped};
 use qasab_core::tab;
 
 /// The ruleset of the sample.
@@ -47,7 +47,7 @@ fn main() -> candle_core::Result<()> {
         })
         .collect();
     let dev = Device::Cpu;
-    let layer = |l: &qasab_ai::net::mlp::Linear| -> candle_core::Result<(Tensor, Tensor)> {
+    let layer = |l: &qasab_ai::eval::net::mlp::Linear| -> candle_core::Result<(Tensor, Tensor)> {
         let w = Tensor::from_slice(&l.weight, (l.outputs, l.inputs), &dev)?
             .t()?
             .contiguous()?;

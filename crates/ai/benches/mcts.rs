@@ -14,8 +14,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use qasab_ai::Playable;
-use qasab_ai::driver::ChanceSource;
-use qasab_ai::mcts::{Budget, MctsAgent, MctsOptions, RolloutPolicy};
+use qasab_ai::play::driver::ChanceSource;
+use qasab_ai::search::mcts::{Budget, MctsAgent, MctsOptions, RolloutPolicy};
 use qasab_core::{GameState, Ruleset, Turn, tab, tab_ludii, tihbat};
 
 const ITERATIONS: u64 = 10_000;

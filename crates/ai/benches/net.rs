@@ -14,10 +14,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use qasab_ai::bench::mid_game_positions;
+use qasab_ai::eval::net::{Encode, Features, shipped};
 use qasab_ai::eval::{EvalWeights, Evaluate};
-use qasab_ai::net::{Encode, Features, shipped};
-use qasab_ai::turn::{TURN_STATES, TurnGraph};
+use qasab_ai::play::bench::mid_game_positions;
+use qasab_ai::search::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{Player, tab, tab_ludii};
 
 /// The ruleset of the sample.

@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::Solver;
-use qasab_ai::bench::random_playout;
+use qasab_ai::play::bench::random_playout;
 use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
 use qasab_core::{GameState, Ruleset, Turn};
 use qasab_core::{tab, tihbat};

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use qasab_ai::agent::Agent;
-use qasab_ai::bench::mid_game_positions;
 use qasab_ai::eval::Evaluate;
-use qasab_ai::expectimax::{Options, analyse};
-use qasab_ai::greedy::Greedy;
+use qasab_ai::play::bench::mid_game_positions;
+use qasab_ai::search::expectimax::{Options, analyse};
+use qasab_ai::search::greedy::Greedy;
 use qasab_core::{Player, tab};
 
 /// The ruleset of the sample.

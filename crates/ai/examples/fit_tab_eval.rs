@@ -17,10 +17,10 @@
 //! `docs/players.md` records the command that produced the weights `eval=fitted` uses.
 
 use qasab_ai::PreparedAgent;
-use qasab_ai::driver::ChanceSource;
 use qasab_ai::eval::tab::{INPUT_NAMES, INPUTS, Weights, inputs, scale};
-use qasab_ai::fit::{dot, log_loss, logistic, sigmoid};
+use qasab_ai::play::driver::ChanceSource;
 use qasab_ai::rng::{below, derive_seed, rng_from_seed};
+use qasab_ai::train::fit::{dot, log_loss, logistic, sigmoid};
 use qasab_core::tab::{Ruleset, State};
 use qasab_core::{GameState, Player, Ruleset as _, Turn};
 use rand_core::Rng;

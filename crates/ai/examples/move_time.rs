@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use qasab_ai::driver::{ChanceSource, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::AnyPlayer;
 use qasab_core::{AnyRuleset, AnyState, Player, Turn};
 

@@ -4,7 +4,7 @@
 //! per action. Under `valgrind --tool=callgrind` it gives the instructions per action that
 //! `docs/PERFORMANCE.md` reports.
 
-use qasab_ai::bench::random_playout;
+use qasab_ai::play::bench::random_playout;
 use qasab_ai::rng::rng_from_seed;
 use qasab_core::tab;
 

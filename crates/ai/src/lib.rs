@@ -1,53 +1,33 @@
-//! Qasab's computer players, the exact Tihbat solver, and game simulation.
+//! Qasab's computer players, the exact Tihbat solver, game simulation and training.
 //!
-//! * [`agent`]: the [`Agent`] trait every player implements.
-//! * [`spec`]: player specs (`random(seed=7)`, `solver`) and their errors.
-//! * [`players`]: the registry of players: which each game has, and building them from specs.
-//! * [`random`]: the uniform random player.
-//! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
-//! * [`eval`]: the static evaluation of every game ([`Evaluate`]).
-//! * [`fit`]: logistic regression, which fits evaluation weights to game results.
-//! * [`greedy`] and [`expectimax`]: the search players, over whole turns ([`turn`]).
-//! * [`hash`]: fast state hashing and fingerprints for the searches.
-//! * [`solver`] and [`tihbat`]: retrograde analysis of Tihbat and the perfect player on it.
-//! * [`tab_ludii`]: the players of the Ludii presets.
-//! * [`driver`]: playing a game between agents, with chance from a seed.
-//! * [`simulate`]: many games on all cores, with statistics.
-//! * [`arena`]: round robins between players with paired throws, and their Elo ladder.
-//! * [`analysis`]: every decision of a game against an agent's best, and the luck of throws.
-//! * [`stats`]: score intervals, Elo differences and Bradley–Terry ratings.
-//! * [`bench`](mod@bench): playout speed.
-//! * [`rng`]: the pinned generator and seed derivation.
+//! The crate is built in layers; data flows up, and no module reaches up to a layer above
+//! its own:
+//!
+//! 1. Foundations: [`agent`] (the [`Agent`] trait every player implements), [`spec`] (player
+//!    specs such as `random(seed=7)`, their options and what they cost), [`rng`] (the pinned
+//!    generator and seed derivation) and [`cancel`] (stopping a search in time).
+//! 2. [`eval`]: what a position is worth: the static evaluation of every game
+//!    ([`Evaluate`]), terminal values, and the learned networks ([`eval::net`]).
+//! 3. [`search`]: the turn enumeration and hashing, `greedy`, `expectimax`, Monte Carlo tree
+//!    search and the Tihbat solver.
+//! 4. [`players`]: the registry of players, one file per player, and a spec's `Plan`, its
+//!    cost and the host's `Limits`; the dynamic player of any game ([`AnyPlayer`]).
+//! 5. [`play`]: the driver of a game, simulation, the arena, analysis, the variant study and
+//!    the jobs that spread them over machines.
+//! 6. [`train`]: self-play training of the networks, and the fitting of evaluation weights.
 
 pub mod agent;
-pub mod analysis;
-pub mod arena;
-pub mod bench;
 pub mod cancel;
-pub mod driver;
 pub mod eval;
-pub mod expectimax;
-pub mod fit;
-pub mod greedy;
-pub mod hash;
-pub mod jobs;
-pub mod mcts;
-pub mod net;
+pub mod play;
 pub mod players;
-pub mod random;
 pub mod rng;
-pub mod simulate;
-pub mod solver;
+pub mod search;
 pub mod spec;
-pub mod stats;
-pub mod study;
-pub mod tab;
-pub mod tab_ludii;
-pub mod tihbat;
-pub mod turn;
+pub mod train;
 
 pub use agent::{Agent, Evaluation, ValueKind};
 pub use eval::Evaluate;
 pub use players::{AnyAgent, AnyEvaluation, AnyPlayer, Limits, Playable, PreparedAgent};
-pub use solver::{SolveError, Solver};
+pub use search::solver::{SolveError, Solver};
 pub use spec::{AgentError, AgentSpec};

@@ -3,9 +3,9 @@
 use std::fs;
 use std::path::Path;
 
-use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::play::simulate::simulate;
 use qasab_ai::players::{Playable, PreparedAgent};
-use qasab_ai::simulate::simulate;
 use qasab_ai::spec::AgentSpec;
 use qasab_ai::{AgentError, Solver};
 use qasab_core::record::Record;

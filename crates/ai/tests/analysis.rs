@@ -1,8 +1,8 @@
 //! Game analysis: move losses and marks against known values, luck against exact probabilities.
 
 use qasab_ai::agent::{Agent, Evaluation, ValueKind};
-use qasab_ai::analysis::{AnalysisError, Mark, Thresholds, analyse};
-use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::play::analysis::{AnalysisError, Mark, Thresholds, analyse};
+use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_core::sticks::Throw;
 use qasab_core::{Action, GameState, Player, Ruleset, Turn, tab, tihbat};

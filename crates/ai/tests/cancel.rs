@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use qasab_ai::cancel::{self, Cancel};
-use qasab_ai::driver::ChanceSource;
+use qasab_ai::play::driver::ChanceSource;
 use qasab_ai::players::AnyPlayer;
 use qasab_core::{AnyRuleset, AnyState, Turn};
 

@@ -395,7 +395,7 @@ fn random_states<R: Ruleset>(rules: &R, games: u64, mut f: impl FnMut(&R::State)
         let mut s = rules.initial_state();
         loop {
             f(&s);
-            if !qasab_ai::bench::random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+            if !qasab_ai::play::bench::random_step(&mut s, &mut rng, &mut moves, &mut outs) {
                 break;
             }
         }

@@ -5,10 +5,10 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use qasab_ai::agent::Agent;
-use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
-use qasab_ai::mcts::{Budget, MctsOptions, search};
+use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::rng::{below, rng_from_seed};
+use qasab_ai::search::mcts::{Budget, MctsOptions, search};
 use qasab_ai::{Solver, ValueKind};
 use qasab_core::tihbat::{self, State};
 use qasab_core::{AnyRuleset, GameState, Player, Ruleset, Turn, with_ruleset};

@@ -5,11 +5,11 @@
 mod toy;
 
 use qasab_ai::agent::Agent;
-use qasab_ai::mcts::{
+use qasab_ai::rng::rng_from_seed;
+use qasab_ai::search::mcts::{
     Budget, MAX_LINKS, MctsAgent, MctsOptions, RolloutPolicy, SearchResult, SearchTree, TreeShape,
     reward, rollout_reward, search,
 };
-use qasab_ai::rng::rng_from_seed;
 use qasab_core::{ByPlayer, EndReason, GameState, Outcome, Player, Ruleset};
 
 use toy::{Toy, ToyRules, ToyState};

@@ -1,19 +1,19 @@
 //! Learned evaluation: the encoding, the network file, training's reproducibility, and the
 //! players that read a network.
 
-use qasab_ai::bench::mid_game_positions;
-use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::EvalWeights;
-use qasab_ai::net::encode::tracks_are_point_symmetric;
-use qasab_ai::net::train::{
+use qasab_ai::eval::net::encode::tracks_are_point_symmetric;
+use qasab_ai::eval::net::{
+    Encode, Encoding, Features, Mlp, NetError, Network, shipped, shipped_families,
+};
+use qasab_ai::play::bench::mid_game_positions;
+use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::search::turn::{TURN_STATES, TurnGraph};
+use qasab_ai::train::{
     RateChange, TrainOptions, Trainer, samples_from_bytes, samples_to_bytes, self_play,
     self_play_games,
 };
-use qasab_ai::net::{
-    Encode, Encoding, Features, Mlp, NetError, Network, shipped, shipped_families,
-};
-use qasab_ai::players::{Playable, PreparedAgent};
-use qasab_ai::turn::{TURN_STATES, TurnGraph};
 use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
 
 /// States met in a few seeded random games of `rules`.
@@ -597,10 +597,12 @@ fn a_network_file_plays_in_every_search_as_the_shipped_network_does() {
         assert_ne!(choices(shipped_spec), choices(&file_spec), "{file_spec}");
     }
     // The same file read again is the same network, kept once.
-    let first = qasab_ai::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
-    let second = qasab_ai::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
+    let first =
+        qasab_ai::eval::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
+    let second =
+        qasab_ai::eval::net::load_for::<tab_ludii::State>(&path.display().to_string(), &rules);
     assert_eq!(first, second);
-    assert_ne!(first.unwrap(), qasab_ai::net::NetId::SHIPPED);
+    assert_ne!(first.unwrap(), qasab_ai::eval::net::NetId::SHIPPED);
 }
 
 #[test]
@@ -759,7 +761,7 @@ fn check_values<S: Encode>(net: &Network, states: &[S]) {
     assert!(inputs.len() > 100, "{} inputs", inputs.len());
     let first: Vec<u32> = inputs
         .iter()
-        .map(|x| qasab_ai::bench::reference_value(&net.mlp, x).to_bits())
+        .map(|x| qasab_ai::eval::net::mlp::reference_value(&net.mlp, x).to_bits())
         .collect();
     let one: Vec<u32> = inputs.iter().map(|x| net.mlp.value(x).to_bits()).collect();
     assert_eq!(one, first, "one at a time");

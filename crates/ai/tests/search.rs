@@ -2,13 +2,13 @@
 //! preset, determinism for a seed, and literal positions with an obvious best move.
 
 use qasab_ai::agent::{Agent, ValueKind};
-use qasab_ai::bench::random_step;
-use qasab_ai::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::eval::{EvalWeights, Evaluate};
-use qasab_ai::expectimax::{Expectimax, Horizon, Options, analyse, reference_values};
-use qasab_ai::greedy::Greedy;
+use qasab_ai::play::bench::random_step;
+use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::rng::{below, pick_weighted, rng_from_seed};
+use qasab_ai::search::expectimax::{Expectimax, Horizon, Options, analyse, reference_values};
+use qasab_ai::search::greedy::Greedy;
 use qasab_core::{
     AnyRuleset, GameState, Player, Ruleset, Turn, tab, tab_ludii, tihbat, with_ruleset,
 };
@@ -343,10 +343,10 @@ fn fingerprints_tell_turn_states_apart() {
         let mut states = HashSet::new();
         let mut prints = HashSet::new();
         for s in decision_states(&rules, 8, 30, 3) {
-            let g = qasab_ai::turn::TurnGraph::new(&s, 4096);
+            let g = qasab_ai::search::turn::TurnGraph::new(&s, 4096);
             for e in g.ends() {
                 states.insert(*e);
-                prints.insert(qasab_ai::hash::fingerprint(e));
+                prints.insert(qasab_ai::search::hash::fingerprint(e));
             }
         }
         assert!(states.len() > 50, "{text}: {}", states.len());
@@ -360,7 +360,7 @@ fn turn_lines_reach_their_ends() {
     let rules: tab::Ruleset = "tab".parse().unwrap();
     let mut checked = 0;
     for s in decision_states(&rules, 10, 20, 6) {
-        let g = qasab_ai::turn::TurnGraph::new(&s, 4096);
+        let g = qasab_ai::search::turn::TurnGraph::new(&s, 4096);
         if !g.is_complete() {
             continue;
         }

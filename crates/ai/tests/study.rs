@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use qasab_ai::study::{
+use qasab_ai::play::study::{
     ChunkKey, Match, SolverValue, StudyError, StudySpec, Variant, parse_axis, solver_values, vary,
 };
 use qasab_core::AnyRuleset;
@@ -122,7 +122,7 @@ fn spec(variants: Vec<Variant>, games: u64, skill: bool) -> StudySpec {
 fn run(
     spec: &StudySpec,
     order: impl Fn(Vec<ChunkKey>) -> Vec<ChunkKey>,
-) -> BTreeMap<ChunkKey, Vec<[qasab_ai::study::metrics::GameStats; 2]>> {
+) -> BTreeMap<ChunkKey, Vec<[qasab_ai::play::study::metrics::GameStats; 2]>> {
     order(spec.chunks())
         .into_iter()
         .map(|k| {

@@ -1043,7 +1043,7 @@ fn train_writes_resumes_and_plays() {
     let top = (0..scores.len())
         .reduce(|a, b| if scores[b] > scores[a] { b } else { a })
         .unwrap();
-    let best = qasab_ai::net::Network::from_bytes(
+    let best = qasab_ai::eval::net::Network::from_bytes(
         &std::fs::read(dir.join("whole.best.safetensors")).unwrap(),
     )
     .unwrap();
@@ -1073,7 +1073,7 @@ fn train_writes_resumes_and_plays() {
         "--out",
         &slow,
     ]);
-    let net = qasab_ai::net::Network::from_bytes(&std::fs::read(&slow).unwrap()).unwrap();
+    let net = qasab_ai::eval::net::Network::from_bytes(&std::fs::read(&slow).unwrap()).unwrap();
     assert_eq!(net.metadata["rate"], "0.0002");
     assert_eq!(net.metadata["rate_schedule"], "0:0.001,4:0.0002");
     assert_ne!(

@@ -1,6 +1,6 @@
 //! The compiled part of `qasab.distributed`: arena, simulate and study as jobs of seeded
-//! chunks ([`qasab_ai::jobs`]), and self-play training split into the games that workers play
-//! and the step that learns from them ([`qasab_ai::net::train`]).
+//! chunks ([`qasab_ai::play::jobs`]), and self-play training split into the games that workers play
+//! and the step that learns from them ([`qasab_ai::train`]).
 //!
 //! Everything is `qasab-ai`'s: the checks and messages of the commands, the seeds of every
 //! game, the merge into the commands' JSON, the self-play and the learning. This module
@@ -11,13 +11,13 @@ use std::time::Instant;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
-use qasab_ai::jobs::{ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest};
-use qasab_ai::net::Network;
-use qasab_ai::net::train::{
+use qasab_ai::play::jobs::{ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest};
+use qasab_ai::eval::net::Network;
+use qasab_ai::train::{
     CurvePoint, StepReport, TrainError, TrainOptions, Trainer, samples_from_bytes,
     samples_to_bytes, self_play_games,
 };
-use qasab_ai::net::{Encode, NetError};
+use qasab_ai::eval::net::{Encode, NetError};
 use qasab_ai::players::Playable;
 use qasab_core::{AnyRuleset, tab, tab_ludii};
 

@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
 use qasab_ai::players::{AnyAgent, AnyPlayer, Playable};
-use qasab_ai::simulate::GameSummary;
+use qasab_ai::play::simulate::GameSummary;
 use qasab_core::game::describe_turn;
 use qasab_core::{
     ActionIdError, AnyAction, AnyGame, AnyRuleset, AnyState, MoveError, ParseActionError, Player,
@@ -702,7 +702,7 @@ fn simulate_typed<R: Ruleset>(
 where
     R::State: Playable,
 {
-    qasab_ai::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
+    qasab_ai::play::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
         .map_err(|e| e.to_string())
 }
 

@@ -3,8 +3,8 @@
 //! `net(weights=FILE)` reads (docs/training.md, "Training data for your own models" in
 //! docs/python.md).
 //!
-//! Everything is `qasab_ai::net`'s: the self-play and λ-returns of
-//! [`qasab_ai::net::train::training_data`], the encoding ([`Encode`]), the file
+//! Everything is `qasab_ai::eval::net`'s: the self-play and λ-returns of
+//! [`qasab_ai::train::training_data`], the encoding ([`Encode`]), the file
 //! ([`Network`]). This module checks arguments and converts values and errors.
 
 use std::collections::HashMap;
@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
-use qasab_ai::net::encode::ENCODINGS;
-use qasab_ai::net::mlp::{Linear, MAX_HIDDEN, Mlp};
-use qasab_ai::net::train::{TrainOptions, Trainer};
-use qasab_ai::net::{Encode, Encoding, Features, NetError, Network};
+use qasab_ai::eval::net::encode::ENCODINGS;
+use qasab_ai::eval::net::mlp::{Linear, MAX_HIDDEN, Mlp};
+use qasab_ai::train::{TrainOptions, Trainer};
+use qasab_ai::eval::net::{Encode, Encoding, Features, NetError, Network};
 use qasab_ai::players::Playable;
 use qasab_core::{AnyRuleset, AnyState, Observe, Turn};
 
@@ -171,7 +171,7 @@ fn value_typed<S: Encode>(state: &S, network: Option<&Path>) -> PyResult<f64> {
             loaded = load::<S>(path, rules)?;
             &loaded
         }
-        None => qasab_ai::net::for_rules::<S>(rules).map_err(NetworkError::new_err)?,
+        None => qasab_ai::eval::net::for_rules::<S>(rules).map_err(NetworkError::new_err)?,
     };
     let f = features_of(state, net.encoding)?;
     Ok(f64::from(net.mlp.value(&f)))
@@ -210,7 +210,7 @@ fn export_network<S: Encode + Playable>(
         let net = load::<S>(path, rules)?;
         return Ok((net.mlp, net.encoding, "file"));
     }
-    if let Ok(net) = qasab_ai::net::for_rules::<S>(rules) {
+    if let Ok(net) = qasab_ai::eval::net::for_rules::<S>(rules) {
         return Ok((net.mlp.clone(), net.encoding, "shipped"));
     }
     let options = TrainOptions {
@@ -231,11 +231,11 @@ fn training_data_typed<'py, S: Encode + Observe + Playable>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (mlp, enc, source) = export_network::<S>(rules, x)?;
     let games = py.detach(|| {
-        qasab_ai::net::train::training_data::<S>(
+        qasab_ai::train::training_data::<S>(
             &mlp, enc, rules, x.games, x.seed, x.lambda, x.threads,
         )
     });
-    let rows: Vec<(u64, &S, &qasab_ai::net::train::Sample)> = games
+    let rows: Vec<(u64, &S, &qasab_ai::train::Sample)> = games
         .iter()
         .zip(0u64..)
         .flat_map(|(g, k)| g.iter().map(move |(s, sample)| (k, s, sample)))
@@ -328,7 +328,7 @@ pub(crate) fn net_training_data<'py>(
             "lambda_={lambda_} is not between 0 and 1"
         )));
     }
-    let max = qasab_ai::arena::MAX_THREADS;
+    let max = qasab_ai::play::arena::MAX_THREADS;
     let threads = usize::try_from(threads)
         .ok()
         .filter(|&t| t <= max)

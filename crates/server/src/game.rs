@@ -22,7 +22,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
 
 use qasab_ai::agent::ValueKind;
-use qasab_ai::driver::{ChanceSource, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::{AnyPlayer, Limits};
 use qasab_ai::rng::derive_seed;
 use qasab_core::view::Drawing;

@@ -588,7 +588,7 @@ async fn import_replays_a_record_as_a_new_game() {
 /// generator and each throw by the ai's chance source.
 fn random_game(rules: &qasab_core::AnyRuleset, seed: u64) -> qasab_core::AnyGame {
     let mut rng = qasab_ai::rng::rng_from_seed(seed);
-    let mut chance = qasab_ai::driver::ChanceSource::new(seed);
+    let mut chance = qasab_ai::play::driver::ChanceSource::new(seed);
     let mut game = qasab_core::AnyGame::new(rules);
     while game.state().outcome().is_none() {
         let action = match chance.draw_any(game.state()) {

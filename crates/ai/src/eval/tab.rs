@@ -29,6 +29,8 @@ use qasab_core::tab::{End, Move, State, Track};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
 use super::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
+use super::limits::tab as limit_factor;
+pub use super::limits::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
 use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board (`end=elimination`), or of a piece captured
@@ -40,20 +42,8 @@ pub const UNCONVERTED: f64 = 0.15;
 pub const BANKED: f64 = 0.1;
 /// Banked tâbs beyond this many are not counted.
 pub const BANK_CAP: u32 = 4;
-/// Weight of a converted piece's progress along its first lap (0 to 1).
-pub const PROGRESS: f64 = 0.3;
-/// Weight of each piece beyond the first on a square.
-pub const STACKED: f64 = 0.05;
 /// Weight (a penalty) of the pieces a stack risks losing to a reduction.
 pub const REDUCTION: f64 = 0.5;
-/// Weight of the pieces expected to be lost to the hits of the player whose turn is in
-/// progress.
-pub const HIT_NOW: f64 = 0.8;
-/// Weight of the pieces expected to be lost to the hits of the player who plays after the
-/// owner.
-pub const HIT_LATER: f64 = 0.4;
-/// Turns before a safety limit from which the value shrinks towards 0.
-pub const LIMIT_HORIZON: f64 = 10.0;
 
 /// One side's terms, before weighting ([`features`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -431,16 +421,6 @@ pub fn scale(pieces: u8) -> f64 {
     (f64::from(pieces) / 3.0).max(2.0)
 }
 
-/// The factor that shrinks the value towards 0 near a safety limit (L-18).
-pub(crate) fn limit_factor(state: &State) -> f64 {
-    let rules = state.ruleset();
-    let mut left = f64::from(rules.turn_cap) - f64::from(state.turns());
-    if rules.no_progress > 0 {
-        left = left.min(f64::from(rules.no_progress) - f64::from(state.turns_without_progress()));
-    }
-    (left / LIMIT_HORIZON).clamp(0.0, 1.0)
-}
-
 impl Evaluate for State {
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_with(player, EvalWeights::Hand)
@@ -459,7 +439,7 @@ impl Evaluate for State {
         let w = match weights {
             EvalWeights::Hand => &Weights::HAND,
             EvalWeights::Fitted => &Weights::FITTED,
-            EvalWeights::Net(id) => match crate::net::net_value(id, self, player) {
+            EvalWeights::Net(id) => match crate::eval::net::net_value(id, self, player) {
                 Some(v) => return v,
                 None => &Weights::FITTED,
             },
@@ -473,6 +453,6 @@ impl Evaluate for State {
         player: Player,
         weights: EvalWeights,
     ) -> Vec<f64> {
-        crate::net::evaluate_all(states, player, weights)
+        crate::eval::net::evaluate_all(states, player, weights)
     }
 }

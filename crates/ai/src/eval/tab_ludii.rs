@@ -25,6 +25,8 @@ use qasab_core::{ByPlayer, GameState, Player, Turn};
 use super::hits::{
     HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities, ordered_hit_probabilities,
 };
+use super::limits::tab_ludii as limit_factor;
+pub use super::limits::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
 use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board in `tab-ludii`.
@@ -35,16 +37,6 @@ pub const SCORE: f64 = 1.0;
 pub const HYDE_MATERIAL: f64 = 0.2;
 /// Weight (a penalty) of a locked piece in `tab-hyde-ludii`.
 pub const LOCKED: f64 = 0.15;
-/// Weight of a piece's progress along its first lap (0 to 1).
-pub const PROGRESS: f64 = 0.3;
-/// Weight of each piece beyond the first on a square.
-pub const STACKED: f64 = 0.05;
-/// Weight of the expected loss to the hits of the player whose turn is in progress.
-pub const HIT_NOW: f64 = 0.8;
-/// Weight of the expected loss to the hits of the player who plays after the owner.
-pub const HIT_LATER: f64 = 0.4;
-/// Turns before a limit from which the value shrinks towards 0.
-pub const LIMIT_HORIZON: f64 = 10.0;
 
 /// One side's terms, before weighting ([`features`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -257,15 +249,6 @@ fn score(state: &State) -> f64 {
         + b.exposed_weight * b.exposed
 }
 
-/// The factor that shrinks the value towards 0 near Ludii's limits (LT-10, LH-9).
-pub(crate) fn limit_factor(state: &State) -> f64 {
-    let rules = state.rules();
-    // Ludii's turn number counts both players' turns; its limit is per player.
-    let turns_left = 2.0 * f64::from(rules.turn_cap()) - f64::from(state.ludii_turn());
-    let decisions_left = f64::from(rules.move_cap()) - f64::from(state.decisions());
-    (turns_left.min(decisions_left / 2.0) / LIMIT_HORIZON).clamp(0.0, 1.0)
-}
-
 impl Evaluate for State {
     const NET: bool = true;
 
@@ -273,7 +256,7 @@ impl Evaluate for State {
     /// the players refuse when they are made) falls back to the hand weights.
     fn evaluate_with(&self, player: Player, weights: EvalWeights) -> f64 {
         if let EvalWeights::Net(id) = weights
-            && let Some(v) = crate::net::net_value(id, self, player)
+            && let Some(v) = crate::eval::net::net_value(id, self, player)
         {
             return v;
         }
@@ -286,7 +269,7 @@ impl Evaluate for State {
         player: Player,
         weights: EvalWeights,
     ) -> Vec<f64> {
-        crate::net::evaluate_all(states, player, weights)
+        crate::eval::net::evaluate_all(states, player, weights)
     }
 
     fn evaluate(&self, player: Player) -> f64 {

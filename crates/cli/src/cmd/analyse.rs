@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::eval::Evaluate;
+use qasab_ai::play::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_core::record::{Record, replay};
 use qasab_core::{ActionOf, GameState, Player, Ruleset, with_ruleset};
@@ -36,7 +36,7 @@ fn analyse_game<R: Ruleset>(
     agent: &mut dyn qasab_ai::agent::Agent<R::State>,
     actions: &[ActionOf<R::State>],
     tick: &dyn Fn(),
-) -> Result<GameAnalysis<R::State>, qasab_ai::analysis::AnalysisError>
+) -> Result<GameAnalysis<R::State>, qasab_ai::play::analysis::AnalysisError>
 where
     R::State: Playable + Evaluate,
 {

@@ -4,12 +4,12 @@ use std::process::ExitCode;
 
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::arena::{
+use qasab_ai::play::arena::{
     ArenaError, ArenaOptions, ArenaReport, GameSink, PlayedGame, arena_with_games, pairings,
 };
-use qasab_ai::jobs::ArenaJob;
+use qasab_ai::play::jobs::ArenaJob;
+use qasab_ai::play::simulate::{Rate, timed};
 use qasab_ai::players::Playable;
-use qasab_ai::simulate::{Rate, timed};
 use qasab_core::record::write_record;
 use qasab_core::{Player, Ruleset, with_ruleset};
 
@@ -132,7 +132,8 @@ fn write_game<R: Ruleset>(
         .collect();
     let text = write_record::<R::State>(rules, game.actions, &info);
     let path = dir.join(name);
-    qasab_ai::net::write_atomically(&path, text.as_bytes()).map_err(|e| format!("--records: {e}"))
+    qasab_ai::eval::net::write_atomically(&path, text.as_bytes())
+        .map_err(|e| format!("--records: {e}"))
 }
 
 /// The ladder as an SVG chart: the players best first, each rating with its 95% interval,
@@ -154,7 +155,7 @@ fn write_ladder(path: &std::path::Path, report: &ArenaReport) -> Result<()> {
     );
     let svg = qasab_plot::intervals(&title, &players, "Elo", &ratings, Some(0.0), None)
         .map_err(|e| anyhow!("--svg: cannot draw the ladder: {e}"))?;
-    qasab_ai::net::write_atomically(path, svg.as_bytes()).map_err(|e| anyhow!("--svg: {e}"))
+    qasab_ai::eval::net::write_atomically(path, svg.as_bytes()).map_err(|e| anyhow!("--svg: {e}"))
 }
 
 fn pct(x: f64) -> String {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use qasab_ai::Solver;
-use qasab_ai::bench::bench_playouts;
+use qasab_ai::play::bench::bench_playouts;
 use qasab_core::{AnyRuleset, with_ruleset};
 use serde_json::{Value, json};
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::Agent;
-use qasab_ai::driver::{ChanceSource, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::{Evaluation, ValueKind};
 use qasab_core::record::write_record;

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::jobs::SimulateJob;
+use qasab_ai::play::jobs::SimulateJob;
+use qasab_ai::play::simulate::{SimulationReport, simulate, timed};
 use qasab_ai::players::Playable;
-use qasab_ai::simulate::{SimulationReport, simulate, timed};
 use qasab_core::{Player, Ruleset, with_ruleset};
 
 use super::parse_ruleset;

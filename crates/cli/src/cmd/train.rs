@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::net::train::{CurvePoint, TrainOptions, Trainer, best_point};
-use qasab_ai::net::{Encode, NetError};
+use qasab_ai::eval::net::{Encode, NetError};
 use qasab_ai::players::Playable;
+use qasab_ai::train::{CurvePoint, TrainOptions, Trainer, best_point};
 use qasab_core::AnyRuleset;
 
 use super::parse_ruleset;
@@ -59,12 +59,12 @@ impl Files {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    Ok(qasab_ai::net::read_file(path)?)
+    Ok(qasab_ai::eval::net::read_file(path)?)
 }
 
 /// The ruleset a checkpoint was started on.
 fn checkpoint_ruleset(bytes: &[u8]) -> Result<String> {
-    let net = qasab_ai::net::Network::from_bytes(bytes)?;
+    let net = qasab_ai::eval::net::Network::from_bytes(bytes)?;
     net.metadata
         .get("ruleset")
         .cloned()
@@ -191,7 +191,7 @@ fn point_line(p: &CurvePoint) -> String {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    Ok(qasab_ai::net::write_atomically(path, bytes)?)
+    Ok(qasab_ai::eval::net::write_atomically(path, bytes)?)
 }
 
 /// The learning curve as JSON and as an SVG chart.

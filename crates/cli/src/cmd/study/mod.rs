@@ -1,6 +1,6 @@
 //! `qasab study`: the variant laboratory (see docs/study.md).
 //!
-//! The games are played by `qasab_ai::study` in seeded chunks; this command builds the study
+//! The games are played by `qasab_ai::play::study` in seeded chunks; this command builds the study
 //! from its flags, keeps the chunks in `--out DIR` ([`store`]), shows progress, and writes the
 //! results: a table, JSON, CSV, charts and a report ([`output`]).
 
@@ -14,9 +14,9 @@ use std::sync::mpsc;
 
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::arena::MAX_THREADS;
-use qasab_ai::jobs::StudyRequest;
-use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec, solver_values};
+use qasab_ai::play::arena::MAX_THREADS;
+use qasab_ai::play::jobs::StudyRequest;
+use qasab_ai::play::study::{ChunkGames, ChunkKey, StudySpec, solver_values};
 use rayon::prelude::*;
 
 use crate::cli::StudyArgs;
@@ -151,5 +151,5 @@ fn command_line() -> String {
     let words: Vec<String> = std::iter::once("qasab".to_string())
         .chain(std::env::args().skip(1))
         .collect();
-    qasab_ai::study::shell_words(&words)
+    qasab_ai::play::study::shell_words(&words)
 }

@@ -3,13 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use qasab_ai::study::metrics::{Estimate, Metrics};
-use qasab_ai::study::{SolverValue, StudyReport, VariantReport};
+use qasab_ai::play::study::metrics::{Estimate, Metrics};
+use qasab_ai::play::study::{SolverValue, StudyReport, VariantReport};
 use qasab_plot::{Chart, Interval, Quantiles, Report, Table};
 
 /// The report as pretty JSON, with the command that made it.
 pub fn json(report: &StudyReport, command: &str) -> Result<String> {
-    Ok(qasab_ai::study::json_with_command(report, command))
+    Ok(qasab_ai::play::study::json_with_command(report, command))
 }
 
 fn pct(x: f64) -> String {

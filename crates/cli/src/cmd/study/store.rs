@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use qasab_ai::study::{ChunkGames, ChunkKey, StudySpec};
+use qasab_ai::play::study::{ChunkGames, ChunkKey, StudySpec};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The store of one study directory.

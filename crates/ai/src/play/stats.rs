@@ -2,7 +2,7 @@
 //! Bradley–Terry ladder.
 //!
 //! # Scores
-//! A game scores 1 for a win, ½ for a draw and 0 for a loss. The arena (see [`crate::arena`])
+//! A game scores 1 for a win, ½ for a draw and 0 for a loss. The arena (see [`crate::play::arena`])
 //! also counts a truncated game as ½ for each side. The games of a match come in *units*: a
 //! unit is a game pair, the two games that share their throws with the seats swapped. The two
 //! games of a unit are not independent (a run of good throws helps whoever holds the favoured

@@ -22,22 +22,26 @@
 //! the threads.
 //!
 //! **Curve.** Every `curve_every` games the network plays `greedy` on a fixed set of paired
-//! throws ([`crate::arena::play_pair_to_end`]); the score and the batch losses since the last
+//! throws ([`crate::play::arena::play_pair_to_end`]); the score and the batch losses since the last
 //! point make one point of the learning curve.
+
+pub mod fit;
 
 use std::sync::Arc;
 
-use qasab_core::{GameState, Player, Ruleset, Turn, Weighted};
+use qasab_core::{Player, Ruleset, Turn, Weighted};
 use rand_core::Rng;
 
-use super::encode::{Encode, Encoding, Features};
-use super::mlp::{Activations, Adam, Gradient, Mlp};
-use super::{NetError, Network};
-use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::agent::Agent;
+use crate::eval::net::encode::{Encode, Encoding, Features};
+use crate::eval::net::mlp::{Activations, Adam, Gradient, Mlp};
+use crate::eval::net::{NetError, Network};
 use crate::eval::terminal_value;
+use crate::players::net::NetPlayer;
 use crate::players::{AgentMaker, Playable, PreparedAgent};
-use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
-use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow};
+use crate::rng::{below, derive_seed, pick_weighted, rng_from_seed};
+use crate::search::net_choice::{choose, one_step, turn_values, value_for_one};
+use crate::search::turn::{TurnGraph, best_moves, follow};
 
 /// The settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,71 +146,6 @@ pub struct Sample {
     pub target: f32,
     /// The side the inputs describe.
     pub us: Player,
-}
-
-/// The network's value of `state` for White (exact at the end).
-fn value_for_one<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S, f: &mut Features) -> f32 {
-    if let Turn::Over(o) = state.turn() {
-        return terminal_value(&o, Player::One) as f32;
-    }
-    let us = Encode::encode(state, enc, f);
-    let v = mlp.value(f);
-    if us == Player::One { v } else { -v }
-}
-
-/// The turn of the player to move in `state`, with each end's value for him; `None` when the
-/// turn is too large to enumerate.
-fn turn_values<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S) -> Option<(TurnGraph<S>, Vec<f64>)> {
-    let g = TurnGraph::new(state, TURN_STATES);
-    if !g.is_complete() {
-        return None;
-    }
-    let values = values_for(mlp, enc, g.ends(), g.player());
-    Some((g, values))
-}
-
-/// The values of `states` for `player`, computed together: each is `value_for_one`'s, turned
-/// to `player`'s side.
-fn values_for<'a, S: Encode + 'a>(
-    mlp: &Mlp,
-    enc: Encoding,
-    states: impl IntoIterator<Item = &'a S>,
-    player: Player,
-) -> Vec<f64> {
-    let sign = if player == Player::One { 1.0 } else { -1.0 };
-    super::batch(
-        mlp,
-        enc,
-        states,
-        |o| f64::from(sign * terminal_value(o, Player::One) as f32),
-        |us, v| f64::from(sign * if us == Player::One { v } else { -v }),
-    )
-}
-
-/// The network's one-turn choice ([module docs](self)): the first decision of a best line
-/// and the rest of the line, ties broken by `rng`. Turns too large to enumerate are played
-/// one decision at a time, each the best by the value of the state it leads to.
-fn choose<S: Encode>(
-    mlp: &Mlp,
-    enc: Encoding,
-    state: &S,
-    rng: &mut GameRng,
-) -> (S::Move, Vec<(S, S::Move)>) {
-    if let Some((g, values)) = turn_values(mlp, enc, state) {
-        let best = best_moves(&g.root_values(&values));
-        let first = best[below(rng, best.len())];
-        let mut line = g.best_line(&values, first);
-        line.remove(0);
-        return (first, line);
-    }
-    let values = one_step(mlp, enc, state);
-    let best = best_moves(&values);
-    (best[below(rng, best.len())], Vec::new())
-}
-
-/// Each legal move with the value for the player to move of the state it leads to.
-fn one_step<S: Encode>(mlp: &Mlp, enc: Encoding, state: &S) -> Vec<(S::Move, f64)> {
-    crate::turn::one_step_with(state, |children, p| values_for(mlp, enc, children, p))
 }
 
 /// A turn's graph with the value of each end for the player in turn.
@@ -473,58 +412,6 @@ fn lambda_returns(chances: Vec<ChanceState>, lambda: f32) -> Vec<Sample> {
     }
     out.reverse();
     out
-}
-
-/// A player that chooses as the network does in self-play: the `net` player's rule, on a
-/// network being trained.
-pub struct NetPlayer<S: GameState> {
-    mlp: Arc<Mlp>,
-    enc: Encoding,
-    name: &'static str,
-    seed: u64,
-    rng: GameRng,
-    plan: Vec<(S, S::Move)>,
-}
-
-impl<S: GameState> NetPlayer<S> {
-    /// The player of `mlp`, whose inputs are encoded as `enc`, called `name` in its spec,
-    /// seeded with `seed` for ties.
-    pub fn new(mlp: Arc<Mlp>, enc: Encoding, name: &'static str, seed: u64) -> Self {
-        NetPlayer {
-            mlp,
-            enc,
-            name,
-            seed,
-            rng: rng_from_seed(seed),
-            plan: Vec::new(),
-        }
-    }
-}
-
-impl<S: Encode> Agent<S> for NetPlayer<S> {
-    fn spec(&self) -> String {
-        format!("{}(seed={})", self.name, self.seed)
-    }
-
-    fn choose(&mut self, state: &S) -> S::Move {
-        if let Some(m) = follow(&mut self.plan, state) {
-            return m;
-        }
-        let (m, rest) = choose(&self.mlp, self.enc, state, &mut self.rng);
-        self.plan = rest;
-        m
-    }
-
-    fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
-        let moves = match turn_values(&self.mlp, self.enc, state) {
-            Some((g, values)) => g.root_values(&values),
-            None => one_step(&self.mlp, self.enc, state),
-        };
-        Some(Evaluation {
-            kind: ValueKind::Estimate,
-            moves: best_first(moves),
-        })
-    }
 }
 
 /// A training run in progress: the network, its optimiser and its curve. Saved whole as a
@@ -799,8 +686,8 @@ impl<S: Encode + Playable> Trainer<S> {
             (0..pairs)
                 .into_par_iter()
                 .map(|k| {
-                    let seeds = crate::arena::PairSeeds::new(seed, [0, 1], [1, 2], k);
-                    let ends = crate::arena::play_pair_to_end(
+                    let seeds = crate::play::arena::PairSeeds::new(seed, [0, 1], [1, 2], k);
+                    let ends = crate::play::arena::play_pair_to_end(
                         rules,
                         [&me, &other.maker],
                         &seeds,
@@ -871,19 +758,19 @@ fn check(o: &TrainOptions) -> Result<(), TrainError> {
     }
     if o.hidden
         .iter()
-        .any(|&h| h == 0 || h > super::mlp::MAX_HIDDEN)
+        .any(|&h| h == 0 || h > crate::eval::net::mlp::MAX_HIDDEN)
     {
         return bad(format!(
             "hidden layers of 1 to {} units, not {:?}",
-            super::mlp::MAX_HIDDEN,
+            crate::eval::net::mlp::MAX_HIDDEN,
             o.hidden
         ));
     }
-    if o.threads > crate::arena::MAX_THREADS {
+    if o.threads > crate::play::arena::MAX_THREADS {
         return bad(format!(
             "--threads {} is above {}",
             o.threads,
-            crate::arena::MAX_THREADS
+            crate::play::arena::MAX_THREADS
         ));
     }
     Ok(())
@@ -949,17 +836,25 @@ impl<S: Encode + Playable> Trainer<S> {
             tensors.push((
                 format!("{name}.weight"),
                 vec![layer.outputs, layer.inputs],
-                super::le_bytes(&layer.weight),
+                crate::eval::net::le_bytes(&layer.weight),
             ));
             tensors.push((
                 format!("{name}.bias"),
                 vec![layer.outputs],
-                super::le_bytes(&layer.bias),
+                crate::eval::net::le_bytes(&layer.bias),
             ));
         }
         for (k, (mk, vk)) in m.iter().zip(v).enumerate() {
-            tensors.push((format!("adam.m.{k}"), vec![mk.len()], super::le_bytes(mk)));
-            tensors.push((format!("adam.v.{k}"), vec![vk.len()], super::le_bytes(vk)));
+            tensors.push((
+                format!("adam.m.{k}"),
+                vec![mk.len()],
+                crate::eval::net::le_bytes(mk),
+            ));
+            tensors.push((
+                format!("adam.v.{k}"),
+                vec![vk.len()],
+                crate::eval::net::le_bytes(vk),
+            ));
         }
         let views = tensors.iter().map(|(n, shape, data)| {
             (
@@ -973,7 +868,7 @@ impl<S: Encode + Playable> Trainer<S> {
             "checkpoint".into(),
             serde_json::to_string(&meta).expect("plain data serialises"),
         );
-        super::canonical(
+        crate::eval::net::canonical(
             safetensors::serialize(views, Some(info)).expect("a checkpoint serialises"),
         )
     }
@@ -1015,7 +910,7 @@ impl<S: Encode + Playable> Trainer<S> {
             let t = tensors
                 .tensor(&name)
                 .map_err(|_| NetError::Tensor(format!("no tensor {name} in the checkpoint")))?;
-            Ok(super::from_le_bytes(t.data()))
+            Ok(crate::eval::net::from_le_bytes(t.data()))
         };
         let m = (0..6)
             .map(|k| slot(format!("adam.m.{k}")))

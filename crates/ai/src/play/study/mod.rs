@@ -8,7 +8,7 @@
 //!
 //! # Games
 //! Each variant plays [`StudySpec::games`] games between the two players, in *pairs*: the two
-//! games of a pair draw the same throws with the players' seats swapped ([`crate::arena`]).
+//! games of a pair draw the same throws with the players' seats swapped ([`crate::play::arena`]).
 //! With a skill check it also plays [`StudySpec::skill_games`] games of the strong player
 //! against the weak one.
 //! The pairs are played in chunks of [`CHUNK_PAIRS`]; a chunk is the unit of work that a
@@ -32,13 +32,13 @@ use qasab_core::{AnyRuleset, GameState, Player, Ruleset, RulesetError, Turn, wit
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::arena::{PairSeeds, play_pair_to_end, player_base_seed};
 use crate::eval::EvalWeights;
+use crate::play::arena::{PairSeeds, play_pair_to_end, player_base_seed};
+use crate::play::simulate::{Distribution, nearest_rank};
+use crate::play::stats::{EloDifference, elo_difference, score_interval};
 use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
-use crate::simulate::{Distribution, nearest_rank};
 use crate::spec::AgentError;
-use crate::stats::{EloDifference, elo_difference, score_interval};
 use metrics::{Estimate, GameLog, GameStats, Metrics};
 
 /// Game pairs in one chunk of work.

@@ -94,10 +94,12 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
 use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option, weights_option};
-use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, rng_from_seed};
+use crate::search::hash::{BuildPassHasher, fingerprint};
+use crate::search::turn::{
+    TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values,
+};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
-use crate::turn::{TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values};
 use qasab_core::options::{OptionDef, ValueError, Values};
 
 /// The lowest value any state can have.

@@ -8,7 +8,7 @@
 //!   link's child node the first time the link is followed. Nodes hold no state: each
 //!   iteration clones the root state and replays the actions on the way down.
 //! * **Transpositions** (`transpositions=on`; off by default, see `docs/mcts.md`): a table keyed on the state's
-//!   128-bit fingerprint ([`crate::hash::fingerprint`]) makes one node of every state, however
+//!   128-bit fingerprint ([`crate::search::hash::fingerprint`]) makes one node of every state, however
 //!   it is reached, so the search is a graph. A link keeps its own visits (for exploration);
 //!   its value is its child's mean over every path. A state met again on the path being
 //!   descended (a cycle, possible in games whose state holds no move count) ends the descent
@@ -90,9 +90,9 @@ use rayon::prelude::*;
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
 use crate::eval::Evaluate;
-use crate::hash::{BuildPassHasher, fingerprint};
 use crate::rng::{GameRng, below, derive_seed, pick_weighted, rng_from_seed};
-use crate::turn::{TURN_STATES, TurnGraph};
+use crate::search::hash::{BuildPassHasher, fingerprint};
+use crate::search::turn::{TURN_STATES, TurnGraph};
 
 mod inspect;
 mod options;

@@ -32,7 +32,7 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
 /// The level used when a spec sets no budget and the game sets no other
-/// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::tab::TAB_LEVEL`]).
+/// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::players::tab::TAB_LEVEL`]).
 pub const DEFAULT_LEVEL: u8 = 3;
 
 /// Links (parent to child) a search may allocate, over all its trees, before it stops
@@ -52,7 +52,7 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_C: f64 = 100.0;
 
 /// The cap on the distinct states of a turn expanded inside the tree (`tree=turns`); the
-/// root's turn may hold [`crate::turn::TURN_STATES`]. A larger turn is expanded decision by
+/// root's turn may hold [`crate::search::turn::TURN_STATES`]. A larger turn is expanded decision by
 /// decision.
 pub const INNER_TURN_STATES: usize = 1024;
 
@@ -63,7 +63,7 @@ pub enum TreeShape {
     #[default]
     Decisions,
     /// The player's whole turn: a node per distinct state at which his turn passes on, every
-    /// order of his decisions merged ([`crate::turn::TurnGraph`]), each starting with one visit
+    /// order of his decisions merged ([`crate::search::turn::TurnGraph`]), each starting with one visit
     /// worth its static evaluation.
     Turns,
 }

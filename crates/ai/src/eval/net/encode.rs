@@ -289,7 +289,7 @@ impl Encode for tab::State {
         out.at_least(at, captures[us], n);
         out.at_least(at + n, captures[!us], n);
         at += 2 * n;
-        let near = nearness(crate::eval::tab::limit_factor(self));
+        let near = nearness(crate::eval::limits::tab(self));
         if near > 0.0 {
             out.push(at as u32, near);
         }
@@ -526,7 +526,7 @@ impl Encode for tab_ludii::State {
         out.at_least(at, scores[us], 2 * n);
         out.at_least(at + 2 * n, scores[!us], 2 * n);
         at += 4 * n;
-        let near = nearness(crate::eval::tab_ludii::limit_factor(self));
+        let near = nearness(crate::eval::limits::tab_ludii(self));
         if near > 0.0 {
             out.push(at as u32, near);
         }

@@ -20,7 +20,7 @@ use std::hash::BuildHasher;
 use qasab_core::{GameState, Player, Turn};
 
 use crate::eval::{EvalWeights, Evaluate};
-use crate::hash::{BuildPassHasher, BuildStateHasher};
+use crate::search::hash::{BuildPassHasher, BuildStateHasher};
 
 /// The default cap on the distinct states of one turn's enumeration.
 pub const TURN_STATES: usize = 4096;

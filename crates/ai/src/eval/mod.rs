@@ -24,6 +24,8 @@ use qasab_core::{GameState, Outcome, Player};
 use qasab_core::options::{OptionDef, ValueError, Values};
 
 pub mod hits;
+pub mod limits;
+pub mod net;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
@@ -53,7 +55,7 @@ pub trait Evaluate: GameState {
     /// The values of `states` (all of one ruleset) for `player` with `weights`, in order: each
     /// exactly [`Evaluate::evaluate_with`]'s. For the searches that value many states at once
     /// (the ends of a turn, the moves of a state): a network values them together, which is
-    /// faster per state ([`crate::net::Network::values`]).
+    /// faster per state ([`crate::eval::net::Network::values`]).
     fn evaluate_all<'a>(
         states: impl IntoIterator<Item = &'a Self>,
         player: Player,
@@ -79,10 +81,10 @@ pub enum EvalWeights {
     /// Weights fitted to the results of self-play games by logistic regression (the Tâb
     /// family only; see [`tab::Weights::FITTED`]).
     Fitted,
-    /// A network ([`crate::net`]): the shipped one of the ruleset's family (the Tâb family and
+    /// A network ([`crate::eval::net`]): the shipped one of the ruleset's family (the Tâb family and
     /// the Ludii presets, on the boards their networks were trained on), or one read from a
     /// file (`weights=FILE`).
-    Net(crate::net::NetId),
+    Net(NetId),
 }
 
 impl EvalWeights {
@@ -90,7 +92,7 @@ impl EvalWeights {
     pub const ALL: [EvalWeights; 3] = [EvalWeights::Hand, EvalWeights::Fitted, EvalWeights::NET];
 
     /// The shipped network of the states' ruleset (`eval=net`).
-    pub const NET: EvalWeights = EvalWeights::Net(crate::net::NetId::SHIPPED);
+    pub const NET: EvalWeights = EvalWeights::Net(NetId::SHIPPED);
 
     /// Whether a network evaluates (`eval=net`, with or without `weights=FILE`).
     pub const fn is_net(self) -> bool {
@@ -233,6 +235,30 @@ pub const fn weights_option<T: EvalSetting>() -> OptionDef<T> {
             s.set_eval(EvalWeights::NET);
             Ok(())
         },
+    }
+}
+
+/// Which network `eval=net` reads: the shipped one of the ruleset's family and board
+/// ([`NetId::SHIPPED`]), or one read from a file (`weights=FILE`) and kept
+/// ([`net::keep`](crate::eval::net::keep)).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NetId(u8);
+
+impl NetId {
+    /// The shipped network of the states' ruleset.
+    pub const SHIPPED: NetId = NetId(0);
+
+    /// The id of the `index`-th network kept from a file (from 0).
+    pub(crate) const fn kept(index: usize) -> NetId {
+        NetId(index as u8 + 1)
+    }
+
+    /// Which network kept from a file this id names (from 0); `None` for the shipped one.
+    pub(crate) const fn kept_index(self) -> Option<usize> {
+        match self.0 {
+            0 => None,
+            k => Some(k as usize - 1),
+        }
     }
 }
 

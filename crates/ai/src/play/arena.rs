@@ -17,7 +17,7 @@
 //! positions, but they remain the same sequence. (A draw takes one 64-bit word of the generator
 //! except after a rejection in [`crate::rng::below`], whose probability is below `w/2⁶⁴` for
 //! weights summing to `w`, 2⁻⁶⁰ for four fair sticks, so the two sequences stay aligned.) Luck that favours a seat then cancels within a
-//! pair, and the statistics (see [`crate::stats`]) treat the pair, not the game, as the
+//! pair, and the statistics (see [`crate::play::stats`]) treat the pair, not the game, as the
 //! independent unit.
 //!
 //! # Seeds
@@ -46,11 +46,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::driver::{ChanceSource, play_out};
+use crate::play::driver::{ChanceSource, play_out};
+use crate::play::stats::{self, FitError, PRIOR_DRAWS, PairingData};
 use crate::players::{AgentMaker, Playable, PreparedAgent};
 use crate::rng::derive_seed;
 use crate::spec::{AgentError, AgentSpec};
-use crate::stats::{self, FitError, PRIOR_DRAWS, PairingData};
 
 /// The most games one arena plays, all pairings together (each game's result is kept).
 pub const MAX_GAMES: u64 = 100_000_000;

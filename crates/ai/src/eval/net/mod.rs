@@ -17,11 +17,11 @@ use std::sync::OnceLock;
 use qasab_core::{Player, Turn};
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
+pub use crate::eval::NetId;
 use crate::eval::terminal_value;
 
 pub mod encode;
 pub mod mlp;
-pub mod train;
 
 pub use encode::{Encode, Encoding, Features};
 pub use mlp::Mlp;
@@ -431,22 +431,22 @@ pub(crate) fn from_le_bytes(b: &[u8]) -> Vec<f32> {
 
 /// The shipped networks: family and the safetensors bytes compiled in.
 const SHIPPED: &[(&str, &[u8])] = &[
-    ("tab", include_bytes!("../../nets/tab.safetensors")),
+    ("tab", include_bytes!("../../../nets/tab.safetensors")),
     (
         "tab-hyde",
-        include_bytes!("../../nets/tab-hyde.safetensors"),
+        include_bytes!("../../../nets/tab-hyde.safetensors"),
     ),
     (
         "tab-modern",
-        include_bytes!("../../nets/tab-modern.safetensors"),
+        include_bytes!("../../../nets/tab-modern.safetensors"),
     ),
     (
         "tab-ludii",
-        include_bytes!("../../nets/tab-ludii.safetensors"),
+        include_bytes!("../../../nets/tab-ludii.safetensors"),
     ),
     (
         "tab-hyde-ludii",
-        include_bytes!("../../nets/tab-hyde-ludii.safetensors"),
+        include_bytes!("../../../nets/tab-hyde-ludii.safetensors"),
     ),
 ];
 
@@ -470,35 +470,6 @@ pub fn shipped(family: &str) -> Option<&'static Network> {
 /// The families with a shipped network, in the order they are compiled in.
 pub fn shipped_families() -> Vec<&'static str> {
     SHIPPED.iter().map(|(f, _)| *f).collect()
-}
-
-/// The strongest player measured on each family's preset where it is not plain `mcts`: a
-/// search with the shipped network, at about the time per move of `mcts` at its default
-/// level. Each entry beat `mcts` over the games recorded in docs/STRENGTH.md ("The default
-/// players"); a family without an entry keeps `mcts`.
-const STRONGEST: &[(&str, &str)] = &[
-    ("tab", "mcts(eval=net,iterations=70000)"),
-    ("tab-hyde", "mcts(eval=net,iterations=55000)"),
-    ("tab-modern", "mcts(eval=net,iterations=65000)"),
-    (
-        "tab-ludii",
-        "mcts(eval=net,cutoff=0,iterations=15000,c=0.7,minimax=0.4)",
-    ),
-    (
-        "tab-hyde-ludii",
-        "mcts(eval=net,cutoff=0,iterations=120000,c=0.7,minimax=0.4)",
-    ),
-];
-
-/// The default strongest player of `rules` (the default opponent, the hint and analysis
-/// player): the family's entry in `STRONGEST` on the preset itself, whose strength was
-/// measured, and `mcts` on every other ruleset, including the preset's variants.
-pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
-    let preset = rules.to_string();
-    STRONGEST
-        .iter()
-        .find(|(family, _)| *family == preset)
-        .map_or("mcts", |(_, spec)| spec)
 }
 
 /// The shipped network that reads states of `rules`, or why there is none (for `eval=net` and
@@ -529,89 +500,10 @@ pub fn for_rules<S: Encode>(rules: &S::Ruleset) -> Result<&'static Network, Stri
     }
 }
 
-/// The `net` player's settings while its options are read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NetSettings {
-    /// A network file to play with instead of the shipped one (`weights=FILE`).
-    pub weights: Option<String>,
-}
-
-/// The options of `net`, each declared once.
-pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
-    crate::spec::seed_option(),
-    qasab_core::options::OptionDef {
-        key: "weights",
-        values: qasab_core::options::Values::Text("a safetensors file of a network"),
-        help: "play with this network (trained by qasab train, or elsewhere on the same \
-               encoding) instead of the shipped one",
-        rules: "",
-        get: |s| s.weights.clone().unwrap_or_default(),
-        set: |s, v| {
-            s.weights = Some(v.to_string());
-            Ok(())
-        },
-    },
-];
-
-/// The plan of the `net` player ([`train::NetPlayer`]: the best end of its turn by the
-/// network) for `rules`. With `weights=FILE` the file is read when the plan is prepared, after
-/// a host has checked its limits ([`crate::Limits::files`]), and the plan's cost names it.
-///
-/// # Errors
-/// [`crate::AgentError`] for bad options or a ruleset with no shipped network; when prepared,
-/// for a network file that cannot be read or was trained on other inputs.
-pub fn net_plan<S: Encode + crate::players::Playable>(
-    spec: &crate::AgentSpec,
-    rules: &S::Ruleset,
-) -> Result<crate::players::Plan<S>, crate::AgentError> {
-    use crate::players::Plan;
-    let mut settings = NetSettings::default();
-    crate::spec::apply_options(spec, NET_OPTIONS, &mut settings)?;
-    let Some(path) = settings.weights else {
-        let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
-            agent: spec.name.clone(),
-            ruleset: rules.to_string(),
-            why: e,
-        })?;
-        return Ok(Plan::ready(
-            crate::spec::Cost::default(),
-            net_player_maker(net.clone()),
-        ));
-    };
-    let rules = rules.clone();
-    Ok(crate::players::reading_file(
-        spec,
-        crate::spec::Cost::default(),
-        path,
-        move |path| load_fitting::<S>(path, &rules).map(net_player_maker),
-    ))
-}
-
-/// Makes `net` players of `net`.
-fn net_player_maker<S: Encode + crate::eval::Evaluate>(
-    net: Network,
-) -> crate::players::AgentMaker<S> {
-    let (mlp, enc) = (std::sync::Arc::new(net.mlp), net.encoding);
-    std::sync::Arc::new(move |seed| {
-        Box::new(train::NetPlayer::<S>::new(mlp.clone(), enc, "net", seed))
-            as Box<dyn crate::agent::Agent<S>>
-    })
-}
-
 /// The shipped network that reads the states of `rules` (`eval=net`), if one is shipped for
 /// their family and board.
 pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
     shipped(S::family(rules)).filter(|net| net.encoding.columns == S::encoding(rules).columns)
-}
-
-/// Which network `eval=net` reads: the shipped one of the ruleset's family and board
-/// ([`NetId::SHIPPED`]), or one read from a file (`weights=FILE`) and kept ([`keep`]).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NetId(u8);
-
-impl NetId {
-    /// The shipped network of the states' ruleset.
-    pub const SHIPPED: NetId = NetId(0);
 }
 
 /// The most network files one process keeps for `eval=net` ([`keep`]).
@@ -631,7 +523,7 @@ pub fn keep(net: Network) -> Result<NetId, String> {
     static ADDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = ADDING.lock().unwrap_or_else(|e| e.into_inner());
     for (i, slot) in KEPT.iter().enumerate() {
-        let id = NetId(i as u8 + 1);
+        let id = NetId::kept(i);
         match slot.get() {
             Some(kept) if *kept == net => return Ok(id),
             Some(_) => {}
@@ -655,7 +547,7 @@ pub fn load_for<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<NetId, Stri
 }
 
 /// The network in the file `path`, if it reads the states of `rules`.
-fn load_fitting<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<Network, String> {
+pub(crate) fn load_fitting<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<Network, String> {
     Network::load(std::path::Path::new(path))
         .and_then(|n| n.fits::<S>(rules).map(|()| n))
         .map_err(|e| format!("a network for {rules}: {e}"))
@@ -663,9 +555,9 @@ fn load_fitting<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<Network, St
 
 /// The network `id` names for states of `rules`, if any.
 fn chosen<S: Encode>(id: NetId, rules: &S::Ruleset) -> Option<&'static Network> {
-    match id.0 {
-        0 => shipped_for::<S>(rules),
-        k => KEPT[usize::from(k) - 1].get(),
+    match id.kept_index() {
+        None => shipped_for::<S>(rules),
+        Some(k) => KEPT[k].get(),
     }
 }
 

@@ -91,7 +91,7 @@ fn greedy_move<S: Evaluate>(
 ) -> S::Move {
     if eval.is_net() && moves.len() > 1 {
         // A network values the results together.
-        let values = S::evaluate_all(&crate::turn::children(state, moves), p, eval);
+        let values = S::evaluate_all(&crate::search::turn::children(state, moves), p, eval);
         return best_of(moves, values.into_iter(), rng);
     }
     best_result(state, moves, rng, |next| next.evaluate_with(p, eval))

@@ -15,8 +15,8 @@
 //!
 //! # Intervals
 //! The games of a study come in *units* of two that share their throws with the seats swapped
-//! (see [`crate::arena`]), so the unit, not the game, is the independent observation. A rate
-//! (a share of games, or a score) gets [`crate::stats::score_interval`], Wilson's interval on
+//! (see [`crate::play::arena`]), so the unit, not the game, is the independent observation. A rate
+//! (a share of games, or a score) gets [`crate::play::stats::score_interval`], Wilson's interval on
 //! the effective number of games; every other mean gets the normal interval
 //! `m ± 1.96 s / √u` over the unit means; a standard deviation `σ` gets `σ ± 1.96 σ / √(2(n−1))`
 //! over the `n` games. Balance is `1 − |d|` for the mean difference `d` of the seats' win
@@ -25,7 +25,7 @@
 use qasab_core::StickStats;
 use serde::{Deserialize, Serialize};
 
-use crate::stats::{Z95, score_interval};
+use crate::play::stats::{Z95, score_interval};
 
 /// Everything about one game that the metrics read, as it is recorded during play.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -9,7 +9,7 @@
 //! give no chance event inside a turn's decisions, so they always are).
 //!
 //! When the turn has more than `turn_states` distinct states (4096 by default,
-//! [`crate::turn::TURN_STATES`]), it falls back to a cheaper rule and looks one decision ahead:
+//! [`crate::search::turn::TURN_STATES`]), it falls back to a cheaper rule and looks one decision ahead:
 //! it plays the decision whose resulting state evaluates best (ties broken at random), and
 //! tries the whole turn again at its next decision, when fewer throws are left.
 //!
@@ -21,8 +21,10 @@ use qasab_core::GameState;
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option, weights_option};
 use crate::rng::{GameRng, below, rng_from_seed};
+use crate::search::turn::{
+    TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values,
+};
 use crate::spec::seed_option;
-use crate::turn::{TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values};
 use qasab_core::options::OptionDef;
 
 /// A `greedy` spec's settings while its options are read: the evaluation, and whether the

@@ -7,7 +7,7 @@ use qasab_core::tihbat::{Move, Ruleset, State};
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::players::{AgentMaker, Plan, Playable};
 use crate::rng::{GameRng, below, rng_from_seed};
-use crate::solver::Solver;
+use crate::search::solver::Solver;
 use crate::spec::{AgentError, Cost};
 
 /// Plays perfectly: a move of the best exact value given the game's history, chosen at random
@@ -76,15 +76,15 @@ impl Playable for State {
     /// The reward weighs the margin of captures half (`margin=0.5`): Tihbat's exact value is
     /// that margin, and with the result alone `mcts` picked a move of optimal value in 82.8% of
     /// 1,000 random positions, against 97.5% with the margin (`docs/STRENGTH.md`).
-    fn mcts_defaults() -> crate::mcts::MctsOptions {
-        crate::mcts::MctsOptions {
+    fn mcts_defaults() -> crate::search::mcts::MctsOptions {
+        crate::search::mcts::MctsOptions {
             margin: 0.5,
-            ..crate::mcts::MctsOptions::default()
+            ..crate::search::mcts::MctsOptions::default()
         }
     }
 
     /// The exact solver ([`Solver`]); what it costs is the counters per pit it solves (see
-    /// [`crate::solver::HOST_SEEDS`]).
+    /// [`crate::search::solver::HOST_SEEDS`]).
     fn solver(rules: &Ruleset) -> Option<Plan<State>> {
         let rules = *rules;
         let cost = Cost {

@@ -8,9 +8,9 @@
 //!
 //! | job | unit | games in a unit |
 //! |---|---|---|
-//! | arena | a game pair of one pairing ([`crate::arena::play_units`]) | 2 |
-//! | simulate | a game ([`crate::simulate::simulate_range`]) | 1 |
-//! | study | a chunk of the study ([`crate::study::StudySpec::chunks`]) | up to 16 |
+//! | arena | a game pair of one pairing ([`crate::play::arena::play_units`]) | 2 |
+//! | simulate | a game ([`crate::play::simulate::simulate_range`]) | 1 |
+//! | study | a chunk of the study ([`crate::play::study::StudySpec::chunks`]) | up to 16 |
 //!
 //! [`Job::run`] plays units `first .. first + count`, each with the seeds that the
 //! one-machine run gives it, and returns a [`ChunkResult`] (serialisable, to travel between
@@ -27,16 +27,18 @@ use qasab_core::{AnyRuleset, Player, Ruleset, with_ruleset};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::arena::{
+use crate::play::arena::{
     ArenaError, ArenaOptions, ArenaReport, GameResult, labels, pairings, play_units,
     units_by_pairing,
 };
-use crate::players::{Playable, PreparedAgent};
-use crate::simulate::{GameSummary, MAX_GAMES as MAX_SIMULATED, SimulationReport, simulate_range};
-use crate::spec::{AgentSpec, split_specs};
-use crate::study::{
+use crate::play::simulate::{
+    GameSummary, MAX_GAMES as MAX_SIMULATED, SimulationReport, simulate_range,
+};
+use crate::play::study::{
     ChunkGames, StudySpec, Variant, json_with_command, parse_axis, shell_words, solver_values, vary,
 };
+use crate::players::{Playable, PreparedAgent};
+use crate::spec::{AgentSpec, split_specs};
 
 /// Why a job cannot be made, played or merged. The message is the one the command prints after
 /// `error: `.
@@ -749,7 +751,7 @@ mod tests {
             seed: 4,
             threads: 2,
         };
-        let whole = crate::arena::arena::<qasab_core::tihbat::State>(
+        let whole = crate::play::arena::arena::<qasab_core::tihbat::State>(
             &rules,
             &["random", "greedy", "random"],
             &options,
@@ -768,7 +770,7 @@ mod tests {
     fn a_simulation_in_chunks_is_the_simulation() {
         let job = Job::Simulate(SimulateJob::new("tab", "random,greedy", 7, 3).unwrap());
         let rules = qasab_core::tab::Ruleset::default();
-        let games = crate::simulate::simulate::<qasab_core::tab::State>(
+        let games = crate::play::simulate::simulate::<qasab_core::tab::State>(
             &rules,
             ["random", "greedy"],
             7,

@@ -11,7 +11,7 @@ use qasab_core::{EndReason, GameState, Player, Ruleset, StickStats, Turn};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::driver::{ChanceSource, play_out};
+use crate::play::driver::{ChanceSource, play_out};
 use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
 use crate::spec::AgentError;
@@ -150,7 +150,7 @@ pub struct Rate {
 }
 
 impl Rate {
-    /// `count` of `n`, with the Wilson interval ([`crate::stats::wilson`]).
+    /// `count` of `n`, with the Wilson interval ([`crate::play::stats::wilson`]).
     pub fn new(count: u64, n: u64) -> Rate {
         if n == 0 {
             return Rate {
@@ -163,7 +163,7 @@ impl Rate {
         Rate {
             count,
             rate: p,
-            ci95: crate::stats::wilson(p, n as f64),
+            ci95: crate::play::stats::wilson(p, n as f64),
         }
     }
 }

@@ -4,6 +4,12 @@
 //! ([`Limits`]). Above the players: it builds them all; the players themselves know only the
 //! [`Agent`] trait.
 
+pub mod net;
+pub mod random;
+pub mod tab;
+pub mod tab_ludii;
+pub mod tihbat;
+
 use std::sync::Arc;
 
 use qasab_core::options::{OptionDef, OptionDoc};
@@ -48,10 +54,10 @@ macro_rules! players {
 players! {
     "random": SEED_ONLY => read_random,
     "solver": SEED_ONLY => read_solver,
-    "mcts": crate::mcts::OPTIONS => read_mcts,
-    "greedy": crate::greedy::OPTIONS => read_greedy,
-    "expectimax": crate::expectimax::OPTIONS => read_expectimax,
-    "net": crate::net::NET_OPTIONS => read_net,
+    "mcts": crate::search::mcts::OPTIONS => read_mcts,
+    "greedy": crate::search::greedy::OPTIONS => read_greedy,
+    "expectimax": crate::search::expectimax::OPTIONS => read_expectimax,
+    "net": crate::players::net::NET_OPTIONS => read_net,
 }
 
 /// Builds agents of one spec for one ruleset, from a seed. Expensive preparation (solving a
@@ -66,8 +72,8 @@ pub trait Playable: Evaluate {
     fn strongest_agent(rules: &Self::Ruleset) -> &'static str;
 
     /// The options of `mcts` on this game where its spec sets none.
-    fn mcts_defaults() -> crate::mcts::MctsOptions {
-        crate::mcts::MctsOptions::default()
+    fn mcts_defaults() -> crate::search::mcts::MctsOptions {
+        crate::search::mcts::MctsOptions::default()
     }
 
     /// Whether a network is shipped for `rules` (`eval=net`), or why not. No game has one by
@@ -81,11 +87,11 @@ pub trait Playable: Evaluate {
     }
 
     /// Reads the network file `path` for `eval=net` on `rules` (`weights=FILE`) and keeps it
-    /// for the process ([`crate::net::keep`]): its id. A game without networks refuses.
+    /// for the process ([`crate::eval::net::keep`]): its id. A game without networks refuses.
     ///
     /// # Errors
     /// A message: the file cannot be read, or holds no network for `rules`.
-    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::net::NetId, String> {
+    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::eval::net::NetId, String> {
         let _ = (path, rules);
         Err("this game has no network".into())
     }
@@ -153,8 +159,8 @@ impl<S: Playable> Plan<S> {
 fn read_net<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     apply_options(
         spec,
-        crate::net::NET_OPTIONS,
-        &mut crate::net::NetSettings::default(),
+        crate::players::net::NET_OPTIONS,
+        &mut crate::players::net::NetSettings::default(),
     )?;
     S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent::<S>(spec, rules)))
 }
@@ -180,7 +186,9 @@ fn read_random<S: Playable>(spec: &AgentSpec, _: &S::Ruleset) -> Result<Plan<S>,
     apply_options(spec, SEED_ONLY, &mut ())?;
     Ok(Plan::ready(
         Cost::default(),
-        Arc::new(|seed| Box::new(crate::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>),
+        Arc::new(|seed| {
+            Box::new(crate::players::random::RandomAgent::new(seed)) as Box<dyn Agent<S>>
+        }),
     ))
 }
 
@@ -288,11 +296,11 @@ impl<S: GameState> Agent<S> for NamingFile<S> {
 
 fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     let defaults = S::mcts_defaults();
-    let options = crate::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
+    let options = crate::search::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
     search_plan(spec, rules, options.cost(), options.eval, move |eval| {
-        let options = crate::mcts::MctsOptions { eval, ..options };
+        let options = crate::search::mcts::MctsOptions { eval, ..options };
         Arc::new(move |seed| {
-            Box::new(crate::mcts::MctsAgent::<S>::with_defaults(
+            Box::new(crate::search::mcts::MctsAgent::<S>::with_defaults(
                 options, defaults, seed,
             )) as Box<dyn Agent<S>>
         })
@@ -300,15 +308,16 @@ fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S
 }
 
 fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
-    let mut settings = crate::greedy::Settings {
+    let mut settings = crate::search::greedy::Settings {
         eval: EvalWeights::Hand,
         fitted: S::FITTED,
         net: S::NET,
     };
-    apply_options(spec, crate::greedy::OPTIONS, &mut settings)?;
+    apply_options(spec, crate::search::greedy::OPTIONS, &mut settings)?;
     search_plan(spec, rules, Cost::default(), settings.eval, |eval| {
         Arc::new(move |seed| {
-            Box::new(crate::greedy::Greedy::<S>::new(seed).with_eval(eval)) as Box<dyn Agent<S>>
+            Box::new(crate::search::greedy::Greedy::<S>::new(seed).with_eval(eval))
+                as Box<dyn Agent<S>>
         })
     })
 }
@@ -317,11 +326,11 @@ fn read_expectimax<S: Playable>(
     spec: &AgentSpec,
     rules: &S::Ruleset,
 ) -> Result<Plan<S>, AgentError> {
-    let options = crate::expectimax::Options::from_spec::<S>(spec)?;
+    let options = crate::search::expectimax::Options::from_spec::<S>(spec)?;
     let shown = spec.clone();
     search_plan(spec, rules, options.cost(), options.eval, move |eval| {
         Arc::new(move |seed| {
-            let agent = crate::expectimax::Expectimax::<S>::from_spec(&shown, seed)
+            let agent = crate::search::expectimax::Expectimax::<S>::from_spec(&shown, seed)
                 .expect("the spec was checked when the maker was built")
                 .with_eval(eval);
             Box::new(agent) as Box<dyn Agent<S>>
@@ -459,7 +468,7 @@ pub struct Limits {
 
 impl Limits {
     /// The most iterations a move under [`Limits::host`]: ten times the strongest `mcts`
-    /// level ([`crate::mcts::LEVEL_ITERATIONS`]).
+    /// level ([`crate::search::mcts::LEVEL_ITERATIONS`]).
     pub const HOST_ITERATIONS: u64 = 1_000_000;
 
     /// The most states a move may visit under [`Limits::host`]: those of the strongest
@@ -469,7 +478,7 @@ impl Limits {
     /// The limits of a host that sets how long a move may take and on how many threads: every
     /// level preset of the players fits ([`Limits::HOST_ITERATIONS`],
     /// [`Limits::HOST_NODES`]), and the exact Tihbat `solver` is prepared up to
-    /// [`crate::solver::HOST_SEEDS`] counters a pit. Players read no file of the host: they
+    /// [`crate::search::solver::HOST_SEEDS`] counters a pit. Players read no file of the host: they
     /// play the shipped networks.
     pub fn host(holder: &'static str, time_ms: u64, threads: u64) -> Limits {
         Limits {
@@ -478,7 +487,7 @@ impl Limits {
             iterations: Limits::HOST_ITERATIONS,
             threads,
             nodes: Limits::HOST_NODES,
-            solver_seeds: crate::solver::HOST_SEEDS,
+            solver_seeds: crate::search::solver::HOST_SEEDS,
             files: false,
         }
     }
@@ -726,7 +735,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::{LEVEL_HELP, LEVEL_ITERATIONS};
+    use crate::search::mcts::{LEVEL_HELP, LEVEL_ITERATIONS};
 
     fn cost_on_tab(spec: &str) -> Cost {
         let rules = qasab_core::tab::Ruleset::default();

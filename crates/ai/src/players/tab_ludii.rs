@@ -2,25 +2,25 @@
 
 use qasab_core::tab_ludii::State;
 
-use crate::mcts::{MctsOptions, RolloutPolicy};
 use crate::players::{Plan, Playable};
+use crate::search::mcts::{MctsOptions, RolloutPolicy};
 use crate::spec::{AgentError, AgentSpec};
 
 impl Playable for State {
     fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
-        crate::net::for_rules::<Self>(rules).map(|_| ())
+        crate::eval::net::for_rules::<Self>(rules).map(|_| ())
     }
 
     fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
-        Some(crate::net::net_plan(spec, rules))
+        Some(crate::players::net::net_plan(spec, rules))
     }
 
-    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::net::NetId, String> {
-        crate::net::load_for::<Self>(path, rules)
+    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::eval::net::NetId, String> {
+        crate::eval::net::load_for::<Self>(path, rules)
     }
 
     fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
-        crate::net::strongest::<Self>(rules)
+        crate::players::net::strongest::<Self>(rules)
     }
 
     /// Rollouts that take the largest capture on offer (`rollout=captures`): on `tab-ludii` at

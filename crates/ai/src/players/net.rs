@@ -1,0 +1,165 @@
+//! The `net` player: the best end of its turn by a network ([`crate::search::net_choice`]),
+//! with the shipped network of the ruleset or one read from a file (`weights=FILE`); and the
+//! strongest player measured on each preset, which the presets' defaults name.
+
+use std::sync::Arc;
+
+use qasab_core::GameState;
+
+use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::eval::net::encode::{Encode, Encoding};
+use crate::eval::net::mlp::Mlp;
+use crate::eval::net::{Network, for_rules, load_fitting};
+use crate::rng::{GameRng, rng_from_seed};
+use crate::search::net_choice::{choose, one_step, turn_values};
+use crate::search::turn::{best_first, follow};
+
+/// The strongest player measured on each family's preset where it is not plain `mcts`: a
+/// search with the shipped network, at about the time per move of `mcts` at its default
+/// level. Each entry beat `mcts` over the games recorded in docs/STRENGTH.md ("The default
+/// players"); a family without an entry keeps `mcts`.
+const STRONGEST: &[(&str, &str)] = &[
+    ("tab", "mcts(eval=net,iterations=70000)"),
+    ("tab-hyde", "mcts(eval=net,iterations=55000)"),
+    ("tab-modern", "mcts(eval=net,iterations=65000)"),
+    (
+        "tab-ludii",
+        "mcts(eval=net,cutoff=0,iterations=15000,c=0.7,minimax=0.4)",
+    ),
+    (
+        "tab-hyde-ludii",
+        "mcts(eval=net,cutoff=0,iterations=120000,c=0.7,minimax=0.4)",
+    ),
+];
+
+/// The default strongest player of `rules` (the default opponent, the hint and analysis
+/// player): the family's entry in `STRONGEST` on the preset itself, whose strength was
+/// measured, and `mcts` on every other ruleset, including the preset's variants.
+pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
+    let preset = rules.to_string();
+    STRONGEST
+        .iter()
+        .find(|(family, _)| *family == preset)
+        .map_or("mcts", |(_, spec)| spec)
+}
+
+/// The `net` player's settings while its options are read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NetSettings {
+    /// A network file to play with instead of the shipped one (`weights=FILE`).
+    pub weights: Option<String>,
+}
+
+/// The options of `net`, each declared once.
+pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
+    crate::spec::seed_option(),
+    qasab_core::options::OptionDef {
+        key: "weights",
+        values: qasab_core::options::Values::Text("a safetensors file of a network"),
+        help: "play with this network (trained by qasab train, or elsewhere on the same \
+               encoding) instead of the shipped one",
+        rules: "",
+        get: |s| s.weights.clone().unwrap_or_default(),
+        set: |s, v| {
+            s.weights = Some(v.to_string());
+            Ok(())
+        },
+    },
+];
+
+/// The plan of the `net` player ([`NetPlayer`]: the best end of its turn by the
+/// network) for `rules`. With `weights=FILE` the file is read when the plan is prepared, after
+/// a host has checked its limits ([`crate::Limits::files`]), and the plan's cost names it.
+///
+/// # Errors
+/// [`crate::AgentError`] for bad options or a ruleset with no shipped network; when prepared,
+/// for a network file that cannot be read or was trained on other inputs.
+pub fn net_plan<S: Encode + crate::players::Playable>(
+    spec: &crate::AgentSpec,
+    rules: &S::Ruleset,
+) -> Result<crate::players::Plan<S>, crate::AgentError> {
+    use crate::players::Plan;
+    let mut settings = NetSettings::default();
+    crate::spec::apply_options(spec, NET_OPTIONS, &mut settings)?;
+    let Some(path) = settings.weights else {
+        let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
+            agent: spec.name.clone(),
+            ruleset: rules.to_string(),
+            why: e,
+        })?;
+        return Ok(Plan::ready(
+            crate::spec::Cost::default(),
+            net_player_maker(net.clone()),
+        ));
+    };
+    let rules = rules.clone();
+    Ok(crate::players::reading_file(
+        spec,
+        crate::spec::Cost::default(),
+        path,
+        move |path| load_fitting::<S>(path, &rules).map(net_player_maker),
+    ))
+}
+
+/// Makes `net` players of `net`.
+fn net_player_maker<S: Encode + crate::eval::Evaluate>(
+    net: Network,
+) -> crate::players::AgentMaker<S> {
+    let (mlp, enc) = (std::sync::Arc::new(net.mlp), net.encoding);
+    std::sync::Arc::new(move |seed| {
+        Box::new(NetPlayer::<S>::new(mlp.clone(), enc, "net", seed))
+            as Box<dyn crate::agent::Agent<S>>
+    })
+}
+
+/// A player that chooses as the network does in self-play: the `net` player's rule, on a
+/// network being trained.
+pub struct NetPlayer<S: GameState> {
+    mlp: Arc<Mlp>,
+    enc: Encoding,
+    name: &'static str,
+    seed: u64,
+    rng: GameRng,
+    plan: Vec<(S, S::Move)>,
+}
+
+impl<S: GameState> NetPlayer<S> {
+    /// The player of `mlp`, whose inputs are encoded as `enc`, called `name` in its spec,
+    /// seeded with `seed` for ties.
+    pub fn new(mlp: Arc<Mlp>, enc: Encoding, name: &'static str, seed: u64) -> Self {
+        NetPlayer {
+            mlp,
+            enc,
+            name,
+            seed,
+            rng: rng_from_seed(seed),
+            plan: Vec::new(),
+        }
+    }
+}
+
+impl<S: Encode> Agent<S> for NetPlayer<S> {
+    fn spec(&self) -> String {
+        format!("{}(seed={})", self.name, self.seed)
+    }
+
+    fn choose(&mut self, state: &S) -> S::Move {
+        if let Some(m) = follow(&mut self.plan, state) {
+            return m;
+        }
+        let (m, rest) = choose(&self.mlp, self.enc, state, &mut self.rng);
+        self.plan = rest;
+        m
+    }
+
+    fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
+        let moves = match turn_values(&self.mlp, self.enc, state) {
+            Some((g, values)) => g.root_values(&values),
+            None => one_step(&self.mlp, self.enc, state),
+        };
+        Some(Evaluation {
+            kind: ValueKind::Estimate,
+            moves: best_first(moves),
+        })
+    }
+}
