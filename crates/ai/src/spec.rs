@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use qasab_core::options::{ApplyError, OptionDef, ValueError, Values, apply};
+use qasab_core::options::{ApplyError, Choice, OptionDef, ValueError, Values, apply};
 use qasab_core::ruleset::split_spec;
 use thiserror::Error;
 
@@ -195,6 +195,33 @@ pub fn apply_options<T>(
             valid: keys.clone(),
         },
     })
+}
+
+/// Reads a choice option's value by the names its type declares (the core's [`Choice`]);
+/// another value is refused as "one of: a, b, c".
+///
+/// # Errors
+/// [`ValueError::Expected`] listing the names.
+pub fn one_of<T: Choice>(text: &str) -> Result<T, ValueError> {
+    T::parse(text).map_err(|_| ValueError::Expected(format!("one of: {}", T::NAMES.join(", "))))
+}
+
+/// As [`one_of`] for a choice between two names, refused as "a or b".
+///
+/// # Errors
+/// [`ValueError::Expected`] naming both.
+pub fn either<T: Choice>(text: &str) -> Result<T, ValueError> {
+    T::parse(text).map_err(|_| ValueError::Expected(T::NAMES.join(" or ")))
+}
+
+/// The value of a switch option (`transpositions=on`): `on` or `off`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Switch(pub bool);
+
+impl Choice for Switch {
+    const CHOICES: &'static [(&'static str, Switch)] =
+        &[("on", Switch(true)), ("off", Switch(false))];
+    const NAMES: &'static [&'static str] = &["on", "off"];
 }
 
 /// What a player spends, as its options set it: on each move (time, iterations, threads,

@@ -165,7 +165,7 @@ fn a_cutoff_ends_rollouts_with_the_evaluation() {
         };
         search(&ToyRules(&CUT).initial_state(), &o, 1).unwrap()
     };
-    for rollout in RolloutPolicy::ALL {
+    for &(_, rollout) in <RolloutPolicy as qasab_core::options::Choice>::CHOICES {
         // Evaluated at the leaf: node 1.
         assert_eq!(value_of(&run(Some(0), rollout), 'a'), 0.01);
         // The rest of One's turn is played; the evaluation comes when Two is to decide.

@@ -21,11 +21,12 @@
 
 use qasab_core::{GameState, Outcome, Player};
 
-use qasab_core::options::{OptionDef, ValueError, Values};
+use qasab_core::options::ValueError;
 
 pub mod hits;
 pub mod limits;
 pub mod net;
+pub mod options;
 pub mod tab;
 pub mod tab_ludii;
 pub mod tihbat;
@@ -140,101 +141,6 @@ impl EvalWeights {
             Some(w) => Ok(w),
             None => Err(ValueError::Expected(valid.into())),
         }
-    }
-}
-
-/// The settings of a search player while its spec is read, for its `eval=` option
-/// ([`eval_option`]): the weights, and whether the game has fitted ones.
-pub trait EvalSetting {
-    /// The weights chosen so far.
-    fn eval(&self) -> EvalWeights;
-    /// Chooses the weights.
-    fn set_eval(&mut self, weights: EvalWeights);
-    /// Whether the game has fitted weights ([`Evaluate::FITTED`]).
-    fn fitted(&self) -> bool;
-    /// Whether the game has networks ([`Evaluate::NET`]).
-    fn net(&self) -> bool;
-}
-
-/// Search options that carry the weights of their evaluation (`expectimax`'s and `mcts`'s).
-pub trait WithEval {
-    /// The weights.
-    fn weights(&self) -> EvalWeights;
-    /// Sets the weights.
-    fn set_weights(&mut self, weights: EvalWeights);
-}
-
-/// A search player's options while its spec is read: the options, and whether the game has
-/// fitted weights and networks (for `eval=`).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct SearchSettings<O> {
-    /// The options.
-    pub options: O,
-    /// Whether the game has fitted weights.
-    pub fitted: bool,
-    /// Whether the game has networks.
-    pub net: bool,
-}
-
-impl<O: WithEval> EvalSetting for SearchSettings<O> {
-    fn eval(&self) -> EvalWeights {
-        self.options.weights()
-    }
-
-    fn set_eval(&mut self, weights: EvalWeights) {
-        self.options.set_weights(weights);
-    }
-
-    fn fitted(&self) -> bool {
-        self.fitted
-    }
-
-    fn net(&self) -> bool {
-        self.net
-    }
-}
-
-/// The `eval=` option of `greedy`, `expectimax` and `mcts`, declared once: `hand`, or `fitted`
-/// on a game that has fitted weights ([`EvalWeights::parse_for`]).
-pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
-    OptionDef {
-        key: "eval",
-        values: Values::Choice(&["hand", "fitted", "net"]),
-        help: "the static evaluation: hand or fitted weights (fitted only on the Tab family), \
-               or the network (the Tab family and the Ludii presets, on their default boards)",
-        rules: "",
-        get: |s| s.eval().name().into(),
-        set: |s, v| {
-            let weights = EvalWeights::parse_for(v, s.fitted(), s.net())?;
-            s.set_eval(weights);
-            Ok(())
-        },
-    }
-}
-
-/// The `weights=FILE` option of `greedy`, `expectimax` and `mcts`, declared once: evaluate with
-/// the network in this file instead of the shipped one. It sets `eval=net`; the file is read
-/// when the player is made (`crate::players`), not while its spec is read.
-pub const fn weights_option<T: EvalSetting>() -> OptionDef<T> {
-    OptionDef {
-        key: "weights",
-        values: Values::Text("a safetensors file of a network"),
-        help: "evaluate with this network (trained by qasab train, or elsewhere on the same \
-               encoding) instead of the shipped one; sets eval=net",
-        rules: "",
-        get: |_| String::new(),
-        // An empty file name never gets here: the spec's parser refuses empty values.
-        set: |s, _| {
-            if !s.net() {
-                return Err(ValueError::Expected(
-                    "no file: this game has no network (only the Tab family and the Ludii \
-                     presets have)"
-                        .into(),
-                ));
-            }
-            s.set_eval(EvalWeights::NET);
-            Ok(())
-        },
     }
 }
 

@@ -18,6 +18,7 @@ use qasab_core::{
 };
 
 use crate::agent::{Agent, ValueKind};
+use crate::eval::options::{EvalSource, WEIGHTS_KEY};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
 
@@ -57,7 +58,7 @@ players! {
     "mcts": crate::search::mcts::OPTIONS => read_mcts,
     "greedy": crate::search::greedy::OPTIONS => read_greedy,
     "expectimax": crate::search::expectimax::OPTIONS => read_expectimax,
-    "net": crate::players::net::NET_OPTIONS => read_net,
+    "net": net::NET_OPTIONS => read_net,
 }
 
 /// Builds agents of one spec for one ruleset, from a seed. Expensive preparation (solving a
@@ -96,9 +97,14 @@ pub trait Playable: Evaluate {
         Err("this game has no network".into())
     }
 
-    /// The `net` player of `spec` on `rules`, for a game that has networks; `None` by default.
-    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
-        let _ = (spec, rules);
+    /// The `net` player of `spec` on `rules`, with the network of `file` (`weights=FILE`) or
+    /// the shipped one, for a game that has networks; `None` by default.
+    fn net_plan(
+        spec: &AgentSpec,
+        rules: &Self::Ruleset,
+        file: Option<String>,
+    ) -> Option<Result<Plan<Self>, AgentError>> {
+        let _ = (spec, rules, file);
         None
     }
 
@@ -157,12 +163,10 @@ impl<S: Playable> Plan<S> {
 }
 
 fn read_net<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
-    apply_options(
-        spec,
-        crate::players::net::NET_OPTIONS,
-        &mut crate::players::net::NetSettings::default(),
-    )?;
-    S::net_plan(spec, rules).unwrap_or_else(|| Err(unknown_agent::<S>(spec, rules)))
+    let mut settings = net::NetSettings::default();
+    apply_options(spec, net::NET_OPTIONS, &mut settings)?;
+    S::net_plan(spec, rules, settings.source.file)
+        .unwrap_or_else(|| Err(unknown_agent::<S>(spec, rules)))
 }
 
 /// Refuses `eval=net` on a ruleset without a shipped network.
@@ -206,19 +210,22 @@ fn search_plan<S: Playable>(
     spec: &AgentSpec,
     rules: &S::Ruleset,
     cost: Cost,
-    eval: EvalWeights,
+    (eval, source): (EvalWeights, EvalSource),
     make: impl FnOnce(EvalWeights) -> AgentMaker<S> + 'static,
 ) -> Result<Plan<S>, AgentError> {
-    let Some(path) = spec.get("weights").map(str::to_string) else {
+    let Some(path) = source.file else {
         check_net::<S>(spec, rules, eval)?;
         return Ok(Plan::ready(cost, make(eval)));
     };
-    if let Some(other) = spec.get("eval").filter(|&e| e != "net") {
+    if let Some(other) = source.given.filter(|e| !e.is_net()) {
         return Err(AgentError::BadValue {
             agent: spec.name.clone(),
-            key: "weights".into(),
+            key: WEIGHTS_KEY.into(),
             value: path,
-            expected: format!("no file with eval={other}: the file is a network, for eval=net"),
+            expected: format!(
+                "no file with eval={}: the file is a network, for eval=net",
+                other.name()
+            ),
         });
     }
     let rules = rules.clone();
@@ -237,13 +244,13 @@ pub(crate) fn reading_file<S: Playable>(
     path: String,
     load: impl FnOnce(&str) -> Result<AgentMaker<S>, String> + 'static,
 ) -> Plan<S> {
-    cost.file = Some(format!("weights={path}"));
+    cost.file = Some(format!("{WEIGHTS_KEY}={path}"));
     let agent = spec.name.clone();
     Plan::new(cost, move || match load(&path) {
         Ok(maker) => Ok(naming_file(maker, path)),
         Err(expected) => Err(AgentError::BadValue {
             agent,
-            key: "weights".into(),
+            key: WEIGHTS_KEY.into(),
             value: path,
             expected,
         }),
@@ -296,15 +303,22 @@ impl<S: GameState> Agent<S> for NamingFile<S> {
 
 fn read_mcts<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
     let defaults = S::mcts_defaults();
-    let options = crate::search::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
-    search_plan(spec, rules, options.cost(), options.eval, move |eval| {
-        let options = crate::search::mcts::MctsOptions { eval, ..options };
-        Arc::new(move |seed| {
-            Box::new(crate::search::mcts::MctsAgent::<S>::with_defaults(
-                options, defaults, seed,
-            )) as Box<dyn Agent<S>>
-        })
-    })
+    let (options, source) =
+        crate::search::mcts::MctsOptions::from_spec_with_source::<S>(spec, defaults)?;
+    search_plan(
+        spec,
+        rules,
+        options.cost(),
+        (options.eval, source),
+        move |eval| {
+            let options = crate::search::mcts::MctsOptions { eval, ..options };
+            Arc::new(move |seed| {
+                Box::new(crate::search::mcts::MctsAgent::<S>::with_defaults(
+                    options, defaults, seed,
+                )) as Box<dyn Agent<S>>
+            })
+        },
+    )
 }
 
 fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
@@ -312,9 +326,11 @@ fn read_greedy<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan
         eval: EvalWeights::Hand,
         fitted: S::FITTED,
         net: S::NET,
+        source: EvalSource::default(),
     };
     apply_options(spec, crate::search::greedy::OPTIONS, &mut settings)?;
-    search_plan(spec, rules, Cost::default(), settings.eval, |eval| {
+    let eval = (settings.eval, settings.source);
+    search_plan(spec, rules, Cost::default(), eval, |eval| {
         Arc::new(move |seed| {
             Box::new(crate::search::greedy::Greedy::<S>::new(seed).with_eval(eval))
                 as Box<dyn Agent<S>>
@@ -326,16 +342,22 @@ fn read_expectimax<S: Playable>(
     spec: &AgentSpec,
     rules: &S::Ruleset,
 ) -> Result<Plan<S>, AgentError> {
-    let options = crate::search::expectimax::Options::from_spec::<S>(spec)?;
+    let (options, source) = crate::search::expectimax::Options::from_spec_with_source::<S>(spec)?;
     let shown = spec.clone();
-    search_plan(spec, rules, options.cost(), options.eval, move |eval| {
-        Arc::new(move |seed| {
-            let agent = crate::search::expectimax::Expectimax::<S>::from_spec(&shown, seed)
-                .expect("the spec was checked when the maker was built")
-                .with_eval(eval);
-            Box::new(agent) as Box<dyn Agent<S>>
-        })
-    })
+    search_plan(
+        spec,
+        rules,
+        options.cost(),
+        (options.eval, source),
+        move |eval| {
+            Arc::new(move |seed| {
+                let agent = crate::search::expectimax::Expectimax::<S>::from_spec(&shown, seed)
+                    .expect("the spec was checked when the maker was built")
+                    .with_eval(eval);
+                Box::new(agent) as Box<dyn Agent<S>>
+            })
+        },
+    )
 }
 
 /// The error for an agent name nobody knows, listing the players `rules` has; or for one
@@ -440,7 +462,7 @@ impl<S: Playable> PreparedAgent<S> {
 
 /// The options that name a file of the host (`weights=FILE`): a host whose [`Limits::files`] is
 /// off refuses them, and a list of what its clients may set leaves them out.
-pub const FILE_OPTIONS: &[&str] = &["weights"];
+pub const FILE_OPTIONS: &[&str] = &[WEIGHTS_KEY];
 
 /// The budgets a host (the server) allows a computer player, so that one decision can neither
 /// hold a thread for long nor take every core, and the largest game its exact solver may

@@ -5,14 +5,18 @@
 use std::sync::Arc;
 
 use qasab_core::GameState;
+use qasab_core::options::OptionDef;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::eval::EvalWeights;
 use crate::eval::net::encode::{Encode, Encoding};
 use crate::eval::net::mlp::Mlp;
 use crate::eval::net::{Network, for_rules, load_fitting};
+use crate::eval::options::{EvalSetting, EvalSource, weights_option};
 use crate::rng::{GameRng, rng_from_seed};
 use crate::search::net_choice::{choose, one_step, turn_values};
 use crate::search::turn::{best_first, follow};
+use crate::spec::seed_option;
 
 /// The strongest player measured on each family's preset where it is not plain `mcts`: a
 /// search with the shipped network, at about the time per move of `mcts` at its default
@@ -43,28 +47,41 @@ pub fn strongest<S: Encode>(rules: &S::Ruleset) -> &'static str {
         .map_or("mcts", |(_, spec)| spec)
 }
 
-/// The `net` player's settings while its options are read.
+/// The `net` player's settings while its options are read: the network file it is given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NetSettings {
     /// A network file to play with instead of the shipped one (`weights=FILE`).
-    pub weights: Option<String>,
+    pub source: EvalSource,
+}
+
+/// The `net` player always plays a network: `weights=` is all its spec may say of it.
+impl EvalSetting for NetSettings {
+    fn eval(&self) -> EvalWeights {
+        EvalWeights::NET
+    }
+
+    fn set_eval(&mut self, _: EvalWeights) {}
+
+    fn fitted(&self) -> bool {
+        false
+    }
+
+    fn net(&self) -> bool {
+        true
+    }
+
+    fn source(&mut self) -> &mut EvalSource {
+        &mut self.source
+    }
 }
 
 /// The options of `net`, each declared once.
-pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
-    crate::spec::seed_option(),
-    qasab_core::options::OptionDef {
-        key: "weights",
-        values: qasab_core::options::Values::Text("a safetensors file of a network"),
-        help: "play with this network (trained by qasab train, or elsewhere on the same \
-               encoding) instead of the shipped one",
-        rules: "",
-        get: |s| s.weights.clone().unwrap_or_default(),
-        set: |s, v| {
-            s.weights = Some(v.to_string());
-            Ok(())
-        },
-    },
+pub const NET_OPTIONS: &[OptionDef<NetSettings>] = &[
+    seed_option(),
+    weights_option(
+        "play with this network (trained by qasab train, or elsewhere on the same encoding) \
+         instead of the shipped one",
+    ),
 ];
 
 /// The plan of the `net` player ([`NetPlayer`]: the best end of its turn by the
@@ -72,16 +89,15 @@ pub const NET_OPTIONS: &[qasab_core::options::OptionDef<NetSettings>] = &[
 /// a host has checked its limits ([`crate::Limits::files`]), and the plan's cost names it.
 ///
 /// # Errors
-/// [`crate::AgentError`] for bad options or a ruleset with no shipped network; when prepared,
+/// [`crate::AgentError`] for a ruleset with no shipped network; when prepared,
 /// for a network file that cannot be read or was trained on other inputs.
 pub fn net_plan<S: Encode + crate::players::Playable>(
     spec: &crate::AgentSpec,
     rules: &S::Ruleset,
+    file: Option<String>,
 ) -> Result<crate::players::Plan<S>, crate::AgentError> {
     use crate::players::Plan;
-    let mut settings = NetSettings::default();
-    crate::spec::apply_options(spec, NET_OPTIONS, &mut settings)?;
-    let Some(path) = settings.weights else {
+    let Some(path) = file else {
         let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
             agent: spec.name.clone(),
             ruleset: rules.to_string(),
@@ -163,3 +179,32 @@ impl<S: Encode> Agent<S> for NetPlayer<S> {
         })
     }
 }
+
+/// The hooks of [`Playable`](crate::players::Playable) that a game with networks implements
+/// alike: its rulesets' shipped networks, the `net` player, network files for `eval=net`, and
+/// the strongest player measured on each preset. Written once here, expanded in each such
+/// game's `impl Playable`.
+macro_rules! network_hooks {
+    () => {
+        fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+            crate::eval::net::for_rules::<Self>(rules).map(|_| ())
+        }
+
+        fn net_plan(
+            spec: &crate::spec::AgentSpec,
+            rules: &Self::Ruleset,
+            file: Option<String>,
+        ) -> Option<Result<crate::players::Plan<Self>, crate::spec::AgentError>> {
+            Some(crate::players::net::net_plan(spec, rules, file))
+        }
+
+        fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::eval::NetId, String> {
+            crate::eval::net::load_for::<Self>(path, rules)
+        }
+
+        fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
+            crate::players::net::strongest::<Self>(rules)
+        }
+    };
+}
+pub(crate) use network_hooks;

@@ -3,9 +3,8 @@
 use qasab_core::tab::State;
 
 use crate::eval::EvalWeights;
-use crate::players::{Plan, Playable};
+use crate::players::Playable;
 use crate::search::mcts::{Budget, MctsOptions};
-use crate::spec::{AgentError, AgentSpec};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.
 pub const TAB_LEVEL: u8 = 4;
@@ -18,21 +17,7 @@ pub const TAB_C: f64 = 0.7;
 pub const TAB_MINIMAX: f64 = 0.4;
 
 impl Playable for State {
-    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
-        crate::eval::net::for_rules::<Self>(rules).map(|_| ())
-    }
-
-    fn net_plan(spec: &AgentSpec, rules: &Self::Ruleset) -> Option<Result<Plan<Self>, AgentError>> {
-        Some(crate::players::net::net_plan(spec, rules))
-    }
-
-    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<crate::eval::net::NetId, String> {
-        crate::eval::net::load_for::<Self>(path, rules)
-    }
-
-    fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
-        crate::players::net::strongest::<Self>(rules)
-    }
+    crate::players::net::network_hooks!();
 
     /// Rollouts stop at once: the leaf's static evaluation is the reward. Random play to the
     /// end of a faithful Tâb game says little about the position (searches of 1,000 iterations

@@ -93,14 +93,17 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
-use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option, weights_option};
+use crate::eval::options::{
+    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, WithEval, eval_option, weights_option,
+};
+use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::search::hash::{BuildPassHasher, fingerprint};
 use crate::search::turn::{
     TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values,
 };
-use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
-use qasab_core::options::{OptionDef, ValueError, Values};
+use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, either, seed_option};
+use qasab_core::options::{Choice, OptionDef, ValueError, Values};
 
 /// The lowest value any state can have.
 pub const LOW: f64 = -1.0;
@@ -141,17 +144,11 @@ pub enum Horizon {
     Turn,
 }
 
-impl Horizon {
-    /// Every horizon, in the order the docs list them.
-    pub const ALL: [Horizon; 2] = [Horizon::Throws, Horizon::Turn];
-
-    /// The horizon's name in a spec (`horizon=turn`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Horizon::Throws => "throws",
-            Horizon::Turn => "turn",
-        }
-    }
+/// The horizons' names in a spec (`horizon=turn`), in the order the docs list them.
+impl Choice for Horizon {
+    const CHOICES: &'static [(&'static str, Horizon)] =
+        &[("throws", Horizon::Throws), ("turn", Horizon::Turn)];
+    const NAMES: &'static [&'static str] = &["throws", "turn"];
 }
 
 impl Options {
@@ -214,13 +211,25 @@ impl Options {
     /// 1..=5, a depth outside 1..=8, a node budget outside 1000..=1000000000, or an evaluation
     /// the game lacks.
     pub fn from_spec<S: Evaluate>(spec: &AgentSpec) -> Result<Options, AgentError> {
+        Self::from_spec_with_source::<S>(spec).map(|(o, _)| o)
+    }
+
+    /// As [`Options::from_spec`], with what the spec says of the evaluation beyond the
+    /// weights (the `weights=FILE` that the player reads when it is made).
+    ///
+    /// # Errors
+    /// As [`Options::from_spec`].
+    pub fn from_spec_with_source<S: Evaluate>(
+        spec: &AgentSpec,
+    ) -> Result<(Options, EvalSource), AgentError> {
         let mut settings = Settings {
             options: Options::default(),
             fitted: S::FITTED,
             net: S::NET,
+            source: EvalSource::default(),
         };
         apply_options(spec, OPTIONS, &mut settings)?;
-        Ok(settings.options)
+        Ok((settings.options, settings.source))
     }
 }
 
@@ -303,20 +312,17 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
     },
     OptionDef {
         key: "horizon",
-        values: Values::Choice(&["throws", "turn"]),
+        values: Values::Choice(Horizon::NAMES),
         help: "where the last searched turn ends: after a few throws, or at the turn's end",
         rules: "",
         get: |s| s.options.horizon.name().into(),
         set: |s, v| {
-            s.options.horizon = Horizon::ALL
-                .into_iter()
-                .find(|h| h.name() == v)
-                .ok_or_else(|| ValueError::Expected("throws or turn".into()))?;
+            s.options.horizon = either(v)?;
             Ok(())
         },
     },
     eval_option(),
-    weights_option(),
+    weights_option(SEARCH_WEIGHTS_HELP),
 ];
 
 impl Default for Options {

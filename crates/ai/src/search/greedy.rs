@@ -19,7 +19,10 @@
 use qasab_core::GameState;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::eval::{EvalSetting, EvalWeights, Evaluate, eval_option, weights_option};
+use crate::eval::options::{
+    EvalSetting, EvalSource, SEARCH_WEIGHTS_HELP, eval_option, weights_option,
+};
+use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::search::turn::{
     TURN_STATES, TurnGraph, best_first, best_moves, follow, one_step_values,
@@ -29,7 +32,7 @@ use qasab_core::options::OptionDef;
 
 /// A `greedy` spec's settings while its options are read: the evaluation, and whether the
 /// game has fitted weights (for `eval=`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The weights of the static evaluation.
     pub eval: EvalWeights,
@@ -37,6 +40,8 @@ pub struct Settings {
     pub fitted: bool,
     /// Whether the game has networks.
     pub net: bool,
+    /// What the spec says of the evaluation beyond the weights.
+    pub source: EvalSource,
 }
 
 impl EvalSetting for Settings {
@@ -55,10 +60,18 @@ impl EvalSetting for Settings {
     fn net(&self) -> bool {
         self.net
     }
+
+    fn source(&mut self) -> &mut EvalSource {
+        &mut self.source
+    }
 }
 
 /// The options of `greedy`, each declared once.
-pub const OPTIONS: &[OptionDef<Settings>] = &[seed_option(), eval_option(), weights_option()];
+pub const OPTIONS: &[OptionDef<Settings>] = &[
+    seed_option(),
+    eval_option(),
+    weights_option(SEARCH_WEIGHTS_HELP),
+];
 
 /// The one-turn lookahead player ([module docs](self)).
 pub struct Greedy<S: GameState> {

@@ -3,10 +3,16 @@
 
 use std::fmt;
 
-use qasab_core::options::{ConstText, OptionDef, ValueError, Values, int_in};
+use qasab_core::options::{Choice, ConstText, OptionDef, ValueError, Values, int_in};
 
-use crate::eval::{EvalWeights, Evaluate, SearchSettings, WithEval, eval_option, weights_option};
-use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, seed_option};
+use crate::eval::options::{
+    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, WEIGHTS_KEY, WithEval, eval_option,
+    weights_option,
+};
+use crate::eval::{EvalWeights, Evaluate};
+use crate::spec::{
+    AgentError, AgentSpec, Cost, Spend, Switch, apply_options, either, one_of, seed_option,
+};
 
 /// The default exploration constant `c` of UCB1: `sqrt(2)`, as Ludii's UCT player uses.
 ///
@@ -68,17 +74,13 @@ pub enum TreeShape {
     Turns,
 }
 
-impl TreeShape {
-    /// Every shape, in the order the docs list them.
-    pub const ALL: [TreeShape; 2] = [TreeShape::Decisions, TreeShape::Turns];
-
-    /// The shape's name in a spec (`tree=turns`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            TreeShape::Decisions => "decisions",
-            TreeShape::Turns => "turns",
-        }
-    }
+/// The shapes' names in a spec (`tree=turns`), in the order the docs list them.
+impl Choice for TreeShape {
+    const CHOICES: &'static [(&'static str, TreeShape)] = &[
+        ("decisions", TreeShape::Decisions),
+        ("turns", TreeShape::Turns),
+    ];
+    const NAMES: &'static [&'static str] = &["decisions", "turns"];
 }
 
 /// The largest `cutoff=`, in turns.
@@ -126,22 +128,14 @@ pub enum RolloutPolicy {
     Captures,
 }
 
-impl RolloutPolicy {
-    /// Every policy, in the order the docs list them.
-    pub const ALL: [RolloutPolicy; 3] = [
-        RolloutPolicy::Random,
-        RolloutPolicy::Greedy,
-        RolloutPolicy::Captures,
+/// The policies' names in a spec (`rollout=random`), in the order the docs list them.
+impl Choice for RolloutPolicy {
+    const CHOICES: &'static [(&'static str, RolloutPolicy)] = &[
+        ("random", RolloutPolicy::Random),
+        ("greedy", RolloutPolicy::Greedy),
+        ("captures", RolloutPolicy::Captures),
     ];
-
-    /// The policy's name in a spec (`rollout=random`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            RolloutPolicy::Random => "random",
-            RolloutPolicy::Greedy => "greedy",
-            RolloutPolicy::Captures => "captures",
-        }
-    }
+    const NAMES: &'static [&'static str] = &["random", "greedy", "captures"];
 }
 
 /// The options of an `mcts` player.
@@ -207,15 +201,6 @@ fn number_in(v: &str, hi: f64) -> Result<f64, ValueError> {
         .ok()
         .filter(|x| (0.0..=hi).contains(x))
         .ok_or_else(|| ValueError::Expected(format!("a number from 0 to {hi}")))
-}
-
-/// Reads `on` or `off`.
-fn on_off(v: &str) -> Result<bool, ValueError> {
-    match v {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(ValueError::Expected("on or off".into())),
-    }
 }
 
 /// The help of `level=`, built from [`LEVEL_ITERATIONS`] so that it cannot drift from them:
@@ -328,18 +313,12 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
     },
     OptionDef {
         key: "rollout",
-        values: Values::Choice(&["random", "greedy", "captures"]),
+        values: Values::Choice(RolloutPolicy::NAMES),
         help: "how rollouts choose moves",
         rules: "",
         get: |s| s.options.rollout.name().into(),
         set: |s, v| {
-            s.options.rollout = RolloutPolicy::ALL
-                .into_iter()
-                .find(|p| p.name() == v)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = RolloutPolicy::ALL.iter().map(|p| p.name()).collect();
-                    ValueError::Expected(format!("one of: {}", names.join(", ")))
-                })?;
+            s.options.rollout = one_of(v)?;
             Ok(())
         },
     },
@@ -370,46 +349,36 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
     },
     OptionDef {
         key: "tree",
-        values: Values::Choice(&["decisions", "turns"]),
+        values: Values::Choice(TreeShape::NAMES),
         help: "what a child of a player's node stands for: one decision, or a whole turn",
         rules: "",
         get: |s| s.options.tree.name().into(),
         set: |s, v| {
-            s.options.tree = TreeShape::ALL
-                .into_iter()
-                .find(|t| t.name() == v)
-                .ok_or_else(|| ValueError::Expected("one of: decisions, turns".into()))?;
+            s.options.tree = one_of(v)?;
             Ok(())
         },
     },
     eval_option(),
-    weights_option(),
+    weights_option(SEARCH_WEIGHTS_HELP),
     OptionDef {
         key: "transpositions",
-        values: Values::Choice(&["on", "off"]),
+        values: Values::Choice(Switch::NAMES),
         help: "one node per state, however it is reached, or one per path",
         rules: "",
-        get: |s| {
-            if s.options.transpositions {
-                "on"
-            } else {
-                "off"
-            }
-            .into()
-        },
+        get: |s| Switch(s.options.transpositions).name().into(),
         set: |s, v| {
-            s.options.transpositions = on_off(v)?;
+            s.options.transpositions = either::<Switch>(v)?.0;
             Ok(())
         },
     },
     OptionDef {
         key: "reuse",
-        values: Values::Choice(&["on", "off"]),
+        values: Values::Choice(Switch::NAMES),
         help: "go on from the graph of the player's last search (with tree=decisions)",
         rules: "",
-        get: |s| if s.options.reuse { "on" } else { "off" }.into(),
+        get: |s| Switch(s.options.reuse).name().into(),
         set: |s, v| {
-            s.options.reuse = on_off(v)?;
+            s.options.reuse = either::<Switch>(v)?.0;
             Ok(())
         },
     },
@@ -454,7 +423,7 @@ impl MctsOptions {
     /// [`AgentError::UnknownKey`] for another key, [`AgentError::BadValue`] for a value out of
     /// range or two budgets.
     pub fn from_spec(spec: &AgentSpec) -> Result<MctsOptions, AgentError> {
-        Self::read(spec, MctsOptions::default(), true, true)
+        Self::read(spec, MctsOptions::default(), true, true).map(|(o, _)| o)
     }
 
     /// As [`MctsOptions::from_spec`] for game `S`, with the options the spec does not set taken
@@ -467,6 +436,18 @@ impl MctsOptions {
         spec: &AgentSpec,
         defaults: MctsOptions,
     ) -> Result<MctsOptions, AgentError> {
+        Self::read(spec, defaults, S::FITTED, S::NET).map(|(o, _)| o)
+    }
+
+    /// As [`MctsOptions::from_spec_over`], with what the spec says of the evaluation beyond
+    /// the weights (the `weights=FILE` that the player reads when it is made).
+    ///
+    /// # Errors
+    /// As [`MctsOptions::from_spec_over`].
+    pub fn from_spec_with_source<S: Evaluate>(
+        spec: &AgentSpec,
+        defaults: MctsOptions,
+    ) -> Result<(MctsOptions, EvalSource), AgentError> {
         Self::read(spec, defaults, S::FITTED, S::NET)
     }
 
@@ -475,7 +456,7 @@ impl MctsOptions {
         defaults: MctsOptions,
         fitted: bool,
         net: bool,
-    ) -> Result<MctsOptions, AgentError> {
+    ) -> Result<(MctsOptions, EvalSource), AgentError> {
         spec.seed()?;
         let budgets: Vec<&str> = ["level", "iterations", "time"]
             .into_iter()
@@ -496,9 +477,10 @@ impl MctsOptions {
             options: defaults,
             fitted,
             net,
+            source: EvalSource::default(),
         };
         apply_options(spec, OPTIONS, &mut settings)?;
-        let o = settings.options;
+        let (o, source) = (settings.options, settings.source);
         if o.mix < 1.0 && o.cutoff == Some(0) {
             return Err(AgentError::BadValue {
                 agent: spec.name.clone(),
@@ -509,15 +491,14 @@ impl MctsOptions {
                     .into(),
             });
         }
-        let unread = ["eval", "weights"]
-            .into_iter()
-            .find_map(|k| spec.get(k).map(|v| (k, v)))
+        let unread = (source.given.map(|w| ("eval", w.name().to_string())))
+            .or_else(|| source.file.clone().map(|f| (WEIGHTS_KEY, f)))
             .filter(|_| !o.reads_eval());
         if let Some((key, value)) = unread {
             return Err(AgentError::BadValue {
                 agent: spec.name.clone(),
                 key: key.into(),
-                value: value.into(),
+                value,
                 expected: "no eval= with these options, which never evaluate a position: \
                            rollouts play to the end (cutoff=none), with minimax=0, mix=1, \
                            tree=decisions and rollouts other than greedy; give cutoff=N (0 \
@@ -525,7 +506,7 @@ impl MctsOptions {
                     .into(),
             });
         }
-        Ok(o)
+        Ok((o, source))
     }
 
     /// Whether a search with these options reads its static evaluation (`eval`) anywhere: at
