@@ -1,6 +1,6 @@
 //! The [`Agent`] trait that every computer player implements, and what an agent says of the
 //! moves it rates. The players are below this trait; the registry that builds them from spec
-//! strings is [`crate::players`].
+//! strings is `players`.
 
 use qasab_core::GameState;
 

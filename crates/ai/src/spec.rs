@@ -226,8 +226,8 @@ impl Choice for Switch {
 
 /// What a player spends, as its options set it: on each move (time, iterations, threads,
 /// states visited), and once, when it is prepared (the size of the game an exact solver
-/// solves, a file it reads). A host's [`Limits`](crate::Limits) are checked against it
-/// ([`Limits::check`](crate::Limits::check)).
+/// solves, a file it reads). A host's `Limits` are checked against it
+/// (`Limits::check`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
     /// Milliseconds a move (`time=`), for a player with a time budget.

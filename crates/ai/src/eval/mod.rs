@@ -116,7 +116,7 @@ impl EvalWeights {
 
     /// Reads an `eval=` value for a game that has (`fitted`) or lacks fitted weights, and
     /// that has (`net`) or lacks networks. Whether the ruleset's board has a network is
-    /// checked when the player is read ([`crate::players::Playable::network_fits`]).
+    /// checked when the player is read (`Playable::network_fits`).
     ///
     /// # Errors
     /// [`ValueError::Expected`] for another value, or for `fitted` or `net` on a game without

@@ -22,7 +22,7 @@ pub trait EvalSetting {
 
 /// What a spec says of the evaluation beyond the weights: the `eval=` it gives, if any, and
 /// the network file of `weights=FILE`, read once by [`weights_option`] and used when the
-/// player is made ([`crate::players`]).
+/// player is made (`players`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalSource {
     /// The weights `eval=` names, if the spec gives it.
@@ -95,13 +95,13 @@ pub const fn eval_option<T: EvalSetting>() -> OptionDef<T> {
 }
 
 /// The key of the network file option, `weights=FILE`, which a host may refuse
-/// ([`crate::players::FILE_OPTIONS`]).
+/// (`players::FILE_OPTIONS`).
 pub const WEIGHTS_KEY: &str = "weights";
 
 /// The `weights=FILE` option, declared once for `greedy`, `expectimax`, `mcts` (which then
 /// evaluate with the network in the file instead of the shipped one: it sets `eval=net`) and
 /// `net` (which plays with it), each with its own `help`. The file is kept in the settings'
-/// [`EvalSource`] and read when the player is made ([`crate::players`]), not while its spec
+/// [`EvalSource`] and read when the player is made (`players`), not while its spec
 /// is read.
 pub const fn weights_option<T: EvalSetting>(help: &'static str) -> OptionDef<T> {
     OptionDef {

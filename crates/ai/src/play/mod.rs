@@ -10,7 +10,7 @@
 //! * [`stats`]: score intervals, Elo differences and Bradley–Terry ratings.
 //! * [`bench`](mod@bench): playout speed.
 //!
-//! Above [`crate::players`], which builds the agents it plays; below [`crate::train`].
+//! Above [`crate::players`], which builds the agents it plays; below `train`.
 
 pub mod analysis;
 pub mod arena;

@@ -13,10 +13,12 @@ use crate::eval::net::encode::{Encode, Encoding};
 use crate::eval::net::mlp::Mlp;
 use crate::eval::net::{Network, for_rules, load_fitting};
 use crate::eval::options::{EvalSetting, EvalSource, weights_option};
+use crate::players::plan::{AgentMaker, Plan, not_available, reading_file};
+use crate::players::playable::Playable;
 use crate::rng::{GameRng, rng_from_seed};
 use crate::search::net_choice::{choose, one_step, turn_values};
 use crate::search::turn::{best_first, follow};
-use crate::spec::seed_option;
+use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 
 /// The strongest player measured on each family's preset where it is not plain `mcts`: a
 /// search with the shipped network, at about the time per move of `mcts` at its default
@@ -91,12 +93,11 @@ pub const NET_OPTIONS: &[OptionDef<NetSettings>] = &[
 /// # Errors
 /// [`crate::AgentError`] for a ruleset with no shipped network; when prepared,
 /// for a network file that cannot be read or was trained on other inputs.
-pub fn net_plan<S: Encode + crate::players::Playable>(
+pub fn net_plan<S: Encode + Playable>(
     spec: &crate::AgentSpec,
     rules: &S::Ruleset,
     file: Option<String>,
-) -> Result<crate::players::Plan<S>, crate::AgentError> {
-    use crate::players::Plan;
+) -> Result<Plan<S>, crate::AgentError> {
     let Some(path) = file else {
         let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
             agent: spec.name.clone(),
@@ -109,7 +110,7 @@ pub fn net_plan<S: Encode + crate::players::Playable>(
         ));
     };
     let rules = rules.clone();
-    Ok(crate::players::reading_file(
+    Ok(reading_file(
         spec,
         crate::spec::Cost::default(),
         path,
@@ -118,9 +119,7 @@ pub fn net_plan<S: Encode + crate::players::Playable>(
 }
 
 /// Makes `net` players of `net`.
-fn net_player_maker<S: Encode + crate::eval::Evaluate>(
-    net: Network,
-) -> crate::players::AgentMaker<S> {
+fn net_player_maker<S: Encode + crate::eval::Evaluate>(net: Network) -> AgentMaker<S> {
     let (mlp, enc) = (std::sync::Arc::new(net.mlp), net.encoding);
     std::sync::Arc::new(move |seed| {
         Box::new(NetPlayer::<S>::new(mlp.clone(), enc, "net", seed))
@@ -180,7 +179,24 @@ impl<S: Encode> Agent<S> for NetPlayer<S> {
     }
 }
 
-/// The hooks of [`Playable`](crate::players::Playable) that a game with networks implements
+/// Reads a `net` spec: its seed and network file; the game gives the player
+/// ([`Playable::net_plan`]).
+pub(crate) fn read<S: Playable>(
+    spec: &AgentSpec,
+    rules: &S::Ruleset,
+) -> Result<Plan<S>, AgentError> {
+    let mut settings = NetSettings::default();
+    apply_options(spec, NET_OPTIONS, &mut settings)?;
+    S::net_plan(spec, rules, settings.source.file).unwrap_or_else(|| {
+        Err(not_available::<S>(
+            spec,
+            rules,
+            "it is only available for the Tab family and the Ludii presets",
+        ))
+    })
+}
+
+/// The hooks of [`Playable`](Playable) that a game with networks implements
 /// alike: its rulesets' shipped networks, the `net` player, network files for `eval=net`, and
 /// the strongest player measured on each preset. Written once here, expanded in each such
 /// game's `impl Playable`.
@@ -194,7 +210,7 @@ macro_rules! network_hooks {
             spec: &crate::spec::AgentSpec,
             rules: &Self::Ruleset,
             file: Option<String>,
-        ) -> Option<Result<crate::players::Plan<Self>, crate::spec::AgentError>> {
+        ) -> Option<Result<crate::players::plan::Plan<Self>, crate::spec::AgentError>> {
             Some(crate::players::net::net_plan(spec, rules, file))
         }
 

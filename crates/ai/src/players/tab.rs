@@ -3,7 +3,7 @@
 use qasab_core::tab::State;
 
 use crate::eval::EvalWeights;
-use crate::players::Playable;
+use crate::players::playable::Playable;
 use crate::search::mcts::{Budget, MctsOptions};
 
 /// The level of `mcts` on the Tâb family when its spec sets no budget.

@@ -2,7 +2,7 @@
 
 use qasab_core::tab_ludii::State;
 
-use crate::players::Playable;
+use crate::players::playable::Playable;
 use crate::search::mcts::{MctsOptions, RolloutPolicy};
 
 impl Playable for State {

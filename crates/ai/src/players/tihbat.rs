@@ -5,7 +5,8 @@ use std::sync::Arc;
 use qasab_core::tihbat::{Move, Ruleset, State};
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::players::{AgentMaker, Plan, Playable};
+use crate::players::plan::{AgentMaker, Plan};
+use crate::players::playable::Playable;
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::search::solver::Solver;
 use crate::spec::{AgentError, Cost};

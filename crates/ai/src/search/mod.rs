@@ -8,7 +8,7 @@
 //! * [`solver`]: retrograde analysis of Tihbat, the exact value of every position.
 //!
 //! The searches read the evaluation layer ([`crate::eval`]) and nothing above it: the players
-//! that wrap them, with their specs and costs, are [`crate::players`].
+//! that wrap them, with their specs and costs, are `players`.
 
 pub mod expectimax;
 pub mod greedy;

@@ -1,7 +1,7 @@
 //! The network's choice of a turn: every distinct end of the turn is enumerated
 //! ([`TurnGraph`]) and valued by the network together, and the best for the player in turn is
-//! played. The `net` player ([`crate::players::net`]) and self-play training
-//! ([`crate::train`]) choose by this rule.
+//! played. The `net` player (`players::net`) and self-play training
+//! (`train`) choose by this rule.
 
 use qasab_core::{Player, Turn};
 

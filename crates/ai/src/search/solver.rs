@@ -156,7 +156,7 @@ struct Level {
 }
 
 /// The most counters per pit for which a host prepares the solver by default
-/// ([`crate::Limits::host`]). The solver's table grows with the fourth power of the counters:
+/// (`Limits::host`). The solver's table grows with the fourth power of the counters:
 /// `seeds=7` solves in milliseconds, `seeds=20` in a fraction of a second, `seeds=60` would
 /// take many seconds and hundreds of megabytes.
 pub const HOST_SEEDS: u32 = 20;

@@ -24,7 +24,7 @@ pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 
 /// The default weight of the score difference in a finished game's reward (`margin=`): none,
 /// the result alone. Tihbat, whose value is a margin of captures, sets 0.5 (see
-/// [`crate::Playable::mcts_defaults`]).
+/// `Playable::mcts_defaults`).
 ///
 /// On `tab-ludii` (1,000 games against `random`, 1,000 iterations a move, seed 1) `margin=0.5`
 /// scored 91.8% where the result alone scored 93.6%.
@@ -38,7 +38,7 @@ pub const DEFAULT_MARGIN: f64 = 0.0;
 pub const LEVEL_ITERATIONS: [u64; 5] = [200, 1_000, 10_000, 30_000, 100_000];
 
 /// The level used when a spec sets no budget and the game sets no other
-/// ([`crate::Playable::mcts_defaults`]; the Tâb family uses [`crate::players::tab::TAB_LEVEL`]).
+/// (`Playable::mcts_defaults`; the Tâb family uses `players::tab::TAB_LEVEL`).
 pub const DEFAULT_LEVEL: u8 = 3;
 
 /// Links (parent to child) a search may allocate, over all its trees, before it stops
@@ -229,7 +229,7 @@ impl WithEval for MctsOptions {
 
 /// The options of `mcts`, in documented order (docs/mcts.md), each declared once: the spec's
 /// keys, their values and what they set. The defaults are each game's
-/// ([`crate::Playable::mcts_defaults`]).
+/// (`Playable::mcts_defaults`).
 pub const OPTIONS: &[OptionDef<Settings>] = &[
     OptionDef {
         key: "level",
@@ -427,7 +427,7 @@ impl MctsOptions {
     }
 
     /// As [`MctsOptions::from_spec`] for game `S`, with the options the spec does not set taken
-    /// from `defaults` (the game's own, [`crate::Playable::mcts_defaults`]); `eval=fitted` only
+    /// from `defaults` (the game's own, `Playable::mcts_defaults`); `eval=fitted` only
     /// where `S` has fitted weights.
     ///
     /// # Errors

@@ -1,0 +1,58 @@
+//! The hooks by which a game gives its players: its strongest player, its search defaults, its
+//! networks, its exact solver.
+
+use crate::eval::{Evaluate, NetId};
+use crate::players::plan::Plan;
+use crate::search::mcts::MctsOptions;
+use crate::spec::{AgentError, AgentSpec};
+
+/// A game whose states computer players can play. Every such game has a static evaluation
+/// ([`Evaluate`]), which the search players use.
+pub trait Playable: Evaluate {
+    /// The strongest player measured on `rules`, used as the default opponent, for hints and
+    /// for analysis.
+    fn strongest_agent(rules: &Self::Ruleset) -> &'static str;
+
+    /// The options of `mcts` on this game where its spec sets none.
+    fn mcts_defaults() -> MctsOptions {
+        MctsOptions::default()
+    }
+
+    /// Whether a network is shipped for `rules` (`eval=net`), or why not. No game has one by
+    /// default.
+    ///
+    /// # Errors
+    /// A message naming the rulesets that have one.
+    fn network_fits(rules: &Self::Ruleset) -> Result<(), String> {
+        let _ = rules;
+        Err("only the Tab family and the Ludii presets have networks".into())
+    }
+
+    /// Reads the network file `path` for `eval=net` on `rules` (`weights=FILE`) and keeps it
+    /// for the process ([`crate::eval::net::keep`]): its id. A game without networks refuses.
+    ///
+    /// # Errors
+    /// A message: the file cannot be read, or holds no network for `rules`.
+    fn load_network(path: &str, rules: &Self::Ruleset) -> Result<NetId, String> {
+        let _ = (path, rules);
+        Err("this game has no network".into())
+    }
+
+    /// The `net` player of `spec` on `rules`, with the network of `file` (`weights=FILE`) or
+    /// the shipped one, for a game that has networks; `None` by default.
+    fn net_plan(
+        spec: &AgentSpec,
+        rules: &Self::Ruleset,
+        file: Option<String>,
+    ) -> Option<Result<Plan<Self>, AgentError>> {
+        let _ = (spec, rules, file);
+        None
+    }
+
+    /// The exact `solver` of a ruleset of this game, if the game has one: its cost (the size
+    /// of the game it solves, [`Cost::solver_seeds`]) and how to solve it. `None` by default.
+    fn solver(rules: &Self::Ruleset) -> Option<Plan<Self>> {
+        let _ = rules;
+        None
+    }
+}

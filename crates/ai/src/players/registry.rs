@@ -1,0 +1,261 @@
+//! The registry of players: which players there are (`players!`: one line each, with its
+//! option table and how its spec is read), and a spec read and prepared for one game
+//! ([`PreparedAgent`]). Above the players: it builds them all; the players themselves know
+//! only the [`Agent`] trait and their own options.
+
+use qasab_core::options::{OptionDef, OptionDoc};
+
+use crate::agent::Agent;
+use crate::players::limits::Limits;
+use crate::players::plan::{AgentMaker, Plan, SEED_ONLY};
+use crate::players::playable::Playable;
+use crate::players::{expectimax, greedy, mcts, net, random, solver};
+use crate::spec::{AgentError, AgentSpec, Cost};
+use qasab_core::GameState;
+
+/// Declares the players, one line each: its name, its option table, and the function that
+/// reads its spec for a game (a [`Plan`]). From the list come [`AGENT_NAMES`],
+/// [`option_docs`] and the dispatch of [`Plan::read`].
+macro_rules! players {
+    ($($name:literal: $options:expr => $($read:ident)::+,)+) => {
+        /// Names of the players, in the registry's order.
+        pub const AGENT_NAMES: &[&str] = &[$($name),+];
+
+        /// The documentation of a player's options, in documented order; `None` for an
+        /// unknown name.
+        pub fn option_docs(name: &str) -> Option<Vec<OptionDoc>> {
+            match name {
+                $($name => Some($options.iter().map(OptionDef::doc).collect()),)+
+                _ => None,
+            }
+        }
+
+        /// The plan of `spec` for a game of `S`, by the player's name.
+        fn read_spec<S: Playable>(
+            spec: &AgentSpec,
+            rules: &S::Ruleset,
+        ) -> Result<Plan<S>, AgentError> {
+            match spec.name.as_str() {
+                $($name => $($read)::+::<S>(spec, rules),)+
+                _ => Err(unknown_agent::<S>(spec, rules)),
+            }
+        }
+    };
+}
+
+players! {
+    "random": SEED_ONLY => random::read,
+    "solver": SEED_ONLY => solver::read,
+    "mcts": crate::search::mcts::OPTIONS => mcts::read,
+    "greedy": crate::search::greedy::OPTIONS => greedy::read,
+    "expectimax": crate::search::expectimax::OPTIONS => expectimax::read,
+    "net": net::NET_OPTIONS => net::read,
+}
+
+impl<S: Playable> Plan<S> {
+    /// Reads `spec` for `rules`: its player, and its options by the player's option table.
+    ///
+    /// # Errors
+    /// [`AgentError`] for an unknown player, a bad option, or a player this game lacks.
+    pub fn read(spec: &AgentSpec, rules: &S::Ruleset) -> Result<Plan<S>, AgentError> {
+        read_spec::<S>(spec, rules)
+    }
+}
+
+/// The error for an agent name nobody knows, listing the players `rules` has.
+pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> AgentError {
+    // Reading a plain spec prepares nothing (the solver solves only when prepared).
+    let has = |name: &&str| {
+        let plain = AgentSpec {
+            name: (*name).to_string(),
+            options: Vec::new(),
+        };
+        read_spec::<S>(&plain, rules).is_ok()
+    };
+    AgentError::UnknownAgent {
+        name: spec.name.clone(),
+        valid: AGENT_NAMES.iter().copied().filter(has).collect(),
+    }
+}
+
+/// A prepared agent spec: the maker plus the spec's own seed, if any.
+#[derive(Clone)]
+pub struct PreparedAgent<S: GameState> {
+    /// The spec as given.
+    pub spec: AgentSpec,
+    /// The `seed=` of the spec.
+    pub seed: Option<u64>,
+    /// What the player spends.
+    pub cost: Cost,
+    /// Builds the agent.
+    pub maker: AgentMaker<S>,
+}
+
+impl<S: Playable> PreparedAgent<S> {
+    /// Parses and prepares a spec for `rules`.
+    ///
+    /// # Errors
+    /// As [`AgentSpec::parse`], [`Plan::read`] and [`Plan::prepare`].
+    pub fn new(spec: &str, rules: &S::Ruleset) -> Result<Self, AgentError> {
+        let (spec, seed, plan) = Self::read(spec, rules)?;
+        let cost = plan.cost.clone();
+        Ok(PreparedAgent {
+            spec,
+            seed,
+            cost,
+            maker: plan.prepare()?,
+        })
+    }
+
+    /// Parses a spec and prepares it for `rules` if what it spends is within a host's
+    /// `limits` ([`Limits::check`]), before any expensive preparation.
+    ///
+    /// # Errors
+    /// A message: the player's own error, or the limit passed.
+    pub fn within(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
+        let (parsed, seed, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
+        limits.check(spec, &plan.cost)?;
+        let cost = plan.cost.clone();
+        Ok(PreparedAgent {
+            spec: parsed,
+            seed,
+            cost,
+            maker: plan.prepare().map_err(|e| e.to_string())?,
+        })
+    }
+
+    /// Reads a spec for `rules` as [`PreparedAgent::new`] does, without preparing it (which
+    /// for `solver` solves the game): the spec in canonical form.
+    ///
+    /// # Errors
+    /// As [`AgentSpec::parse`] and [`Plan::read`].
+    pub fn check(spec: &str, rules: &S::Ruleset) -> Result<AgentSpec, AgentError> {
+        Self::read(spec, rules).map(|(spec, _, _)| spec)
+    }
+
+    fn read(
+        spec: &str,
+        rules: &S::Ruleset,
+    ) -> Result<(AgentSpec, Option<u64>, Plan<S>), AgentError> {
+        let spec = AgentSpec::parse(spec)?;
+        let seed = spec.seed()?;
+        let plan = Plan::read(&spec, rules)?;
+        Ok((spec, seed, plan))
+    }
+
+    /// The agent for one game: seeded with the spec's `seed=` if given, else `default_seed`.
+    pub fn make(&self, default_seed: u64) -> Box<dyn Agent<S>> {
+        (self.maker)(self.seed.unwrap_or(default_seed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mcts::{LEVEL_HELP, LEVEL_ITERATIONS};
+    use crate::spec::Spend;
+
+    fn cost_on_tab(spec: &str) -> Cost {
+        let rules = qasab_core::tab::Ruleset::default();
+        let spec = AgentSpec::parse(spec).unwrap();
+        Plan::<qasab_core::tab::State>::read(&spec, &rules)
+            .unwrap_or_else(|e| panic!("{spec}: {e}"))
+            .cost
+    }
+
+    #[test]
+    fn the_level_help_states_the_level_iterations() {
+        assert_eq!(
+            LEVEL_HELP,
+            "a preset budget: 200, 1,000, 10,000, 30,000 or 100,000 iterations a move"
+        );
+        for n in LEVEL_ITERATIONS {
+            let grouped = n
+                .to_string()
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join(",");
+            assert!(LEVEL_HELP.contains(&grouped), "{grouped}");
+        }
+    }
+
+    #[test]
+    fn players_answer_their_cost_levels_included() {
+        let c = cost_on_tab("mcts(level=5,threads=2)");
+        assert_eq!(c.iterations, Some(Spend::new(100_000, "level=5")));
+        assert_eq!(c.threads, Some(Spend::option("threads", 2)));
+        assert_eq!(c.time_ms, None);
+        // The game's default level (4 on the Tâb family).
+        let c = cost_on_tab("mcts");
+        assert_eq!(c.iterations, Some(Spend::new(30_000, "level=4")));
+        let c = cost_on_tab("mcts(time=300)");
+        assert_eq!(c.time_ms, Some(Spend::option("time", 300)));
+        assert_eq!(c.iterations, None);
+        assert_eq!(
+            cost_on_tab("expectimax(level=5)").nodes,
+            Some(Spend::option("nodes", 8_000_000))
+        );
+        assert_eq!(
+            cost_on_tab("expectimax(nodes=5000)").nodes,
+            Some(Spend::option("nodes", 5000))
+        );
+        assert_eq!(cost_on_tab("greedy"), Cost::default());
+        assert_eq!(cost_on_tab("random(seed=3)"), Cost::default());
+    }
+
+    #[test]
+    fn a_hosts_limits_fit_every_level_and_name_what_passes_them() {
+        let limits = Limits::host("the server", 500, 1);
+        for level in 1..=5 {
+            for player in ["mcts", "expectimax"] {
+                let spec = format!("{player}(level={level})");
+                assert_eq!(limits.check(&spec, &cost_on_tab(&spec)), Ok(()), "{spec}");
+            }
+        }
+        let check = |spec: &str| limits.check(spec, &cost_on_tab(spec)).unwrap_err();
+        assert_eq!(
+            check("mcts(time=501)"),
+            "mcts(time=501): time=501 is above the server's limit of 500 milliseconds"
+        );
+        assert_eq!(
+            check("mcts(threads=2)"),
+            "mcts(threads=2): threads=2 is above the server's limit of 1 threads"
+        );
+        assert_eq!(
+            check("mcts(iterations=1000001)"),
+            "mcts(iterations=1000001): iterations=1000001 is above the server's limit of 1000000 \
+             iterations"
+        );
+        let small = Limits {
+            iterations: 50_000,
+            ..limits.clone()
+        };
+        assert_eq!(
+            small.check("mcts(level=5)", &cost_on_tab("mcts(level=5)")),
+            Err(
+                "mcts(level=5): level=5 (100000 iterations) is above the server's limit of \
+                 50000 iterations"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn the_solver_is_refused_above_the_hosts_seeds_before_it_solves() {
+        let limits = Limits::host("the server", 500, 1);
+        let rules = qasab_core::tihbat::Ruleset::with_seeds(40);
+        let e = PreparedAgent::<qasab_core::tihbat::State>::within("solver", &rules, &limits)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e,
+            "solver: the server solves tihbat up to seeds=20, not seeds=40"
+        );
+        let rules = qasab_core::tihbat::Ruleset::with_seeds(2);
+        let p = PreparedAgent::<qasab_core::tihbat::State>::within("solver", &rules, &limits);
+        assert_eq!(p.unwrap().cost.solver_seeds, Some(2));
+    }
+}
