@@ -450,22 +450,19 @@ mod tests {
     #[test]
     fn bad_options_say_what_is_expected() {
         let mut s = DEFAULT.clone();
-        assert_eq!(
-            apply(&mut s, DEFS, &[("size", "10")]),
-            Err(ApplyError::Value {
-                key: "size",
-                value: "10".into(),
-                error: ValueError::Expected("an integer from 1 to 9".into()),
-            })
-        );
-        assert_eq!(
-            apply(&mut s, DEFS, &[("colour", "green")]),
-            Err(ApplyError::Value {
-                key: "colour",
-                value: "green".into(),
-                error: ValueError::Expected("red | dark-blue".into()),
-            })
-        );
+        for (key, value, expected) in [
+            ("size", "10", "an integer from 1 to 9"),
+            ("colour", "green", "red | dark-blue"),
+        ] {
+            assert_eq!(
+                apply(&mut s, DEFS, &[(key, value)]),
+                Err(ApplyError::Value {
+                    key,
+                    value: value.into(),
+                    error: ValueError::Expected(expected.into()),
+                })
+            );
+        }
         assert_eq!(
             apply(&mut s, DEFS, &[("weight", "1")]),
             Err(ApplyError::UnknownKey("weight".into()))

@@ -126,6 +126,47 @@ pub fn write_canonical<R: Ruleset>(r: &R, f: &mut fmt::Formatter<'_>) -> fmt::Re
     options::write_canonical(f, r.name(), R::option_defs(), r, &r.defaults())
 }
 
+/// Reads a ruleset string of a game whose presets are `presets`, each given by its defaults:
+/// the string's name picks the preset whose [`Ruleset::name`] it is, and its options are
+/// applied to that preset's defaults ([`RulesetString::apply`]).
+///
+/// # Errors
+/// [`RulesetError::Syntax`] for a malformed string, [`RulesetError::UnknownName`] listing the
+/// presets' names, or the first error of applying the options.
+pub(crate) fn parse_preset<R: Ruleset>(s: &str, presets: &[R]) -> Result<R, RulesetError> {
+    let parsed = RulesetString::parse(s)?;
+    let Some(base) = presets.iter().find(|r| r.name() == parsed.name) else {
+        return Err(RulesetError::UnknownName {
+            name: parsed.name.to_string(),
+            valid: presets.iter().map(Ruleset::name).collect(),
+        });
+    };
+    parsed.apply(base.clone())
+}
+
+/// Implements `Display` (the canonical string, [`write_canonical`]) and `FromStr` (the
+/// options applied to the named preset's defaults, [`parse_preset`]) for a game's ruleset
+/// type, which states only its presets, each by its defaults, in the order an unknown name's
+/// error lists them: `ruleset_strings!(Ruleset, presets: [Ruleset::default()]);`.
+macro_rules! ruleset_strings {
+    ($ty:ty, presets: $presets:expr) => {
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                $crate::ruleset::write_canonical(self, f)
+            }
+        }
+
+        impl ::std::str::FromStr for $ty {
+            type Err = $crate::ruleset::RulesetError;
+
+            fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
+                $crate::ruleset::parse_preset(s, &$presets)
+            }
+        }
+    };
+}
+pub(crate) use ruleset_strings;
+
 /// Why a ruleset string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]

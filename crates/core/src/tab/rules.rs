@@ -1,15 +1,12 @@
 //! Tâb rulesets: the three presets and every named rule option (research §9, project decisions).
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::game::PositionIdError;
 use crate::grid::{HYDE_COLUMNS, HYDE_COLUMNS_TEXT, MAX_COLUMNS};
 use crate::options::{
     ConstText, OptionDef, ValueError, Values, choice_enum, choice_option, int_in, int_option,
 };
 use crate::player::Player;
-use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, RulesetString, write_canonical};
+use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, ruleset_strings};
 use crate::sticks::StickOdds;
 
 use super::State;
@@ -684,26 +681,7 @@ impl RulesetTrait for Ruleset {
     }
 }
 
-impl fmt::Display for Ruleset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_canonical(self, f)
-    }
-}
-
-impl FromStr for Ruleset {
-    type Err = RulesetError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let parsed = RulesetString::parse(s)?;
-        let Some(preset) = Preset::ALL.into_iter().find(|p| p.name() == parsed.name) else {
-            return Err(RulesetError::UnknownName {
-                name: parsed.name.to_string(),
-                valid: Preset::ALL.iter().map(|p| p.name()).collect(),
-            });
-        };
-        parsed.apply(preset.ruleset())
-    }
-}
+ruleset_strings!(Ruleset, presets: Preset::ALL.map(Preset::ruleset));
 
 #[cfg(test)]
 mod tests {

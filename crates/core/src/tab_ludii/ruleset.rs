@@ -1,15 +1,10 @@
 //! The two Ludii presets, their options and their canonical strings.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::game::{PositionIdError, Weighted};
 use crate::grid::HYDE_COLUMNS;
 use crate::options::{ConstText, OptionDef, ValueError, Values, int_option};
 use crate::player::Player;
-use crate::ruleset::{
-    Ruleset as RulesetTrait, RulesetError, RulesetString, parse_int_in, write_canonical,
-};
+use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, parse_int_in, ruleset_strings};
 use crate::sticks::{StickOdds, Throw};
 
 use super::State;
@@ -492,30 +487,10 @@ impl RulesetTrait for Ruleset {
     }
 }
 
-impl fmt::Display for Ruleset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_canonical(self, f)
-    }
-}
-
-impl FromStr for Ruleset {
-    type Err = RulesetError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let parsed = RulesetString::parse(s)?;
-        let preset = match parsed.name {
-            TAB_NAME => Preset::Tab,
-            HYDE_NAME => Preset::Hyde,
-            other => {
-                return Err(RulesetError::UnknownName {
-                    name: other.to_string(),
-                    valid: vec![TAB_NAME, HYDE_NAME],
-                });
-            }
-        };
-        parsed.apply(Ruleset::preset(preset))
-    }
-}
+ruleset_strings!(
+    Ruleset,
+    presets: [Ruleset::preset(Preset::Tab), Ruleset::preset(Preset::Hyde)]
+);
 
 #[cfg(test)]
 mod tests {

@@ -278,30 +278,31 @@ impl State {
     }
 }
 
-/// The squares of a bit mask of at most 64 squares, in increasing order.
-#[inline]
-pub(super) fn squares_of64(mut mask: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let s = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            Some(s)
+/// Defines a function giving the squares of a bit mask of one integer type, in increasing
+/// order: one body for both widths.
+macro_rules! squares_of {
+    ($(#[$doc:meta])* $name:ident: $mask:ty) => {
+        $(#[$doc])*
+        #[inline]
+        pub(super) fn $name(mut mask: $mask) -> impl Iterator<Item = u8> {
+            std::iter::from_fn(move || {
+                if mask == 0 {
+                    None
+                } else {
+                    let s = mask.trailing_zeros() as u8;
+                    mask &= mask - 1;
+                    Some(s)
+                }
+            })
         }
-    })
+    };
 }
 
-/// The squares of a bit mask, in increasing order.
-#[inline]
-pub(super) fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let s = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            Some(s)
-        }
-    })
-}
+squares_of!(
+    /// The squares of a bit mask of at most 64 squares, in increasing order.
+    squares_of64: u64
+);
+squares_of!(
+    /// The squares of a bit mask, in increasing order.
+    squares_of: u128
+);

@@ -116,18 +116,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
                     .into(),
                 "Tab.lud",
             );
-            rule(
-                "LT-10",
-                format!(
-                    "Ludii's limits: after {} turns of each player, or {} moves, the game stops with no \
-                     winner. (turn_cap={}, move_cap={})",
-                    r.turn_cap(),
-                    r.move_cap(),
-                    r.turn_cap(),
-                    r.move_cap()
-                ),
-                "its default limits",
-            );
+            rule("LT-10", limits(r), "its default limits");
         }
         Preset::Hyde => {
             rule(
@@ -192,18 +181,7 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
                     .into(),
                 "At-Tab wa-d-Dukk.lud",
             );
-            rule(
-                "LH-9",
-                format!(
-                    "Ludii's limits: after {} turns of each player, or {} moves, the game stops with no \
-                     winner. (turn_cap={}, move_cap={})",
-                    r.turn_cap(),
-                    r.move_cap(),
-                    r.turn_cap(),
-                    r.move_cap()
-                ),
-                "its default limits",
-            );
+            rule("LH-9", limits(r), "its default limits");
         }
     }
     let _ = writeln!(s);
@@ -217,6 +195,18 @@ pub(super) fn rules_text(r: &Ruleset) -> String {
         }
     );
     s
+}
+
+/// The last rule of both presets (LT-10, LH-9): Ludii's limits of turns and moves.
+fn limits(r: &Ruleset) -> String {
+    format!(
+        "Ludii's limits: after {} turns of each player, or {} moves, the game stops with no \
+         winner. (turn_cap={}, move_cap={})",
+        r.turn_cap(),
+        r.move_cap(),
+        r.turn_cap(),
+        r.move_cap()
+    )
 }
 
 /// The board, whose turn, the pending throw and the scores.

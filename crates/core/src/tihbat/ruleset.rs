@@ -1,12 +1,9 @@
 //! Tihbat ruleset options (research §6.4, rules T-1..T-9) and its canonical string.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::game::PositionIdError;
 use crate::options::{OptionDef, ValueError, Values, choice_enum, choice_option, int_option};
 use crate::player::Player;
-use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, RulesetString, write_canonical};
+use crate::ruleset::{Ruleset as RulesetTrait, ruleset_strings};
 
 use super::State;
 
@@ -256,26 +253,7 @@ impl RulesetTrait for Ruleset {
     }
 }
 
-impl fmt::Display for Ruleset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_canonical(self, f)
-    }
-}
-
-impl FromStr for Ruleset {
-    type Err = RulesetError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let parsed = RulesetString::parse(s)?;
-        if parsed.name != NAME {
-            return Err(RulesetError::UnknownName {
-                name: parsed.name.to_string(),
-                valid: vec![NAME],
-            });
-        }
-        parsed.apply(Ruleset::default())
-    }
-}
+ruleset_strings!(Ruleset, presets: [Ruleset::default()]);
 
 #[cfg(test)]
 mod tests {

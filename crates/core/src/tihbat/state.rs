@@ -614,6 +614,13 @@ mod tests {
         State::from_position(rules, id.parse().unwrap()).unwrap()
     }
 
+    /// South sows one counter from pit A, then North one from pit C.
+    fn sow_a_then_c(s: &mut State) {
+        for pit in [Pit::A, Pit::C] {
+            s.play_unchecked(Move::Sow { pit, count: 1 });
+        }
+    }
+
     #[test]
     fn null_moves_by_both_sides_repeat_the_position() {
         let r = Ruleset::with_seeds(2);
@@ -642,14 +649,7 @@ mod tests {
                 ..Ruleset::with_seeds(2)
             };
             let mut s = state(r, "1,0,1,2/4,0/south");
-            s.play_unchecked(Move::Sow {
-                pit: Pit::A,
-                count: 1,
-            });
-            s.play_unchecked(Move::Sow {
-                pit: Pit::C,
-                count: 1,
-            });
+            sow_a_then_c(&mut s);
             assert_eq!(
                 s.turn().outcome().unwrap().scores,
                 ByPlayer::new(scores.0, scores.1)
@@ -666,14 +666,7 @@ mod tests {
         let mut s = state(r, "1,0,1,0/6,0/south");
         for _ in 0..2 {
             assert!(s.turn().player().is_some());
-            s.play_unchecked(Move::Sow {
-                pit: Pit::A,
-                count: 1,
-            });
-            s.play_unchecked(Move::Sow {
-                pit: Pit::C,
-                count: 1,
-            });
+            sow_a_then_c(&mut s);
         }
         assert_eq!(s.turn().outcome().unwrap().reason, EndReason::Repetition);
         assert_eq!(s.occurrences(), 3);
