@@ -11,15 +11,13 @@ use std::time::Instant;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
-use qasab_ai::play::jobs::{ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest};
 use qasab_ai::eval::net::Network;
-use qasab_ai::train::{
-    CurvePoint, StepReport, TrainError, TrainOptions, Trainer, samples_from_bytes,
-    samples_to_bytes, self_play_games,
+use qasab_ai::play::jobs::{
+    ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest,
 };
-use qasab_ai::eval::net::{Encode, NetError};
-use qasab_ai::players::Playable;
-use qasab_core::{AnyRuleset, tab, tab_ludii};
+use qasab_ai::train::any::{AnyTrainer, self_play_bytes};
+use qasab_ai::train::{CurvePoint, StepReport, TrainError, TrainOptions, samples_from_bytes};
+use qasab_core::AnyRuleset;
 
 use crate::{NetworkError, QasabError, RulesetError, parse_ruleset};
 
@@ -229,22 +227,6 @@ impl PyResults {
     }
 }
 
-/// A training run of one game's family.
-enum AnyTrainer {
-    Tab(Trainer<tab::State>),
-    TabLudii(Trainer<tab_ludii::State>),
-}
-
-/// Calls `$body` with `$t` bound to the typed trainer.
-macro_rules! with_trainer {
-    ($any:expr, $t:ident => $body:expr) => {
-        match $any {
-            AnyTrainer::Tab($t) => $body,
-            AnyTrainer::TabLudii($t) => $body,
-        }
-    };
-}
-
 fn train_error(e: TrainError) -> PyErr {
     match e {
         TrainError::Net(e) => NetworkError::new_err(e.to_string()),
@@ -328,13 +310,9 @@ impl PyTrainer {
             curve_every,
             curve_pairs,
         };
-        let inner = match rules {
-            AnyRuleset::Tab(r) => AnyTrainer::Tab(Trainer::new(r, options).map_err(train_error)?),
-            AnyRuleset::TabLudii(r) => {
-                AnyTrainer::TabLudii(Trainer::new(r, options).map_err(train_error)?)
-            }
-            other => return Err(no_network(&other)),
-        };
+        let inner = AnyTrainer::new(&rules, options)
+            .ok_or_else(|| no_network(&rules))?
+            .map_err(train_error)?;
         Ok(PyTrainer {
             inner,
             started: Instant::now(),
@@ -354,17 +332,9 @@ impl PyTrainer {
             NetworkError::new_err("not a checkpoint: it names no ruleset".to_string())
         })?;
         let rules = parse_ruleset(ruleset)?;
-        let (inner, seconds) = match rules {
-            AnyRuleset::Tab(r) => {
-                let (t, s) = Trainer::resume(r, checkpoint, games, threads).map_err(train_error)?;
-                (AnyTrainer::Tab(t), s)
-            }
-            AnyRuleset::TabLudii(r) => {
-                let (t, s) = Trainer::resume(r, checkpoint, games, threads).map_err(train_error)?;
-                (AnyTrainer::TabLudii(t), s)
-            }
-            other => return Err(no_network(&other)),
-        };
+        let (inner, seconds) = AnyTrainer::resume(&rules, checkpoint, games, threads)
+            .ok_or_else(|| no_network(&rules))?
+            .map_err(train_error)?;
         Ok(PyTrainer {
             inner,
             started: Instant::now(),
@@ -375,19 +345,19 @@ impl PyTrainer {
     /// The canonical ruleset string.
     #[getter]
     fn ruleset(&self) -> String {
-        with_trainer!(&self.inner, t => t.rules.to_string())
+        self.inner.ruleset()
     }
 
     /// Self-play games played so far.
     #[getter]
     fn games_done(&self) -> u64 {
-        with_trainer!(&self.inner, t => t.games_done)
+        self.inner.games_done()
     }
 
     /// The run's settings as a dict.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let o = with_trainer!(&self.inner, t => t.options.clone());
+        let o = self.inner.options().clone();
         let d = PyDict::new(py);
         d.set_item("games", o.games)?;
         d.set_item("seed", o.seed)?;
@@ -402,25 +372,25 @@ impl PyTrainer {
 
     /// Whether every game of the run has been played.
     fn finished(&self) -> bool {
-        with_trainer!(&self.inner, t => t.finished())
+        self.inner.finished()
     }
 
     /// Goes on at Adam step size `rate` from the next batch (a lower rate late in a run, as
     /// `qasab train --resume CHECKPOINT --rate R`); recorded in the checkpoint and in the
     /// network's metadata (`rate_schedule`). Raises `QasabError` for a rate not in (0, 1).
     fn set_rate(&mut self, rate: f32) -> PyResult<()> {
-        with_trainer!(&mut self.inner, t => t.set_rate(rate)).map_err(train_error)
+        self.inner.set_rate(rate).map_err(train_error)
     }
 
     /// The next batch's games, `(first, count)`; `count` is 0 once the run is finished.
     fn next_batch(&self) -> (u64, u64) {
-        with_trainer!(&self.inner, t => t.next_batch())
+        self.inner.next_batch()
     }
 
     /// The network as it stands, as the bytes of its file (safetensors, with what it was
     /// trained on): the weights that workers play the next batch with.
     fn network<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let bytes = with_trainer!(&self.inner, t => t.network().to_bytes());
+        let bytes = self.inner.network().to_bytes();
         PyBytes::new(py, &bytes)
     }
 
@@ -441,7 +411,7 @@ impl PyTrainer {
             for part in &games {
                 all.extend(samples_from_bytes(part)?);
             }
-            with_trainer!(inner, t => t.learn(all, started))
+            inner.learn(all, started)
         });
         step_dict(py, &report.map_err(train_error)?)
     }
@@ -450,7 +420,7 @@ impl PyTrainer {
     fn step<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let started = self.started;
         let inner = &mut self.inner;
-        let report = py.detach(|| with_trainer!(inner, t => t.step(started)));
+        let report = py.detach(|| inner.step(started));
         step_dict(py, &report)
     }
 
@@ -458,13 +428,13 @@ impl PyTrainer {
     /// --resume` and `Trainer.resume` read).
     fn checkpoint<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
-        let bytes = with_trainer!(&self.inner, t => t.checkpoint(seconds));
+        let bytes = self.inner.checkpoint(seconds);
         PyBytes::new(py, &bytes)
     }
 
     /// The learning curve so far, as `qasab train`'s `STEM.curve.json` holds it.
     fn curve_json(&self) -> String {
-        let curve = with_trainer!(&self.inner, t => t.curve.clone());
+        let curve = self.inner.curve().to_vec();
         serde_json::to_string_pretty(&curve).expect("a curve serialises")
     }
 
@@ -475,24 +445,6 @@ impl PyTrainer {
             self.games_done()
         )
     }
-}
-
-fn play_typed<S: Encode + Playable>(
-    rules: &S::Ruleset,
-    network: &Network,
-    seed: u64,
-    lambda: f32,
-    games: std::ops::Range<u64>,
-) -> Result<Vec<u8>, NetError> {
-    network.fits::<S>(rules)?;
-    Ok(samples_to_bytes(&self_play_games::<S>(
-        &network.mlp,
-        network.encoding,
-        rules,
-        seed,
-        lambda,
-        games,
-    )))
 }
 
 /// Self-play games `first .. first + count` of the run with seed `seed` on `ruleset`, played
@@ -515,17 +467,7 @@ pub(crate) fn self_play_games_bytes<'py>(
         .checked_add(count)
         .ok_or_else(|| QasabError::new_err(format!("games {first} + {count} overflow")))?;
     let bytes = py
-        .detach(|| match &rules {
-            AnyRuleset::Tab(r) => Ok(play_typed::<tab::State>(r, &net, seed, lambda_, first..end)),
-            AnyRuleset::TabLudii(r) => Ok(play_typed::<tab_ludii::State>(
-                r,
-                &net,
-                seed,
-                lambda_,
-                first..end,
-            )),
-            other => Err(other.name()),
-        })
+        .detach(|| self_play_bytes(&rules, &net, seed, lambda_, first..end).ok_or(rules.name()))
         .map_err(|name| {
             RulesetError::new_err(format!(
                 "{name} has no network: networks are trained for the Tâb family"

@@ -16,8 +16,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
-use qasab_ai::players::{AnyAgent, AnyPlayer, Playable};
 use qasab_ai::play::simulate::GameSummary;
+use qasab_ai::players::{AnyAgent, AnyPlayer, Playable};
 use qasab_core::game::describe_turn;
 use qasab_core::{
     ActionIdError, AnyAction, AnyGame, AnyRuleset, AnyState, MoveError, ParseActionError, Player,

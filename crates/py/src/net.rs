@@ -14,10 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
 use qasab_ai::eval::net::encode::ENCODINGS;
 use qasab_ai::eval::net::mlp::{Linear, MAX_HIDDEN, Mlp};
-use qasab_ai::train::{TrainOptions, Trainer};
 use qasab_ai::eval::net::{Encode, Encoding, Features, NetError, Network};
-use qasab_ai::players::Playable;
-use qasab_core::{AnyRuleset, AnyState, Observe, Turn};
+use qasab_ai::players::{NetworkWork, Playable, with_network};
+use qasab_ai::train::{TrainOptions, Trainer};
+use qasab_core::{AnyRuleset, AnyState, Observe, Registered, Turn};
 
 use crate::{NetworkError, PyState, QasabError, RulesetError, parse_ruleset};
 
@@ -30,16 +30,47 @@ fn no_encoding(name: &str) -> PyErr {
     ))
 }
 
-/// Calls the generic `$f::<State>(rules, args…)` for a ruleset of a game with an encoding,
-/// else raises [`no_encoding`].
-macro_rules! encoded {
-    ($rules:expr, $f:ident($($arg:expr),*)) => {
-        match $rules {
-            AnyRuleset::Tab(r) => $f::<qasab_core::tab::State>(r $(, $arg)*),
-            AnyRuleset::TabLudii(r) => $f::<qasab_core::tab_ludii::State>(r $(, $arg)*),
-            other => Err(no_encoding(other.name())),
-        }
-    };
+/// Runs `work` on the game of `rules` if it has an encoding ([`with_network`]), else raises
+/// [`no_encoding`].
+fn encoded<W: NetworkWork<Output = PyResult<T>>, T>(rules: &AnyRuleset, work: W) -> PyResult<T> {
+    with_network(rules, work).unwrap_or_else(|| Err(no_encoding(rules.name())))
+}
+
+/// [`encoding_typed`] on the game of a dynamic ruleset.
+struct EncodingOf<'py, 'a>(Python<'py>, Option<&'a str>);
+
+impl<'py> NetworkWork for EncodingOf<'py, '_> {
+    type Output = PyResult<Bound<'py, PyDict>>;
+
+    fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Self::Output {
+        encoding_typed::<S>(rules, self.0, self.1)
+    }
+}
+
+/// [`training_data_typed`] on the game of a dynamic ruleset.
+struct TrainingData<'py, 'a, 'b>(Python<'py>, &'a Export<'b>);
+
+impl<'py> NetworkWork for TrainingData<'py, '_, '_> {
+    type Output = PyResult<Bound<'py, PyDict>>;
+
+    fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Self::Output {
+        training_data_typed::<S>(rules, self.0, self.1)
+    }
+}
+
+/// [`save_typed`] on the game of a dynamic ruleset.
+struct Save<'a, 'py> {
+    path: &'a Path,
+    tensors: &'a HashMap<String, Tensor<'py>>,
+    metadata: HashMap<String, String>,
+}
+
+impl NetworkWork for Save<'_, '_> {
+    type Output = PyResult<()>;
+
+    fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Self::Output {
+        save_typed::<S>(rules, self.path, self.tensors, self.metadata)
+    }
 }
 
 /// A network error as Python's `NetworkError`, naming the file unless the message does.
@@ -119,7 +150,7 @@ pub(crate) fn net_encoding<'py>(
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_ruleset(ruleset)?;
-    encoded!(&rules, encoding_typed(py, encoding))
+    encoded(&rules, EncodingOf(py, encoding))
 }
 
 /// The inputs of a state that is not over in the encoding `enc`.
@@ -231,9 +262,7 @@ fn training_data_typed<'py, S: Encode + Observe + Playable>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (mlp, enc, source) = export_network::<S>(rules, x)?;
     let games = py.detach(|| {
-        qasab_ai::train::training_data::<S>(
-            &mlp, enc, rules, x.games, x.seed, x.lambda, x.threads,
-        )
+        qasab_ai::train::training_data::<S>(&mlp, enc, rules, x.games, x.seed, x.lambda, x.threads)
     });
     let rows: Vec<(u64, &S, &qasab_ai::train::Sample)> = games
         .iter()
@@ -345,7 +374,7 @@ pub(crate) fn net_training_data<'py>(
         lambda: lambda_ as f32,
         threads,
     };
-    encoded!(&rules, training_data_typed(py, &x))
+    encoded(&rules, TrainingData(py, &x))
 }
 
 /// The layers of a network file, in order.
@@ -499,5 +528,12 @@ pub(crate) fn net_save_network(
             "metadata {k:?} is written from the ruleset and cannot be given"
         )));
     }
-    encoded!(&rules, save_typed(&path, &tensors, metadata))
+    encoded(
+        &rules,
+        Save {
+            path: &path,
+            tensors: &tensors,
+            metadata,
+        },
+    )
 }

@@ -35,5 +35,5 @@ pub mod tihbat;
 pub use any::{AnyAgent, AnyEvaluation, AnyPlayer};
 pub use limits::{FILE_OPTIONS, Limits};
 pub use plan::{AgentMaker, Plan};
-pub use playable::Playable;
+pub use playable::{NetworkWork, Playable, with_network};
 pub use registry::{AGENT_NAMES, PreparedAgent, option_docs, unknown_agent};

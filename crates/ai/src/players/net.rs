@@ -221,6 +221,13 @@ macro_rules! network_hooks {
         fn strongest_agent(rules: &Self::Ruleset) -> &'static str {
             crate::players::net::strongest::<Self>(rules)
         }
+
+        fn with_network<W: crate::players::playable::NetworkWork>(
+            rules: &Self::Ruleset,
+            work: W,
+        ) -> Option<W::Output> {
+            Some(work.run::<Self>(rules))
+        }
     };
 }
 pub(crate) use network_hooks;

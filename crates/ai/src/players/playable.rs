@@ -1,6 +1,9 @@
 //! The hooks by which a game gives its players: its strongest player, its search defaults, its
 //! networks, its exact solver.
 
+use qasab_core::{AnyRuleset, Registered, Ruleset, with_ruleset};
+
+use crate::eval::net::Encode;
 use crate::eval::{Evaluate, NetId};
 use crate::players::plan::Plan;
 use crate::search::mcts::MctsOptions;
@@ -49,10 +52,41 @@ pub trait Playable: Evaluate {
         None
     }
 
+    /// Runs `work` on `rules` if this game has networks (its states have an encoding,
+    /// [`Encode`]): the hook by which front ends reach the networks of whichever game a
+    /// dynamic ruleset names ([`with_network`]). `None` by default.
+    fn with_network<W: NetworkWork>(rules: &Self::Ruleset, work: W) -> Option<W::Output> {
+        let _ = (rules, work);
+        None
+    }
+
     /// The exact `solver` of a ruleset of this game, if the game has one: its cost (the size
     /// of the game it solves, [`Cost::solver_seeds`]) and how to solve it. `None` by default.
     fn solver(rules: &Self::Ruleset) -> Option<Plan<Self>> {
         let _ = rules;
         None
     }
+}
+
+/// Work generic over a game with networks (training, encodings, network files), run on the
+/// game of a dynamic ruleset by [`with_network`]: the one place where the front ends' code
+/// for networks meets the game's type.
+pub trait NetworkWork {
+    /// What the work gives.
+    type Output;
+    /// The work on a ruleset of game `S`.
+    fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Self::Output;
+}
+
+/// Runs `work` on the game of `rules` if that game has networks
+/// ([`Playable::with_network`]); `None` for a game without them.
+pub fn with_network<W: NetworkWork>(rules: &AnyRuleset, work: W) -> Option<W::Output> {
+    with_ruleset!(rules, r => typed_network(r, work))
+}
+
+fn typed_network<R: Ruleset, W: NetworkWork>(rules: &R, work: W) -> Option<W::Output>
+where
+    R::State: Playable,
+{
+    R::State::with_network(rules, work)
 }

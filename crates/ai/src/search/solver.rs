@@ -56,7 +56,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use qasab_core::tihbat::{CycleSplit, EmptySide, Move, Position, Ruleset, State};
-use qasab_core::{ByPlayer, GameState, Player};
+use qasab_core::{AnyRuleset, ByPlayer, GameState, Player, Registered};
 use thiserror::Error;
 
 /// A level the solver could not resolve.
@@ -153,6 +153,13 @@ struct Level {
     /// CSR offsets into `edges`.
     start: Vec<u32>,
     edges: Vec<Edge>,
+}
+
+/// The ruleset inside `rules` if it names a game this solver solves (Tihbat): how the front
+/// ends (`qasab solve`, `qasab bench`, the study's exact values) reach the solver from a
+/// dynamic ruleset.
+pub fn solvable(rules: &AnyRuleset) -> Option<&Ruleset> {
+    State::ruleset_of(rules)
 }
 
 /// The most counters per pit for which a host prepares the solver by default

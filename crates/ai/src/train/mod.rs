@@ -25,6 +25,7 @@
 //! throws ([`crate::play::arena::play_pair_to_end`]); the score and the batch losses since the last
 //! point make one point of the learning curve.
 
+pub mod any;
 pub mod fit;
 
 use std::sync::Arc;

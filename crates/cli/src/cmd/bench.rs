@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use qasab_ai::Solver;
 use qasab_ai::play::bench::bench_playouts;
+use qasab_ai::search::solver::solvable;
 use qasab_core::{AnyRuleset, with_ruleset};
 use serde_json::{Value, json};
 
@@ -25,8 +26,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     for any in &rulesets {
         let b = with_ruleset!(any, r => bench_playouts(r, args.seed, time));
         let mut v = serde_json::to_value(&b)?;
-        #[allow(irrefutable_let_patterns)] // only Tihbat has a solver; other games follow
-        if let AnyRuleset::Tihbat(r) = any {
+        if let Some(r) = solvable(any) {
             // The best of three solves, to keep noise from other processes out.
             let solves: Vec<Solver> = (0..3).map(|_| Solver::new(*r)).collect::<Result<_, _>>()?;
             let best = solves

@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use qasab_ai::Solver;
+use qasab_ai::search::solver::solvable;
 use qasab_core::tihbat::{MAX_SEEDS, Ruleset, State};
-use qasab_core::{AnyRuleset, GameState, Ruleset as _};
+use qasab_core::{GameState, Ruleset as _};
 use serde::Serialize;
 
 use super::parse_ruleset;
@@ -32,13 +33,12 @@ struct MoveValue {
 }
 
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let rules = match parse_ruleset(&args.ruleset)? {
-        AnyRuleset::Tihbat(r) => r,
-        #[allow(unreachable_patterns)]
-        other => bail!(
+    let any = parse_ruleset(&args.ruleset)?;
+    let Some(&rules) = solvable(&any) else {
+        bail!(
             "solve works only for tihbat; {} has too many positions to solve exactly (use simulate or a computer player)",
-            other.name()
-        ),
+            any.name()
+        );
     };
     if let Some(range) = &args.sweep {
         let (a, b) = parse_range(range)?;

@@ -7,9 +7,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::eval::net::{Encode, NetError};
-use qasab_ai::players::Playable;
+use qasab_ai::players::{NetworkWork, Playable, with_network};
 use qasab_ai::train::{CurvePoint, TrainOptions, Trainer, best_point};
-use qasab_core::AnyRuleset;
+use qasab_core::Registered;
 
 use super::parse_ruleset;
 use crate::cli::TrainArgs;
@@ -22,13 +22,24 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         }
         None => parse_ruleset(args.ruleset.as_deref().expect("clap requires it"))?,
     };
-    match any {
-        AnyRuleset::Tab(r) => train::<qasab_core::tab::State>(r, args),
-        AnyRuleset::TabLudii(r) => train::<qasab_core::tab_ludii::State>(r, args),
-        AnyRuleset::Tihbat(_) => bail!(
-            "tihbat has no network: it is solved exactly (qasab solve); networks are trained for \
-             the Tâb family"
+    match with_network(&any, Train(args)) {
+        Some(done) => done,
+        None => bail!(
+            "{} has no network: it is solved exactly (qasab solve); networks are trained for the \
+             Tâb family",
+            any.name()
         ),
+    }
+}
+
+/// `qasab train` on the game of the ruleset, which has networks.
+struct Train<'a>(&'a TrainArgs);
+
+impl NetworkWork for Train<'_> {
+    type Output = Result<ExitCode>;
+
+    fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Result<ExitCode> {
+        train::<S>(rules.clone(), self.0)
     }
 }
 

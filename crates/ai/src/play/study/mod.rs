@@ -322,7 +322,7 @@ impl StudySpec {
         }
         for v in &self.variants {
             if self.games == 0 {
-                if !matches!(v.rules, AnyRuleset::Tihbat(_)) {
+                if crate::search::solver::solvable(&v.rules).is_none() {
                     return Err(StudyError::NoGames {
                         ruleset: v.rules.to_string(),
                     });
@@ -765,11 +765,7 @@ pub struct StudyReport {
 /// ones still get their value.
 pub fn solver_values(variants: &[Variant]) -> Vec<Option<SolverValue>> {
     use qasab_core::tihbat::Ruleset as Tihbat;
-    let tihbat = |v: &Variant| match &v.rules {
-        AnyRuleset::Tihbat(r) => Some(*r),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    };
+    let tihbat = |v: &Variant| crate::search::solver::solvable(&v.rules).copied();
     let mut groups: BTreeMap<String, (Tihbat, Vec<usize>)> = BTreeMap::new();
     for (i, v) in variants.iter().enumerate() {
         if let Some(r) = tihbat(v) {
