@@ -36,6 +36,47 @@ fn encoded<W: NetworkWork<Output = PyResult<T>>, T>(rules: &AnyRuleset, work: W)
     with_network(rules, work).unwrap_or_else(|| Err(no_encoding(rules.name())))
 }
 
+/// A function of a state of a game with an encoding ([`StateFn`]), run on the dynamic state
+/// of such a game.
+struct OfState<'a, F>(&'a AnyState, F);
+
+/// The functions [`OfState`] runs: one generic function of a state, for each use.
+trait StateFn {
+    type Output;
+    fn call<S: Encode>(self, state: &S) -> PyResult<Self::Output>;
+}
+
+impl<F: StateFn> NetworkWork for OfState<'_, F> {
+    type Output = PyResult<F::Output>;
+
+    fn run<S: Encode + Playable + Registered>(self, _: &S::Ruleset) -> Self::Output {
+        let state = S::state_of(self.0).expect("a state of its own ruleset's game");
+        self.1.call(state)
+    }
+}
+
+/// [`encode_named`] as a [`StateFn`].
+struct EncodeNamed<'a>(Option<&'a str>);
+
+impl StateFn for EncodeNamed<'_> {
+    type Output = Features;
+
+    fn call<S: Encode>(self, state: &S) -> PyResult<Features> {
+        encode_named(state, self.0)
+    }
+}
+
+/// [`value_typed`] as a [`StateFn`].
+struct ValueOf<'a>(Option<&'a Path>);
+
+impl StateFn for ValueOf<'_> {
+    type Output = f64;
+
+    fn call<S: Encode>(self, state: &S) -> PyResult<f64> {
+        value_typed(state, self.0)
+    }
+}
+
 /// [`encoding_typed`] on the game of a dynamic ruleset.
 struct EncodingOf<'py, 'a>(Python<'py>, Option<&'a str>);
 
@@ -179,11 +220,8 @@ pub(crate) fn net_encode<'py>(
     state: &PyState,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let f = match state.inner.state() {
-        AnyState::Tab(s) => encode_named(s, encoding)?,
-        AnyState::TabLudii(s) => encode_named(s, encoding)?,
-        other => return Err(no_encoding(other.ruleset().name())),
-    };
+    let any = state.inner.state();
+    let f = encoded(&any.ruleset(), OfState(any, EncodeNamed(encoding)))?;
     array_with(py, "float32", 4, &[f.size()], |b| {
         for &(i, v) in f.active() {
             let at = i as usize * 4;
@@ -214,11 +252,8 @@ fn value_typed<S: Encode>(state: &S, network: Option<&Path>) -> PyResult<f64> {
 #[pyo3(signature = (state, network=None))]
 pub(crate) fn net_value(state: &PyState, network: Option<PathBuf>) -> PyResult<f64> {
     let network = network.as_deref();
-    match state.inner.state() {
-        AnyState::Tab(s) => value_typed(s, network),
-        AnyState::TabLudii(s) => value_typed(s, network),
-        other => Err(no_encoding(other.ruleset().name())),
-    }
+    let any = state.inner.state();
+    encoded(&any.ruleset(), OfState(any, ValueOf(network)))
 }
 
 /// The settings of one export.
