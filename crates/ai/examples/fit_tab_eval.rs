@@ -5,19 +5,19 @@
 //! each decision replaced by a uniform random legal move with probability E (default 0.05) so
 //! that the positions vary. It keeps about one state in K (default 4) of every game that ends
 //! with a winner, with the game's result, and fits a logistic regression of the result on the
-//! inputs of the evaluation ([`qasab_ai::eval::tab::inputs`]), with no intercept so that the
+//! inputs of the evaluation ([`qasab_ai::games::tab::eval::inputs`]), with no intercept so that the
 //! value stays antisymmetric: `P(White wins) = 1 / (1 + exp(-w·x))`.
 //!
 //! The games whose index is a multiple of 5 are held out. The report gives the log loss on
 //! them of the fitted weights and of the hand-chosen ones (at their own scale, and at the best
 //! single scale fitted on the other games), then the fitted weights in the form of
-//! [`qasab_ai::eval::tab::Weights`]: each divided by the material weight, and the squash's
+//! [`qasab_ai::games::tab::eval::Weights`]: each divided by the material weight, and the squash's
 //! scale per piece (`tanh(z / 2)` is the value of a win probability `1 / (1 + exp(-z))`).
 //!
 //! `docs/players.md` records the command that produced the weights `eval=fitted` uses.
 
 use qasab_ai::PreparedAgent;
-use qasab_ai::eval::tab::{INPUT_NAMES, INPUTS, Weights, inputs, scale};
+use qasab_ai::games::tab::eval::{INPUT_NAMES, INPUTS, Weights, inputs, scale};
 use qasab_ai::play::driver::ChanceSource;
 use qasab_ai::rng::{below, derive_seed, rng_from_seed};
 use qasab_ai::train::fit::{dot, log_loss, logistic, sigmoid};

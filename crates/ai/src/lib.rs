@@ -15,10 +15,15 @@
 //! 5. [`play`]: the driver of a game, simulation, the arena, analysis, the variant study and
 //!    the jobs that spread them over machines.
 //! 6. [`train`]: self-play training of the networks, and the fitting of evaluation weights.
+//!
+//! Each game is one folder of [`games`], which implements the traits of the evaluation and the
+//! players for it (its evaluation, its network's inputs, its players' hooks); the layers are
+//! generic over those traits, and only the registry of the core names the games.
 
 pub mod agent;
 pub mod cancel;
 pub mod eval;
+pub mod games;
 pub mod play;
 pub mod players;
 pub mod rng;

@@ -3,9 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use qasab_ai::eval::{
-    EvalWeights, Evaluate, tab as tab_eval, tab_ludii as ludii_eval, terminal_value,
-};
+use qasab_ai::eval::{EvalWeights, Evaluate, terminal_value};
+use qasab_ai::games::tab::eval as tab_eval;
+use qasab_ai::games::tab_ludii::eval as ludii_eval;
 use qasab_ai::rng::rng_from_seed;
 use qasab_core::grid::Square;
 use qasab_core::sticks::Throw;

@@ -4,16 +4,15 @@
 //! the leaves of their trees. A finished game gets its exact result ([`terminal_value`]); any
 //! other state gets a weighted score of features, squashed into `(-1, 1)` with `tanh`. The
 //! weights are chosen by hand; the Tâb family also has weights fitted to game results
-//! ([`EvalWeights`], the players' `eval=` option). The features and weights of each game are
-//! documented in its module and in `docs/players.md`:
+//! ([`EvalWeights`], the players' `eval=` option). Each game's evaluation is written in its
+//! own folder of `crate::games` (its features and weights are documented there and in
+//! `docs/players.md`); this module holds what they share:
 //!
-//! * [`tab`](mod@tab): `tab`, `tab-hyde`, `tab-modern` (material or captures, progress,
-//!   unconverted pieces, banked tâbs, stacks and reduction risk, and the exact chance that each
-//!   unit is hit in the enemy's turn);
-//! * [`tab_ludii`](mod@tab_ludii): `tab-ludii`, `tab-hyde-ludii`;
-//! * [`tihbat`](mod@tihbat): the 2×2 mancala.
-//!
-//! [`hits`] holds the hit model the two Tâb evaluations share.
+//! * the [`Evaluate`] trait, terminal values and the squashing of scores;
+//! * [`hits`]: the hit model the two Tâb evaluations share, and [`terms`], their shared
+//!   weights and the nearness of a safety limit;
+//! * [`net`]: the learned networks, as an evaluation;
+//! * [`options`]: the players' `eval=` and `weights=` options.
 //!
 //! Every evaluation is antisymmetric: `evaluate(One) == -evaluate(Two)` (the score is computed
 //! once, for the first seat, and negated for the second), so a search may take either side's
@@ -24,12 +23,9 @@ use qasab_core::{GameState, Outcome, Player};
 use qasab_core::options::ValueError;
 
 pub mod hits;
-pub mod limits;
 pub mod net;
 pub mod options;
-pub mod tab;
-pub mod tab_ludii;
-pub mod tihbat;
+pub mod terms;
 
 /// A game whose states have a static value for each player.
 pub trait Evaluate: GameState {
@@ -80,7 +76,7 @@ pub enum EvalWeights {
     #[default]
     Hand,
     /// Weights fitted to the results of self-play games by logistic regression (the Tâb
-    /// family only; see [`tab::Weights::FITTED`]).
+    /// family only; see `games::tab::eval::Weights::FITTED`).
     Fitted,
     /// A network ([`crate::eval::net`]): the shipped one of the ruleset's family (the Tâb family and
     /// the Ludii presets, on the boards their networks were trained on), or one read from a
@@ -146,7 +142,7 @@ impl EvalWeights {
 
 /// Which network `eval=net` reads: the shipped one of the ruleset's family and board
 /// ([`NetId::SHIPPED`]), or one read from a file (`weights=FILE`) and kept
-/// ([`net::keep`](crate::eval::net::keep)).
+/// (`net::keep`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NetId(u8);
 

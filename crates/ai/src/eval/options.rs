@@ -12,9 +12,9 @@ pub trait EvalSetting {
     fn eval(&self) -> EvalWeights;
     /// Chooses the weights.
     fn set_eval(&mut self, weights: EvalWeights);
-    /// Whether the game has fitted weights ([`Evaluate::FITTED`]).
+    /// Whether the game has fitted weights ([`Evaluate::FITTED`](crate::eval::Evaluate::FITTED)).
     fn fitted(&self) -> bool;
-    /// Whether the game has networks ([`Evaluate::NET`]).
+    /// Whether the game has networks ([`Evaluate::NET`](crate::eval::Evaluate::NET)).
     fn net(&self) -> bool;
     /// What the spec says of the evaluation so far.
     fn source(&mut self) -> &mut EvalSource;

@@ -7,8 +7,8 @@
 //!   (the exact player of the games that have one), [`net`] (a network's choice), and the
 //!   thin wrappers of the searches, [`mcts`], [`greedy`] and [`expectimax`].
 //! * [`playable`]: the [`Playable`] trait, the hooks by which a game gives its players (its
-//!   solver, its networks, its search defaults), with its impls in [`tab`], [`tab_ludii`] and
-//!   [`tihbat`].
+//!   solver, its networks, its search defaults), which each game implements in its own folder
+//!   of `crate::games`.
 //! * [`plan`]: what a spec costs and how it is prepared ([`Plan`]), and the network files it
 //!   may read; [`search`]: the evaluation of the search players, shipped or from a file; [`limits`]: what a host allows ([`Limits`]).
 //! * [`any`]: the dynamic player of any game ([`AnyPlayer`], [`AnyAgent`]).
@@ -28,9 +28,6 @@ pub mod random;
 pub mod registry;
 pub mod search;
 pub mod solver;
-pub mod tab;
-pub mod tab_ludii;
-pub mod tihbat;
 
 pub use any::{AnyAgent, AnyEvaluation, AnyPlayer};
 pub use limits::{FILE_OPTIONS, Limits};

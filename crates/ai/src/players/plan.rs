@@ -18,7 +18,7 @@ pub type AgentMaker<S> = Arc<dyn Fn(u64) -> Box<dyn Agent<S>> + Send + Sync>;
 pub const SEED_ONLY: &[OptionDef<()>] = &[seed_option()];
 
 /// A player's spec read for one game, before it is prepared: what the player spends
-/// ([`Cost`], which a host checks against its [`Limits`] first), and how to prepare it (at
+/// ([`Cost`], which a host checks against its [`Limits`](crate::players::limits::Limits) first), and how to prepare it (at
 /// once for most players; by solving the game for `solver`).
 pub struct Plan<S: GameState> {
     /// What the player spends.

@@ -61,7 +61,7 @@ pub trait Playable: Evaluate {
     }
 
     /// The exact `solver` of a ruleset of this game, if the game has one: its cost (the size
-    /// of the game it solves, [`Cost::solver_seeds`]) and how to solve it. `None` by default.
+    /// of the game it solves, [`Cost::solver_seeds`](crate::spec::Cost::solver_seeds)) and how to solve it. `None` by default.
     fn solver(rules: &Self::Ruleset) -> Option<Plan<Self>> {
         let _ = rules;
         None

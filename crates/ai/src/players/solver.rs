@@ -1,5 +1,5 @@
 //! The `solver` player: perfect play from the exact values of a game that can be solved
-//! ([`Playable::solver`]; Tihbat's is [`crate::players::tihbat`]).
+//! ([`Playable::solver`]; Tihbat's is [`crate::games::tihbat::players`]).
 
 use crate::players::plan::{Plan, SEED_ONLY, not_available};
 use crate::players::playable::Playable;

@@ -1,7 +1,7 @@
 //! A training run of any game with networks, for the front ends that take the ruleset as a
 //! string (Python's `Trainer`): [`AnyTrainer`] wraps the typed [`Trainer`] of the game the
 //! ruleset names, reached through the game's network hook
-//! ([`Playable::with_network`](crate::players::Playable::with_network)).
+//! ([`crate::players::Playable::with_network`]).
 
 use std::ops::Range;
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Fitting evaluation weights to game results: logistic regression by Newton's method.
 //!
-//! The fitted Tâb evaluation ([`crate::eval::tab::Weights::FITTED`]) comes from
+//! The fitted Tâb evaluation ([`crate::games::tab::eval::Weights::FITTED`]) comes from
 //! [`logistic`] over states of self-play games, each labelled with the game's result for the
 //! first seat (the `fit_tab_eval` example). The model has no intercept, so that the value of a
 //! position stays antisymmetric: the inputs are differences between the seats, and swapping

@@ -18,7 +18,7 @@
 use qasab_core::tihbat::{CycleSplit, EmptySide, Move, Position, Ruleset, State, sow};
 use qasab_core::{GameState, Player, Turn};
 
-use super::{Evaluate, for_player, squash, terminal_value};
+use crate::eval::{Evaluate, for_player, squash, terminal_value};
 
 /// Weight of a captured counter.
 pub const CAPTURED: f64 = 1.0;

@@ -1,6 +1,6 @@
 //! The evaluation of the Ludii presets, `tab-ludii` and `tab-hyde-ludii`.
 //!
-//! The same shape as the faithful family's ([`super::tab`]): a score for White in pieces (or
+//! The same shape as the faithful family's ([`crate::games::tab::eval`]): a score for White in pieces (or
 //! points), squashed with `tanh(score / scale)`, `scale = max(2, columns / 3)`; Black's value
 //! is its negation. The terms, each White's minus Black's:
 //!
@@ -15,19 +15,18 @@
 //! | threats ([`HIT_NOW`], [`HIT_LATER`]) | 0.8 or 0.4 | the expected loss to the enemy's hits in his turn ([`hit_probability`]): pieces in Tab, points in At-Tab; 0.8 when the enemy's turn is in progress, 0.4 when he plays after the owner |
 //!
 //! Before the first 1 of Tab's opening (LT-2) nothing can move, and only material counts. Near
-//! Ludii's limits (LT-10, LH-9) the value shrinks towards 0, as in [`super::tab`], with the
+//! Ludii's limits (LT-10, LH-9) the value shrinks towards 0, as in [`crate::games::tab::eval`], with the
 //! turns left before `turn_cap` or before `move_cap` (counted as two decisions a turn).
 
 use qasab_core::sticks::Throw;
 use qasab_core::tab_ludii::{Move, Preset, State};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
-use super::hits::{
+use crate::eval::hits::{
     HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities, ordered_hit_probabilities,
 };
-use super::limits::tab_ludii as limit_factor;
-pub use super::limits::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
-use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
+pub use crate::eval::terms::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
+use crate::eval::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board in `tab-ludii`.
 pub const MATERIAL: f64 = 1.0;
@@ -129,7 +128,7 @@ fn turn_law(state: &State, attacker: Player) -> std::rc::Rc<TurnLaw> {
 }
 
 /// The probability that `attacker` hits each square of `targets` in his turn: the model of
-/// [`super::hits`], with chains in the order thrown (each throw is played as it comes) when he
+/// [`crate::eval::hits`], with chains in the order thrown (each throw is played as it comes) when he
 /// has a single unit that can move.
 fn hit_chances(state: &State, board: &Board, attacker: Player, targets: u128) -> [f64; SQUARES] {
     let reach = Reach::new(board, attacker);
@@ -152,7 +151,7 @@ fn hit_chances(state: &State, board: &Board, attacker: Player, targets: u128) ->
 }
 
 /// The probability that the unit on `square` is hit in its enemy's turn (the one in progress
-/// if it is his, else his next), by the model of [`super::hits`]; 0 for an empty square.
+/// if it is his, else his next), by the model of [`crate::eval::hits`]; 0 for an empty square.
 pub fn hit_probability(state: &State, square: u8) -> f64 {
     let Some((owner, _)) = state.unit_at(square) else {
         return 0.0;
@@ -247,6 +246,15 @@ fn score(state: &State) -> f64 {
     main + PROGRESS * (w.progress - b.progress) + STACKED * (w.stacked - b.stacked)
         - w.exposed_weight * w.exposed
         + b.exposed_weight * b.exposed
+}
+
+/// The factor that shrinks the value towards 0 near Ludii's limits (LT-10, LH-9).
+pub(crate) fn limit_factor(state: &State) -> f64 {
+    let rules = state.rules();
+    // Ludii's turn number counts both players' turns; its limit is per player.
+    let turns_left = 2.0 * f64::from(rules.turn_cap()) - f64::from(state.ludii_turn());
+    let decisions_left = f64::from(rules.move_cap()) - f64::from(state.decisions());
+    (turns_left.min(decisions_left / 2.0) / LIMIT_HORIZON).clamp(0.0, 1.0)
 }
 
 impl Evaluate for State {

@@ -12,7 +12,7 @@
 //! | progress ([`PROGRESS`]) | 0.3 | for each converted piece, how far along its first lap it is (0 at its start square, 1 at the end of the enemy home row, 1 once it has been there) |
 //! | stacked ([`STACKED`]) | 0.05 | pieces beyond the first on a square (L-13): a stack moves them together |
 //! | reduction risk ([`REDUCTION`]) | −0.5 | for each stack, the pieces a reduction would remove (size − 1) times the chance that a single throw, when it moves the whole stack, can only reduce it (L-15) |
-//! | threats ([`HIT_NOW`], [`HIT_LATER`]) | 0.8 or 0.4 | the expected pieces the enemy takes with his hits: for each unit, its pieces times the probability that it is hit in the enemy's turn ([`hit_probability`], the model of [`super::hits`]); 0.8 when the enemy's turn is the one in progress, 0.4 when he plays after the owner |
+//! | threats ([`HIT_NOW`], [`HIT_LATER`]) | 0.8 or 0.4 | the expected pieces the enemy takes with his hits: for each unit, its pieces times the probability that it is hit in the enemy's turn ([`hit_probability`], the model of [`crate::eval::hits`]); 0.8 when the enemy's turn is the one in progress, 0.4 when he plays after the owner |
 //!
 //! Near a safety limit (L-18) the value shrinks towards 0, the value of a truncated game: it
 //! is multiplied by `min(1, r / 10)` where `r` is the number of turns left before the
@@ -28,10 +28,9 @@ use qasab_core::sticks::Throw;
 use qasab_core::tab::{End, Move, State, Track};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
-use super::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
-use super::limits::tab as limit_factor;
-pub use super::limits::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
-use super::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
+use crate::eval::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
+pub use crate::eval::terms::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
+use crate::eval::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board (`end=elimination`), or of a piece captured
 /// (`end=most-captures`).
@@ -151,7 +150,7 @@ fn turn_law(state: &State, attacker: Player) -> std::rc::Rc<TurnLaw> {
 }
 
 /// The probability that `attacker` hits each square of `targets` in his turn, by the model of
-/// [`super::hits`]. Under `throw_timing=interleaved` the throws of a chain are still taken in
+/// [`crate::eval::hits`]. Under `throw_timing=interleaved` the throws of a chain are still taken in
 /// any order, an approximation: there each throw is played as it is thrown, and only a banked
 /// tâb waits for later.
 fn hit_chances(state: &State, board: &Board, attacker: Player, targets: u128) -> [f64; SQUARES] {
@@ -173,7 +172,7 @@ fn units(state: &State) -> ([u128; 2], [u8; SQUARES]) {
 }
 
 /// The probability that the unit on `target` is hit in its enemy's turn (the one in progress
-/// if it is his, else his next), by the model of [`super::hits`]; 0 for an empty square.
+/// if it is his, else his next), by the model of [`crate::eval::hits`]; 0 for an empty square.
 pub fn hit_probability(state: &State, target: Square) -> f64 {
     let Some((owner, _)) = state.unit_at(target) else {
         return 0.0;
@@ -419,6 +418,16 @@ impl Weights {
 /// The squash's scale, in pieces, for `pieces` a side: `max(2, pieces / 3)`.
 pub fn scale(pieces: u8) -> f64 {
     (f64::from(pieces) / 3.0).max(2.0)
+}
+
+/// The factor that shrinks the value towards 0 near a safety limit (L-18).
+pub(crate) fn limit_factor(state: &State) -> f64 {
+    let rules = state.ruleset();
+    let mut left = f64::from(rules.turn_cap) - f64::from(state.turns());
+    if rules.no_progress > 0 {
+        left = left.min(f64::from(rules.no_progress) - f64::from(state.turns_without_progress()));
+    }
+    (left / LIMIT_HORIZON).clamp(0.0, 1.0)
 }
 
 impl Evaluate for State {
