@@ -10,10 +10,10 @@ use qasab_core::{AnyRuleset, Registered};
 
 use crate::eval::net::{Encode, NetError, Network};
 use crate::players::{NetworkWork, Playable, with_network};
-use crate::train::{
-    CurvePoint, Sample, StepReport, TrainError, TrainOptions, Trainer, samples_to_bytes,
-    self_play_games,
-};
+use crate::train::options::{CurvePoint, TrainError, TrainOptions};
+use crate::train::samples::{Sample, samples_to_bytes};
+use crate::train::selfplay::self_play_games;
+use crate::train::trainer::{StepReport, Trainer};
 
 /// A training run of the game a dynamic ruleset names.
 pub struct AnyTrainer {
@@ -150,7 +150,8 @@ impl NetworkWork for SelfPlay<'_> {
 }
 
 /// Self-play games `games` of the run with `seed` and `lambda` on `rules`, played by
-/// `network`, as the bytes [`AnyTrainer::learn`] reads ([`crate::train::samples_from_bytes`]);
+/// `network`, as the bytes [`AnyTrainer::learn`] reads
+/// ([`samples_from_bytes`](crate::train::samples::samples_from_bytes));
 /// `None` for a game without networks.
 ///
 /// # Errors

@@ -132,7 +132,7 @@ fn write_game<R: Ruleset>(
         .collect();
     let text = write_record::<R::State>(rules, game.actions, &info);
     let path = dir.join(name);
-    qasab_ai::eval::net::write_atomically(&path, text.as_bytes())
+    qasab_ai::eval::net::file::write_atomically(&path, text.as_bytes())
         .map_err(|e| format!("--records: {e}"))
 }
 
@@ -155,7 +155,8 @@ fn write_ladder(path: &std::path::Path, report: &ArenaReport) -> Result<()> {
     );
     let svg = qasab_plot::intervals(&title, &players, "Elo", &ratings, Some(0.0), None)
         .map_err(|e| anyhow!("--svg: cannot draw the ladder: {e}"))?;
-    qasab_ai::eval::net::write_atomically(path, svg.as_bytes()).map_err(|e| anyhow!("--svg: {e}"))
+    qasab_ai::eval::net::file::write_atomically(path, svg.as_bytes())
+        .map_err(|e| anyhow!("--svg: {e}"))
 }
 
 fn pct(x: f64) -> String {

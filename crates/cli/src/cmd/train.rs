@@ -70,7 +70,7 @@ impl Files {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    Ok(qasab_ai::eval::net::read_file(path)?)
+    Ok(qasab_ai::eval::net::file::read_file(path)?)
 }
 
 /// The ruleset a checkpoint was started on.
@@ -202,7 +202,7 @@ fn point_line(p: &CurvePoint) -> String {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    Ok(qasab_ai::eval::net::write_atomically(path, bytes)?)
+    Ok(qasab_ai::eval::net::file::write_atomically(path, bytes)?)
 }
 
 /// The learning curve as JSON and as an SVG chart.

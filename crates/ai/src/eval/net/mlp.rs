@@ -7,7 +7,8 @@
 //! `tab`. About half the first layer's units are silent after ReLU, and the second layer adds
 //! the weights out of the live ones only. [`Mlp::values`] runs a batch, sharing the first
 //! layer's sums over the non-zero inputs its inputs begin with alike (the ends of one turn
-//! share most of them). Training ([`Mlp::backward`], [`Adam`]) follows the same sparse path.
+//! share most of them). Training (the gradient and the optimiser, in the crate's `train`
+//! layer) follows the same sparse path.
 //!
 //! **The values never change.** Every path adds the same numbers in the same order as the
 //! first one written (one input's row added to the whole layer at a time, one dot product of
@@ -35,7 +36,7 @@ pub struct Linear {
 }
 
 impl Linear {
-    fn zeros(inputs: usize, outputs: usize) -> Linear {
+    pub(crate) fn zeros(inputs: usize, outputs: usize) -> Linear {
         Linear {
             inputs,
             outputs,
@@ -58,7 +59,7 @@ pub struct Mlp {
     /// Second hidden layer → the value.
     pub out: Linear,
     /// `fc1.weight` transposed: row `i` holds input `i`'s weights into every hidden unit.
-    first_by_input: Vec<f32>,
+    pub(crate) first_by_input: Vec<f32>,
     /// `fc2.weight` transposed: row `j` holds first-layer unit `j`'s weights into every unit
     /// of the second layer.
     second_by_input: Vec<f32>,
@@ -152,7 +153,7 @@ impl Mlp {
     }
 
     /// Rebuilds the transposed second layer from `fc2`.
-    fn sync_second(&mut self) {
+    pub(crate) fn sync_second(&mut self) {
         let (n, h) = (self.fc2.inputs, self.fc2.outputs);
         self.second_by_input.resize(n * h, 0.0);
         for o in 0..h {
@@ -176,7 +177,8 @@ impl Mlp {
             .sum()
     }
 
-    /// The value of `x`, in `(-1, 1)`, with the activations for [`Mlp::backward`].
+    /// The value of `x`, in `(-1, 1)`, with the activations for the backward pass
+    /// (`Mlp::backward`, in training).
     pub fn forward(&self, x: &Features, act: &mut Activations) {
         act.a1.resize(self.fc1.outputs, 0.0);
         act.a2.resize(self.fc2.outputs, 0.0);
@@ -433,61 +435,6 @@ impl Mlp {
     fn output(&self, a2: &[f32]) -> f32 {
         (self.out.bias[0] + dot(&self.out.weight, a2)).tanh()
     }
-
-    /// Adds to `grad` the gradient of `½ (value − target)²` at `x`, given the forward pass
-    /// `act` of `x`; returns the squared error `(value − target)²`.
-    pub fn backward(
-        &self,
-        x: &Features,
-        act: &Activations,
-        target: f32,
-        grad: &mut Gradient,
-    ) -> f32 {
-        let err = act.value - target;
-        // d/dz of tanh(z) is 1 − tanh².
-        let d_out = err * (1.0 - act.value * act.value);
-        let (h1, h2) = (self.fc1.outputs, self.fc2.outputs);
-        grad.out.bias[0] += d_out;
-        let mut d2 = [0.0f32; MAX_HIDDEN];
-        for (o, d) in d2[..h2].iter_mut().enumerate() {
-            grad.out.weight[o] += d_out * act.a2[o];
-            *d = if act.a2[o] > 0.0 {
-                d_out * self.out.weight[o]
-            } else {
-                0.0
-            };
-        }
-        let mut d1 = [0.0f32; MAX_HIDDEN];
-        for (o, &d) in d2[..h2].iter().enumerate() {
-            if d == 0.0 {
-                continue;
-            }
-            grad.fc2.bias[o] += d;
-            let row = &self.fc2.weight[o * h1..(o + 1) * h1];
-            let g = &mut grad.fc2.weight[o * h1..(o + 1) * h1];
-            for k in 0..h1 {
-                g[k] += d * act.a1[k];
-                d1[k] += d * row[k];
-            }
-        }
-        for (k, d) in d1[..h1].iter_mut().enumerate() {
-            if act.a1[k] <= 0.0 {
-                *d = 0.0;
-            }
-            grad.fc1.bias[k] += *d;
-        }
-        // The first layer's gradient is kept by input (transposed), touched only where the
-        // input is non-zero.
-        for &(i, v) in x.active() {
-            let g = &mut grad.first_by_input[i as usize * h1..(i as usize + 1) * h1];
-            for k in 0..h1 {
-                g[k] += v * d1[k];
-            }
-            grad.touched.push(i);
-        }
-        grad.count += 1;
-        err * err
-    }
 }
 
 thread_local! {
@@ -495,7 +442,7 @@ thread_local! {
     static ACTIVATIONS: std::cell::RefCell<Activations> = Default::default();
 }
 
-/// The widest hidden layer [`Mlp::backward`] takes.
+/// The widest hidden layer the backward pass (`Mlp::backward`, in training) takes.
 pub const MAX_HIDDEN: usize = 512;
 
 /// The widest hidden layers [`Mlp::value`] keeps on the stack (wider ones use the heap).
@@ -621,163 +568,6 @@ fn dots<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
     })
 }
 
-/// Gradients summed over a minibatch ([`Mlp::backward`]).
-#[derive(Clone, Debug)]
-pub struct Gradient {
-    fc1: Linear,
-    fc2: Linear,
-    out: Linear,
-    /// The first layer's weight gradient, by input (`in × h1`).
-    first_by_input: Vec<f32>,
-    /// Inputs whose rows of `first_by_input` may be non-zero.
-    touched: Vec<u32>,
-    /// Samples summed.
-    count: usize,
-}
-
-impl Gradient {
-    /// A zero gradient for `net`.
-    pub fn zeros(net: &Mlp) -> Gradient {
-        Gradient {
-            fc1: Linear::zeros(0, net.fc1.outputs),
-            fc2: Linear::zeros(net.fc2.inputs, net.fc2.outputs),
-            out: Linear::zeros(net.out.inputs, 1),
-            first_by_input: vec![0.0; net.fc1.inputs * net.fc1.outputs],
-            touched: Vec::new(),
-            count: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        let h1 = self.fc1.outputs;
-        for &i in &self.touched {
-            self.first_by_input[i as usize * h1..(i as usize + 1) * h1].fill(0.0);
-        }
-        self.touched.clear();
-        for l in [&mut self.fc1, &mut self.fc2, &mut self.out] {
-            l.weight.fill(0.0);
-            l.bias.fill(0.0);
-        }
-        self.count = 0;
-    }
-}
-
-/// Adam (Kingma and Ba 2015) over an [`Mlp`], with the first layer's moments updated only for
-/// inputs seen in the minibatch ("lazy" Adam: an input absent from a minibatch keeps its
-/// moments and weights, as sparse inputs need).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Adam {
-    /// The step size.
-    pub rate: f32,
-    /// Steps taken.
-    pub steps: u64,
-    /// First and second moments, in the order of [`Adam::slots`].
-    m: Vec<Vec<f32>>,
-    v: Vec<Vec<f32>>,
-}
-
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
-
-impl Adam {
-    /// A fresh optimiser for `net`.
-    pub fn new(net: &Mlp, rate: f32) -> Adam {
-        let sizes = [
-            net.first_by_input.len(),
-            net.fc1.bias.len(),
-            net.fc2.weight.len(),
-            net.fc2.bias.len(),
-            net.out.weight.len(),
-            net.out.bias.len(),
-        ];
-        Adam {
-            rate,
-            steps: 0,
-            m: sizes.iter().map(|&n| vec![0.0; n]).collect(),
-            v: sizes.iter().map(|&n| vec![0.0; n]).collect(),
-        }
-    }
-
-    /// The moments, by slot: first layer (by input), its bias, second layer, its bias, output,
-    /// its bias. For saving and restoring a run.
-    pub fn moments(&self) -> (&[Vec<f32>], &[Vec<f32>]) {
-        (&self.m, &self.v)
-    }
-
-    /// An optimiser with saved moments.
-    ///
-    /// # Errors
-    /// A message if the moments do not fit `net`.
-    pub fn restore(
-        net: &Mlp,
-        rate: f32,
-        steps: u64,
-        m: Vec<Vec<f32>>,
-        v: Vec<Vec<f32>>,
-    ) -> Result<Adam, String> {
-        let fresh = Adam::new(net, rate);
-        let fits = |x: &[Vec<f32>]| {
-            x.len() == fresh.m.len() && x.iter().zip(&fresh.m).all(|(a, b)| a.len() == b.len())
-        };
-        if !fits(&m) || !fits(&v) {
-            return Err("the optimiser's moments do not fit the network".into());
-        }
-        Ok(Adam { rate, steps, m, v })
-    }
-
-    /// One step down the mean gradient of the minibatch in `grad`, which it then clears.
-    pub fn step(&mut self, net: &mut Mlp, grad: &mut Gradient) {
-        if grad.count == 0 {
-            return;
-        }
-        self.steps += 1;
-        let t = self.steps as i32;
-        let scale = 1.0 / grad.count as f32;
-        let c1 = 1.0 - BETA1.powi(t);
-        let c2 = 1.0 - BETA2.powi(t);
-        let rate = self.rate;
-        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
-            let g = g * scale;
-            *m = BETA1 * *m + (1.0 - BETA1) * g;
-            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-            *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPSILON);
-        };
-        let h1 = net.fc1.outputs;
-        let n = net.fc1.inputs;
-        grad.touched.sort_unstable();
-        grad.touched.dedup();
-        for &i in &grad.touched {
-            let i = i as usize;
-            for k in 0..h1 {
-                let j = i * h1 + k;
-                update(
-                    &mut net.first_by_input[j],
-                    grad.first_by_input[j],
-                    &mut self.m[0][j],
-                    &mut self.v[0][j],
-                );
-                net.fc1.weight[k * n + i] = net.first_by_input[j];
-            }
-        }
-        let dense: [(&mut [f32], &[f32]); 5] = [
-            (&mut net.fc1.bias, &grad.fc1.bias),
-            (&mut net.fc2.weight, &grad.fc2.weight),
-            (&mut net.fc2.bias, &grad.fc2.bias),
-            (&mut net.out.weight, &grad.out.weight),
-            (&mut net.out.bias, &grad.out.bias),
-        ];
-        for (slot, (w, g)) in dense.into_iter().enumerate() {
-            let (m, v) = (&mut self.m[slot + 1], &mut self.v[slot + 1]);
-            for j in 0..w.len() {
-                update(&mut w[j], g[j], &mut m[j], &mut v[j]);
-            }
-        }
-        net.sync_second();
-        grad.clear();
-    }
-}
-
 /// The network's value of `x` as it was first computed (one input's row of weights added to
 /// the whole first layer at a time, one dot product at a time), for the tests: every
 /// faster pass must give these values bit for bit, or the seeded games would change.
@@ -818,193 +608,4 @@ pub fn reference_value(net: &Mlp, x: &Features) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tiny() -> Mlp {
-        let mut x = 0.37f32;
-        Mlp::new(6, 8, 4, || {
-            x = (x * 9301.0 + 0.49297).fract();
-            x
-        })
-    }
-
-    fn features(items: &[(u32, f32)]) -> Features {
-        let mut f = Features::new(6);
-        for &(i, v) in items {
-            f.push(i, v);
-        }
-        f
-    }
-
-    /// A source of numbers in `[0, 1)` for the tests.
-    fn numbers(seed: u64) -> impl FnMut() -> f32 {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
-
-    /// Runs of inputs that often begin alike (as the ends of one turn do), with some values
-    /// other than 1, in no particular order of inputs.
-    fn alike_inputs(size: usize, count: usize, seed: u64) -> Vec<Features> {
-        let mut r = numbers(seed);
-        let mut pick = |n: usize| ((r() * n as f32) as usize).min(n - 1);
-        let base: Vec<u32> = (0..size.min(40)).map(|_| pick(size) as u32).collect();
-        (0..count)
-            .map(|_| {
-                let mut f = Features::new(size);
-                let mut seen = std::collections::HashSet::new();
-                let keep = pick(base.len() + 1);
-                let extra = pick(12);
-                let mut chosen = base[..keep].to_vec();
-                for _ in 0..extra {
-                    chosen.push(pick(size) as u32);
-                }
-                for i in chosen {
-                    if seen.insert(i) {
-                        let v = if pick(6) == 0 {
-                            0.1 + pick(9) as f32 * 0.1
-                        } else {
-                            1.0
-                        };
-                        f.push(i, v);
-                    }
-                }
-                f
-            })
-            .collect()
-    }
-
-    #[test]
-    fn every_pass_gives_the_first_passs_values_bit_for_bit() {
-        for (k, &(n, h1, h2)) in [
-            (6, 8, 4),
-            (300, 128, 32),
-            (50, 37, 13),
-            (90, 64, 3),
-            (70, 33, 9),
-            (20, 200, 40),
-            (60, 37, 32),
-            (80, 100, 70),
-            (40, 16, 8),
-        ]
-        .iter()
-        .enumerate()
-        {
-            let mut r = numbers(k as u64 + 1);
-            let mut net = Mlp::new(n, h1, h2, &mut r);
-            // Non-zero biases, as a trained network has.
-            for b in net.fc1.bias.iter_mut().chain(&mut net.fc2.bias) {
-                *b = r() - 0.5;
-            }
-            net.out.bias[0] = 0.1;
-            let xs = alike_inputs(n, 41, k as u64);
-            let want: Vec<u32> = xs
-                .iter()
-                .map(|x| reference_value(&net, x).to_bits())
-                .collect();
-            let mut act = Activations::default();
-            for (x, &w) in xs.iter().zip(&want) {
-                assert_eq!(net.value(x).to_bits(), w, "value, {n}→{h1}→{h2}");
-                net.forward(x, &mut act);
-                assert_eq!(act.value.to_bits(), w, "forward, {n}→{h1}→{h2}");
-            }
-            for len in [0, 1, 3, 4, 5, 8, 41] {
-                let mut out = vec![f32::NAN; len];
-                net.values(&xs[..len], &mut out);
-                let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
-                assert_eq!(got, want[..len], "values of {len}, {n}→{h1}→{h2}");
-            }
-        }
-    }
-
-    #[test]
-    fn inputs_are_sorted_as_their_lists_of_non_zero_inputs() {
-        let xs = alike_inputs(50, 200, 3);
-        let mut order: Vec<usize> = (0..xs.len()).collect();
-        sort_inputs(&xs, &mut order, 0);
-        let key = |t: usize| -> Vec<(u32, u32)> {
-            xs[t]
-                .active()
-                .iter()
-                .map(|&(i, v)| (i, v.to_bits()))
-                .collect()
-        };
-        assert!(order.windows(2).all(|w| key(w[0]) <= key(w[1])));
-        order.sort_unstable();
-        assert!(order.iter().copied().eq(0..xs.len()));
-    }
-
-    #[test]
-    fn the_transposed_first_layer_agrees_with_a_dense_product() {
-        let net = tiny();
-        let x = features(&[(1, 1.0), (4, 0.5)]);
-        let mut act = Activations::default();
-        net.forward(&x, &mut act);
-        for (o, &a) in act.a1.iter().enumerate() {
-            let z = net.fc1.bias[o] + net.fc1.weight[o * 6 + 1] + 0.5 * net.fc1.weight[o * 6 + 4];
-            assert!((a - z.max(0.0)).abs() < 1e-6);
-        }
-    }
-
-    #[test]
-    fn the_gradient_matches_finite_differences() {
-        let net = tiny();
-        let x = features(&[(0, 1.0), (3, 1.0), (5, 0.25)]);
-        let target = 0.3;
-        let loss = |n: &Mlp| {
-            let mut a = Activations::default();
-            n.forward(&x, &mut a);
-            0.5 * (a.value - target).powi(2)
-        };
-        let mut act = Activations::default();
-        net.forward(&x, &mut act);
-        let mut g = Gradient::zeros(&net);
-        net.backward(&x, &act, target, &mut g);
-        // Central differences on one weight of each layer.
-        let h = 1e-2;
-        let numeric = |edit: &dyn Fn(&mut Mlp, f32)| {
-            let (mut up, mut down) = (net.clone(), net.clone());
-            edit(&mut up, h);
-            edit(&mut down, -h);
-            up.sync();
-            down.sync();
-            (loss(&up) - loss(&down)) / (2.0 * h)
-        };
-        let close = |a: f32, b: f32| (a - b).abs() < 1e-3 + 1e-2 * b.abs();
-        // fc1 is 8 × 6: unit 1, input 3.
-        let n = numeric(&|m, d| m.fc1.weight[6 + 3] += d);
-        assert!(close(n, g.first_by_input[3 * 8 + 1]), "{n}");
-        let n = numeric(&|m, d| m.out.weight[2] += d);
-        assert!(close(n, g.out.weight[2]), "{n}");
-        // fc2 is 4 × 8: unit 1, input 5.
-        let n = numeric(&|m, d| m.fc2.weight[8 + 5] += d);
-        assert!(close(n, g.fc2.weight[8 + 5]), "{n}");
-        let n = numeric(&|m, d| m.fc1.bias[2] += d);
-        assert!(close(n, g.fc1.bias[2]), "{n}");
-    }
-
-    #[test]
-    fn a_step_moves_the_value_toward_its_target() {
-        let mut net = tiny();
-        let x = features(&[(2, 1.0), (5, 1.0)]);
-        let before = net.value(&x);
-        let target = if before > 0.0 { -0.5 } else { 0.5 };
-        let mut adam = Adam::new(&net, 0.01);
-        let mut g = Gradient::zeros(&net);
-        let mut act = Activations::default();
-        net.forward(&x, &mut act);
-        net.backward(&x, &act, target, &mut g);
-        adam.step(&mut net, &mut g);
-        let after = net.value(&x);
-        assert!((after - target).abs() < (before - target).abs());
-        // The transposed copy followed the update.
-        let mut check = net.clone();
-        check.sync();
-        assert_eq!(check, net);
-    }
-}
+mod tests;
