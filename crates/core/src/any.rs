@@ -5,7 +5,9 @@
 //! [`AnyRuleset`], [`AnyState`] and [`AnyAction`], the ruleset names, and the dispatch macros
 //! [`with_ruleset!`](crate::with_ruleset) and [`with_state!`](crate::with_state). Adding a
 //! game means writing its module (a ruleset and a state implementing [`Ruleset`],
-//! [`GameState`], [`ActionIds`] and [`Observe`]) and adding one line to the registry.
+//! [`GameState`], [`ActionIds`], [`Observe`] and [`Draw`](crate::view::Draw), all in the game's
+//! own folder), declaring it in `lib.rs` and adding one line to the registry; a game whose board
+//! is of a new kind also adds its variant to [`Drawing`].
 //!
 //! Generic code is written over the traits; these types dispatch once, by a `match`, to it.
 

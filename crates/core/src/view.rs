@@ -9,36 +9,15 @@
 
 use serde::Serialize;
 
-use crate::game::{GameState, NoChance};
+use crate::game::GameState;
 use crate::grid::{Grid, Square};
-use crate::player::Player;
-use crate::ruleset::Ruleset;
 use crate::sticks::Throw;
-use crate::{tab, tab_ludii, tihbat};
 
 /// A game's board as a [`Drawing`]. Implemented by each game's state type.
 pub trait Draw: GameState {
     /// The drawing of this state; `last` is the game's last chance outcome with its
     /// description (who threw, and whether he throws again), if any.
     fn drawing(&self, last: Option<(Self::Chance, String)>) -> Drawing;
-}
-
-impl Draw for tab::State {
-    fn drawing(&self, last: Option<(Throw, String)>) -> Drawing {
-        Drawing::Tab(tab_board(self, last))
-    }
-}
-
-impl Draw for tab_ludii::State {
-    fn drawing(&self, last: Option<(Throw, String)>) -> Drawing {
-        Drawing::Tab(ludii_board(self, last))
-    }
-}
-
-impl Draw for tihbat::State {
-    fn drawing(&self, _: Option<(NoChance, String)>) -> Drawing {
-        Drawing::Tihbat(pits(self))
-    }
 }
 
 /// The board of a game, ready to draw: `kind` tells which board it is.
@@ -206,7 +185,8 @@ fn throw_value() -> utoipa::openapi::Object {
         .build()
 }
 
-fn throw_drawing(t: Throw, description: Option<String>) -> ThrowDrawing {
+/// A throw as drawn: with its description for the last throw, without for a pending one.
+pub(crate) fn throw_drawing(t: Throw, description: Option<String>) -> ThrowDrawing {
     ThrowDrawing {
         value: t.value(),
         name: t.name(),
@@ -216,7 +196,7 @@ fn throw_drawing(t: Throw, description: Option<String>) -> ThrowDrawing {
 }
 
 /// The rows of a grid as the terminal draws them, each square made by `square`.
-fn rows(
+pub(crate) fn rows(
     grid: Grid,
     mut square: impl FnMut(Square) -> Option<UnitDrawing>,
     seats: [&'static str; 2],
@@ -242,105 +222,4 @@ fn rows(
                 .collect()
         })
         .collect()
-}
-
-fn tab_board(s: &tab::State, last: Option<(Throw, String)>) -> TabDrawing {
-    let rules = s.ruleset();
-    let seats = Player::ALL.map(|p| rules.seat_name(p));
-    let grid = s.grid();
-    let count = grid.len();
-    // The pieces on each square, from the per-piece views.
-    let mut unconverted = vec![0u32; count];
-    let mut entered = vec![0u32; count];
-    for p in Player::ALL {
-        let n = u8::try_from(s.piece_squares(p).len()).unwrap_or(u8::MAX);
-        for piece in (0..n).filter_map(|i| s.piece(p, i)) {
-            let k = usize::from(piece.square.0);
-            unconverted[k] += u32::from(!piece.converted);
-            entered[k] += u32::from(piece.entered_enemy_row);
-        }
-    }
-    let unit = |sq: Square| {
-        let (owner, pieces) = s.unit_at(sq)?;
-        let hold = s.enemy_row_hold(sq);
-        Some(UnitDrawing {
-            owner: rules.seat_name(owner),
-            pieces,
-            unconverted: unconverted[usize::from(sq.0)],
-            entered_enemy_row: entered[usize::from(sq.0)],
-            dissolved: s.is_dissolved(sq),
-            frozen: hold == Some(true),
-            held: hold == Some(false),
-        })
-    };
-    let per = |f: &dyn Fn(Player) -> u32| Player::ALL.map(f);
-    TabDrawing {
-        columns: grid.columns(),
-        rows: rows(grid, unit, seats),
-        pending: s
-            .pending()
-            .into_iter()
-            .map(|t| throw_drawing(t, None))
-            .collect(),
-        banked: s.banked().into_array(),
-        on_board: s.pieces_on_board().into_array(),
-        unconverted: per(&|p| s.unconverted(p)),
-        removed: s.removed().into_array(),
-        last_throw: last.map(|(t, d)| throw_drawing(t, Some(d))),
-    }
-}
-
-fn ludii_board(s: &tab_ludii::State, last: Option<(Throw, String)>) -> TabDrawing {
-    let rules = s.rules();
-    let seats = Player::ALL.map(|p| rules.seat_name(p));
-    let grid = rules.grid();
-    let unit = |sq: Square| {
-        let (owner, pieces) = s.unit_at(sq.0)?;
-        let pieces = u32::from(pieces);
-        Some(UnitDrawing {
-            owner: rules.seat_name(owner),
-            pieces,
-            unconverted: if s.is_locked(sq.0) { pieces } else { 0 },
-            entered_enemy_row: 0,
-            dissolved: false,
-            frozen: false,
-            held: false,
-        })
-    };
-    let locked = |p: Player| {
-        grid.squares()
-            .filter_map(|sq| s.unit_at(sq.0).filter(|u| u.0 == p && s.is_locked(sq.0)))
-            .map(|u| u32::from(u.1))
-            .sum()
-    };
-    TabDrawing {
-        columns: grid.columns(),
-        rows: rows(grid, unit, seats),
-        pending: s
-            .pending_throw()
-            .filter(|_| s.turn().player().is_some())
-            .map(|t| throw_drawing(t, None))
-            .into_iter()
-            .collect(),
-        banked: [0, 0],
-        on_board: Player::ALL.map(|p| s.pieces(p)),
-        unconverted: Player::ALL.map(locked),
-        removed: [0, 0],
-        last_throw: last.map(|(t, d)| throw_drawing(t, Some(d))),
-    }
-}
-
-fn pits(s: &tihbat::State) -> TihbatDrawing {
-    let rules = s.ruleset();
-    let pos = s.position();
-    let pit = |p: tihbat::Pit| PitDrawing {
-        name: p.letter(),
-        owner: rules.seat_name(p.owner()),
-        counters: u32::from(pos.pits[p.index()]),
-    };
-    use tihbat::Pit::{A, B, C, D};
-    TihbatDrawing {
-        rows: vec![vec![pit(D), pit(C)], vec![pit(A), pit(B)]],
-        captured: [u32::from(pos.captured.one), u32::from(pos.captured.two)],
-    }
 }

@@ -20,6 +20,7 @@
 //! # Parameters
 //! See [`Ruleset`] and `qasab rules`; every option of the research's table is a key.
 
+mod actions;
 mod board;
 mod flow;
 mod game;
@@ -27,6 +28,7 @@ pub(crate) mod id;
 mod movegen;
 mod moves;
 mod next;
+mod observe;
 #[cfg(any(test, feature = "reference"))]
 mod reference;
 mod rules;
@@ -34,6 +36,7 @@ mod state;
 mod text;
 mod track;
 mod valid;
+mod view;
 
 pub use board::Stats;
 pub use game::PieceView;

@@ -1,6 +1,6 @@
 //! The reference move generator: the plain, option-by-option form of the rules' move
-//! generation, kept beside the faster generator in `movegen.rs` so that tests can check that both
-//! give the same plays, in the same order, at every position (`generator_check`).
+//! generation, kept beside the faster generator of the `movegen` folder so that tests can check
+//! that both give the same plays, in the same order, at every position (`generator_check`).
 //!
 //! Nothing here is used to play a game.
 

@@ -107,16 +107,19 @@
 //! [`Throw`]: crate::sticks::Throw
 //! [`GameState::scores`]: crate::GameState::scores
 
+mod actions;
 mod flow;
 mod game;
 mod id;
 mod movegen;
 mod moves;
+mod observe;
 mod ruleset;
 mod state;
 mod text;
 pub mod trace;
 mod tracks;
+mod view;
 
 pub use moves::{Cell, Move, ParseMoveError, Step};
 pub use ruleset::{

@@ -37,10 +37,13 @@
 //! so no earlier position can return). The history is a reused buffer; playing a move never
 //! allocates once it has grown to the longest capture-free stretch of the game.
 
+mod actions;
+mod observe;
 mod position;
 mod ruleset;
 mod state;
 mod text;
+mod view;
 
 pub use position::{Move, ParsePositionError, Pit, Position, Sowing, sow};
 pub use ruleset::{
