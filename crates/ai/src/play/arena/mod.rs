@@ -38,6 +38,10 @@
 //! (truncated, see [`qasab_core::EndReason::is_truncation`]) is counted apart from draws but
 //! scores ½ to each side, as a draw would: the rules did not decide it, and whoever led on
 //! captures when the limit struck has not won by the rules.
+//!
+//! [`ChanceSource::new`]: crate::play::driver::ChanceSource::new
+//! [`derive_seed`]: crate::rng::derive_seed
+
 mod games;
 mod options;
 mod rating;
