@@ -240,7 +240,7 @@ pub const fn weights_option<T: EvalSetting>() -> OptionDef<T> {
 
 /// Which network `eval=net` reads: the shipped one of the ruleset's family and board
 /// ([`NetId::SHIPPED`]), or one read from a file (`weights=FILE`) and kept
-/// ([`net::keep`](crate::eval::net::keep)).
+/// ([`net::keep`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NetId(u8);
 

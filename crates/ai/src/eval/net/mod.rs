@@ -3,7 +3,8 @@
 //!
 //! * [`encode`]: the network's inputs, from the side of the player in turn.
 //! * [`mlp`]: the network itself (a small perceptron with sparse inputs) and its optimiser.
-//! * [`train`]: temporal-difference learning from self-play (`qasab train`).
+//! * `crate::train` (above, in the training layer): temporal-difference learning from self-play
+//!   (`qasab train`).
 //!
 //! A [`Network`] is the perceptron with the name of its encoding and the family and board it
 //! was trained on. It is stored as safetensors, with the layers named and shaped as PyTorch's
