@@ -2,13 +2,15 @@
 //! that it can be checked against values known by hand (the toy games of `tests/mcts_toy.rs`)
 //! and looked at when a search misbehaves. Playing never needs them.
 
-use super::{Edge, MctsOptions, NO_NODE, Node, Tree, leaf_result};
+use super::options::MctsOptions;
+use super::rollout::leaf_result;
+use super::tree::{Edge, NO_NODE, Node, Tree};
 use crate::eval::Evaluate;
 use crate::rng::GameRng;
 
 /// One search tree grown from a state without an agent, with read access to its nodes.
 ///
-/// It grows as each tree of a [`search`](super::search) does, from `seed` itself, except
+/// It grows as each tree of a [`search`](super::run::search) does, from `seed` itself, except
 /// that the root's children are single decisions even with `tree=turns`; its statistics are
 /// those a search ranks the moves by.
 pub struct SearchTree<S: Evaluate> {
@@ -105,9 +107,9 @@ impl<S: Evaluate> SearchTree<S> {
 
 /// Plays one rollout from `state` as the search does from a leaf, with the options' rollout
 /// policy, cutoff, evaluation weights, margin and mix, and returns the leaf's value for
-/// [`Player::One`](qasab_core::Player::One): the finished game's [`reward`](super::reward), or
-/// the static evaluation where the cutoff stops it, mixed with `state`'s static evaluation
-/// where `mix` is below 1.
+/// [`Player::One`](qasab_core::Player::One): the finished game's
+/// [`reward`](super::rollout::reward), or the static evaluation where the cutoff stops it,
+/// mixed with `state`'s static evaluation where `mix` is below 1.
 pub fn rollout_reward<S: Evaluate>(state: &S, options: &MctsOptions, rng: &mut GameRng) -> f64 {
     leaf_result(
         &mut state.clone(),

@@ -3,7 +3,7 @@
 
 use qasab_core::{Outcome, Player, Turn, Weighted};
 
-use super::{MctsOptions, RolloutPolicy};
+use super::options::{MctsOptions, RolloutPolicy};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, pick_weighted};
 

@@ -1,0 +1,278 @@
+//! The search graph: nodes and the links between them, kept in two arenas and addressed by
+//! index, with their allocation: a node's links all at once when it is expanded, a link's child
+//! the first time the link is followed (shared through the transposition table when it holds
+//! the same state).
+
+use std::collections::HashMap;
+
+use qasab_core::{Player, Weighted};
+
+use super::options::{INNER_TURN_STATES, MctsOptions, TreeShape};
+use crate::eval::Evaluate;
+use crate::rng::{GameRng, below};
+use crate::search::hash::{BuildPassHasher, fingerprint};
+use crate::search::turn::TurnGraph;
+
+/// The root's turn, enumerated once for all trees (`tree=turns`).
+pub(super) struct RootTurn<M> {
+    /// One line of decisions to each end of the turn.
+    pub(super) lines: Vec<Vec<M>>,
+    /// Each end's static value for [`Player::One`].
+    pub(super) priors: Vec<f64>,
+}
+
+/// The action of a link from a node to its child.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Edge<M, C> {
+    /// A player's move.
+    Move(M),
+    /// A chance outcome with its weight.
+    Chance(C, u32),
+    /// A player's whole turn (`tree=turns`): the decisions `lines[start..start + len]` of the
+    /// tree, reaching the `end`-th end of the turn's graph.
+    Turn { start: u32, len: u32, end: u32 },
+}
+
+/// No node yet: a link not yet followed.
+pub(super) const NO_NODE: u32 = u32::MAX;
+
+/// A link from a node to one of its children: the action, the child (allocated the first time
+/// the link is followed) and the iterations that went through this link.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Link<M, C> {
+    pub(super) edge: Edge<M, C>,
+    pub(super) child: u32,
+    pub(super) visits: u32,
+}
+
+/// A node of the search graph: one state (with transpositions) or one path (without).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Node {
+    /// Iterations that passed through the node, by any path.
+    pub(super) visits: u32,
+    /// The sum of their rewards for [`Player::One`].
+    pub(super) sum: f64,
+    /// The index of the first link to a child.
+    pub(super) first: u32,
+    /// The number of links; 0 until the node is expanded (always 0 at the end of a game).
+    pub(super) len: u32,
+    /// The last iteration whose path went through the node (1-based), to see a cycle.
+    pub(super) stamp: u32,
+    /// The implicit minimax value for [`Player::One`] (`minimax` > 0): the static value of a
+    /// leaf, backed up by max/min at player nodes and by the weighted mean at chance nodes;
+    /// NaN until the node is first evaluated.
+    pub(super) implicit: f32,
+    /// Who is to move at the node, once visited ([`NodeKind`]).
+    pub(super) kind: NodeKind,
+}
+
+/// Who is to move at a node, for the implicit minimax backup.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum NodeKind {
+    /// Not visited yet, or the game is over there.
+    Leaf,
+    /// A player chooses: the first (`true`) or the second.
+    Player(bool),
+    /// A chance outcome is drawn.
+    Chance,
+}
+
+impl Node {
+    pub(super) const NEW: Node = Node {
+        visits: 0,
+        sum: 0.0,
+        first: 0,
+        len: 0,
+        stamp: 0,
+        implicit: f32::NAN,
+        kind: NodeKind::Leaf,
+    };
+
+    /// The mean result for [`Player::One`] (0 if never visited), as the sum times the inverse
+    /// of the visits: with one parent, exactly the value a tree without links computes.
+    pub(super) fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.sum * (1.0 / f64::from(self.visits))
+        }
+    }
+}
+
+/// One search graph with its scratch buffers; kept by the agent so that its memory is reused
+/// from move to move.
+pub(super) struct Tree<S: Evaluate> {
+    pub(super) nodes: Vec<Node>,
+    pub(super) links: Vec<Link<S::Move, S::Chance>>,
+    /// With transpositions: the node of each state met, by its fingerprint.
+    pub(super) table: HashMap<u128, u32, BuildPassHasher>,
+    /// The decisions of the turn edges ([`Edge::Turn`]), one after another.
+    pub(super) lines: Vec<S::Move>,
+    /// The nodes and the links of the current iteration's path.
+    pub(super) path: Vec<u32>,
+    pub(super) walked: Vec<u32>,
+    pub(super) moves: Vec<S::Move>,
+    pub(super) outs: Vec<Weighted<S::Chance>>,
+    /// The node of the state searched from.
+    pub(super) root: u32,
+    /// Iterations run since the graph was last cleared: each iteration stamps its path with
+    /// its number.
+    pub(super) clock: u32,
+    /// Iterations run by the last search.
+    pub(super) iterations: u64,
+}
+
+impl<S: Evaluate> Tree<S> {
+    pub(super) fn new() -> Self {
+        Tree {
+            root: 0,
+            clock: 0,
+            nodes: Vec::new(),
+            links: Vec::new(),
+            table: HashMap::default(),
+            lines: Vec::new(),
+            path: Vec::new(),
+            walked: Vec::new(),
+            moves: Vec::new(),
+            outs: Vec::new(),
+            iterations: 0,
+        }
+    }
+
+    /// The node of `state`, reached for the first time by a link: with transpositions the
+    /// node already holding the same state if there is one, else a new node. The table keeps
+    /// the first node of each state (for transpositions, and to find a later search's root).
+    pub(super) fn node_for(&mut self, state: &S, opts: &MctsOptions) -> u32 {
+        let fresh = self.nodes.len() as u32;
+        if opts.keys() {
+            let at = *self.table.entry(fingerprint(state)).or_insert(fresh);
+            if at != fresh && opts.transpositions {
+                return at;
+            }
+        }
+        self.nodes.push(Node::NEW);
+        fresh
+    }
+
+    /// Gives `node` (whose state is `state`) its links: one per legal move in an order
+    /// shuffled by `rng`, or one per chance outcome. Returns false, adding nothing, if that
+    /// would pass `max_links`.
+    pub(super) fn expand(
+        &mut self,
+        node: usize,
+        state: &S,
+        player: bool,
+        opts: &MctsOptions,
+        rng: &mut GameRng,
+        max_links: usize,
+    ) -> bool {
+        let first = self.links.len();
+        if player && opts.tree == TreeShape::Turns {
+            let graph = TurnGraph::new(state, INNER_TURN_STATES);
+            if graph.is_complete() {
+                if first + graph.end_count() > max_links {
+                    return false;
+                }
+                let priors = S::evaluate_all(graph.ends(), Player::One, opts.eval);
+                self.add_turn_children(node, &graph.end_lines(), &priors, rng);
+                return true;
+            }
+        }
+        let link = |edge| Link {
+            edge,
+            child: NO_NODE,
+            visits: 0,
+        };
+        if player {
+            state.legal_moves(&mut self.moves);
+            let len = self.moves.len();
+            if first + len > max_links {
+                return false;
+            }
+            for i in (1..len).rev() {
+                self.moves.swap(i, below(rng, i + 1));
+            }
+            self.links
+                .extend(self.moves.iter().map(|&m| link(Edge::Move(m))));
+        } else {
+            state.chance_outcomes(&mut self.outs);
+            if first + self.outs.len() > max_links {
+                return false;
+            }
+            self.links.extend(
+                self.outs
+                    .iter()
+                    .map(|w| link(Edge::Chance(w.outcome, w.weight))),
+            );
+        }
+        let len = self.links.len() - first;
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = len as u32;
+        true
+    }
+
+    /// Gives `node` one child per end of a turn, in an order shuffled by `rng`: the decisions
+    /// `lines[k]` reach the `k`-th end, whose static value for [`Player::One`] is `priors[k]`;
+    /// each child is a new node (not shared through the table) and starts with one visit worth
+    /// its prior.
+    pub(super) fn add_turn_children(
+        &mut self,
+        node: usize,
+        lines: &[Vec<S::Move>],
+        priors: &[f64],
+        rng: &mut GameRng,
+    ) {
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, below(rng, i + 1));
+        }
+        let first = self.links.len();
+        for k in order {
+            let start = self.lines.len() as u32;
+            self.lines.extend_from_slice(&lines[k]);
+            self.links.push(Link {
+                edge: Edge::Turn {
+                    start,
+                    len: lines[k].len() as u32,
+                    end: k as u32,
+                },
+                child: self.nodes.len() as u32,
+                visits: 1,
+            });
+            self.nodes.push(Node {
+                visits: 1,
+                sum: priors[k],
+                implicit: priors[k] as f32,
+                ..Node::NEW
+            });
+        }
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = lines.len() as u32;
+    }
+
+    /// The root's links with their visits and the result sum they stand for: the child's sum
+    /// if every visit of the child came through the link (always so without transpositions),
+    /// else the link's visits times the child's mean.
+    pub(super) fn root_links(
+        &self,
+    ) -> impl Iterator<Item = (Edge<S::Move, S::Chance>, u64, f64)> + '_ {
+        let root = &self.nodes[self.root as usize];
+        let (first, len) = (root.first as usize, root.len as usize);
+        self.links[first..first + len].iter().map(|l| {
+            let sum = match l.child {
+                NO_NODE => 0.0,
+                c => {
+                    let child = &self.nodes[c as usize];
+                    if child.visits == l.visits {
+                        child.sum
+                    } else {
+                        f64::from(l.visits) * child.mean()
+                    }
+                }
+            };
+            (l.edge, u64::from(l.visits), sum)
+        })
+    }
+}
