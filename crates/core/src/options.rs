@@ -286,23 +286,34 @@ pub fn int_in(text: &str, lo: u32, hi: u32) -> Result<u32, ValueError> {
         .ok_or_else(|| ValueError::Expected(format!("an integer from {lo} to {hi}")))
 }
 
-/// An option of a choice field: `choice_option!(Type, field, "key", "rules", "help")`.
-macro_rules! choice_option {
-    ($ty:ty, $field:ident, $key:literal, $rules:literal, $help:literal) => {
+/// An option of a choice field: `choice_option!(Type, field, "key", "rules", "help")`. The
+/// field may be a path (`options.tree`), and a player's option may name the function that
+/// reads its value instead of [`Choice::parse`] (`parse: one_of`), for its own wording of a
+/// refusal. Exported for the players' options, which use the same machinery.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __choice_option {
+    ($ty:ty, $($field:ident).+, $key:literal, $rules:literal, $help:literal) => {
+        $crate::options::choice_option!(
+            $ty, $($field).+, $key, $rules, $help,
+            parse: <$ty as $crate::options::Choice>::parse
+        )
+    };
+    ($ty:ty, $($field:ident).+, $key:literal, $rules:literal, $help:literal, parse: $parse:expr) => {
         $crate::options::OptionDef {
             key: $key,
             values: $crate::options::Values::Choice(<$ty as $crate::options::Choice>::NAMES),
             help: $help,
             rules: $rules,
-            get: |r| $crate::options::Choice::name(r.$field).to_string(),
+            get: |r| $crate::options::Choice::name(r.$($field).+).to_string(),
             set: |r, v| {
-                r.$field = <$ty as $crate::options::Choice>::parse(v)?;
+                r.$($field).+ = $parse(v)?;
                 Ok(())
             },
         }
     };
 }
-pub(crate) use choice_option;
+pub use crate::__choice_option as choice_option;
 
 /// An option of an integer field:
 /// `int_option!(field: u16, "key", lo..=hi, "note", "rules", "help")`.

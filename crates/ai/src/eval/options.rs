@@ -31,13 +31,42 @@ pub struct EvalSource {
     pub file: Option<String>,
 }
 
-/// Search options that carry the weights of their evaluation (`expectimax`'s and `mcts`'s).
+/// Search options that carry the weights of their evaluation (`expectimax`'s and `mcts`'s in
+/// their `eval` field, by [`with_eval!`](crate::eval::options::with_eval); `greedy`'s are the
+/// weights alone).
 pub trait WithEval {
     /// The weights.
     fn weights(&self) -> EvalWeights;
     /// Sets the weights.
     fn set_weights(&mut self, weights: EvalWeights);
 }
+
+/// `greedy`'s options are its weights.
+impl WithEval for EvalWeights {
+    fn weights(&self) -> EvalWeights {
+        *self
+    }
+
+    fn set_weights(&mut self, weights: EvalWeights) {
+        *self = weights;
+    }
+}
+
+/// Implements [`WithEval`] for search options whose weights are their `eval` field.
+macro_rules! with_eval {
+    ($options:ty) => {
+        impl $crate::eval::options::WithEval for $options {
+            fn weights(&self) -> $crate::eval::EvalWeights {
+                self.eval
+            }
+
+            fn set_weights(&mut self, weights: $crate::eval::EvalWeights) {
+                self.eval = weights;
+            }
+        }
+    };
+}
+pub(crate) use with_eval;
 
 /// A search player's options while its spec is read: the options, and whether the game has
 /// fitted weights and networks (for `eval=`).

@@ -16,13 +16,13 @@ pub(crate) fn read<S: Playable>(
     rules: &S::Ruleset,
 ) -> Result<Plan<S>, AgentError> {
     let mut settings = crate::search::greedy::Settings {
-        eval: EvalWeights::Hand,
+        options: EvalWeights::Hand,
         fitted: S::FITTED,
         net: S::NET,
         source: EvalSource::default(),
     };
     apply_options(spec, crate::search::greedy::OPTIONS, &mut settings)?;
-    let eval = (settings.eval, settings.source);
+    let eval = (settings.options, settings.source);
     search_plan(spec, rules, Cost::default(), eval, |eval| {
         Arc::new(move |seed| {
             Box::new(crate::search::greedy::Greedy::<S>::new(seed).with_eval(eval))

@@ -94,7 +94,7 @@ use qasab_core::{GameState, Player, Turn, Weighted};
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::cancel::{self, Cancel};
 use crate::eval::options::{
-    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, WithEval, eval_option, weights_option,
+    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, eval_option, weights_option,
 };
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
@@ -103,7 +103,7 @@ use crate::search::turn::{
     TurnGraph, best_first, best_moves, follow, greedy_line, one_step_values,
 };
 use crate::spec::{AgentError, AgentSpec, Cost, Spend, apply_options, either, seed_option};
-use qasab_core::options::{Choice, OptionDef, ValueError, Values};
+use qasab_core::options::{Choice, OptionDef, ValueError, Values, choice_option};
 
 /// The lowest value any state can have.
 pub const LOW: f64 = -1.0;
@@ -237,15 +237,7 @@ impl Options {
 /// fitted weights and networks (for `eval=`).
 pub type Settings = SearchSettings<Options>;
 
-impl WithEval for Options {
-    fn weights(&self) -> EvalWeights {
-        self.eval
-    }
-
-    fn set_weights(&mut self, weights: EvalWeights) {
-        self.eval = weights;
-    }
-}
+crate::eval::options::with_eval!(Options);
 
 /// The options of `expectimax`, in documented order, each declared once. A level sets every
 /// other option, so it is read first.
@@ -281,11 +273,7 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
         rules: "",
         get: |s| s.options.depth.to_string(),
         set: |s, v| {
-            s.options.depth = v
-                .parse::<u32>()
-                .ok()
-                .filter(|d| (1..=8).contains(d))
-                .ok_or_else(|| ValueError::Expected("a number of turns from 1 to 8".into()))?;
+            s.options.depth = count_in(v, 1, 8, "turns")? as u32;
             Ok(())
         },
     },
@@ -300,30 +288,29 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
         rules: "",
         get: |s| s.options.nodes.to_string(),
         set: |s, v| {
-            s.options.nodes = v
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (1000..=1_000_000_000).contains(n))
-                .ok_or_else(|| {
-                    ValueError::Expected("a number of states from 1000 to 1000000000".into())
-                })?;
+            s.options.nodes = count_in(v, 1000, 1_000_000_000, "states")?;
             Ok(())
         },
     },
-    OptionDef {
-        key: "horizon",
-        values: Values::Choice(Horizon::NAMES),
-        help: "where the last searched turn ends: after a few throws, or at the turn's end",
-        rules: "",
-        get: |s| s.options.horizon.name().into(),
-        set: |s, v| {
-            s.options.horizon = either(v)?;
-            Ok(())
-        },
-    },
+    choice_option!(
+        Horizon,
+        options.horizon,
+        "horizon",
+        "",
+        "where the last searched turn ends: after a few throws, or at the turn's end",
+        parse: either
+    ),
     eval_option(),
     weights_option(SEARCH_WEIGHTS_HELP),
 ];
+
+/// Reads a count of `what` from `lo` to `hi`, refused as "a number of turns from 1 to 8".
+fn count_in(v: &str, lo: u64, hi: u64, what: &str) -> Result<u64, ValueError> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| ValueError::Expected(format!("a number of {what} from {lo} to {hi}")))
+}
 
 impl Default for Options {
     fn default() -> Self {

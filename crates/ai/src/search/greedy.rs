@@ -19,9 +19,7 @@
 use qasab_core::GameState;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
-use crate::eval::options::{
-    EvalSetting, EvalSource, SEARCH_WEIGHTS_HELP, eval_option, weights_option,
-};
+use crate::eval::options::{SEARCH_WEIGHTS_HELP, SearchSettings, eval_option, weights_option};
 use crate::eval::{EvalWeights, Evaluate};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::search::turn::{
@@ -30,41 +28,9 @@ use crate::search::turn::{
 use crate::spec::seed_option;
 use qasab_core::options::OptionDef;
 
-/// A `greedy` spec's settings while its options are read: the evaluation, and whether the
-/// game has fitted weights (for `eval=`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The weights of the static evaluation.
-    pub eval: EvalWeights,
-    /// Whether the game has fitted weights.
-    pub fitted: bool,
-    /// Whether the game has networks.
-    pub net: bool,
-    /// What the spec says of the evaluation beyond the weights.
-    pub source: EvalSource,
-}
-
-impl EvalSetting for Settings {
-    fn eval(&self) -> EvalWeights {
-        self.eval
-    }
-
-    fn set_eval(&mut self, weights: EvalWeights) {
-        self.eval = weights;
-    }
-
-    fn fitted(&self) -> bool {
-        self.fitted
-    }
-
-    fn net(&self) -> bool {
-        self.net
-    }
-
-    fn source(&mut self) -> &mut EvalSource {
-        &mut self.source
-    }
-}
+/// A `greedy` spec's settings while its options are read: the weights of its evaluation, and
+/// whether the game has fitted weights and networks (for `eval=`).
+pub type Settings = SearchSettings<EvalWeights>;
 
 /// The options of `greedy`, each declared once.
 pub const OPTIONS: &[OptionDef<Settings>] = &[

@@ -226,22 +226,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tiny() -> Mlp {
-        let mut x = 0.37f32;
-        Mlp::new(6, 8, 4, || {
-            x = (x * 9301.0 + 0.49297).fract();
-            x
-        })
-    }
-
-    fn features(items: &[(u32, f32)]) -> Features {
-        let mut f = Features::new(6);
-        for &(i, v) in items {
-            f.push(i, v);
-        }
-        f
-    }
+    use crate::eval::net::mlp::tests::{features, tiny};
 
     #[test]
     fn the_gradient_matches_finite_differences() {

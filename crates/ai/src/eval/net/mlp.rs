@@ -608,4 +608,4 @@ pub fn reference_value(net: &Mlp, x: &Features) -> f32 {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -29,7 +29,7 @@ use qasab_core::tab::{End, Move, State, Track};
 use qasab_core::{ByPlayer, GameState, Player, Turn};
 
 use crate::eval::hits::{HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities};
-pub use crate::eval::terms::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
+pub use crate::eval::terms::{CommonTerms, HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
 use crate::eval::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board (`end=elimination`), or of a piece captured
@@ -47,30 +47,26 @@ pub const REDUCTION: f64 = 0.5;
 /// One side's terms, before weighting ([`features`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct SideFeatures {
-    /// Pieces on the board.
-    pub material: f64,
+    /// The terms every Tâb evaluation counts: pieces on the board, the progress of converted
+    /// pieces along their first lap, stacked pieces, and the pieces exposed to the enemy's
+    /// hits (read as `f.material` and so on, through `Deref`).
+    pub common: CommonTerms,
     /// Pieces this side has captured.
     pub captures: f64,
     /// Pieces not yet converted.
     pub unconverted: f64,
     /// Banked tâbs, at most [`BANK_CAP`].
     pub banked: f64,
-    /// The sum over converted pieces of their progress along the first lap, each 0 to 1.
-    pub progress: f64,
     /// Pieces that have been in the enemy home row (L-10).
     pub lapped: f64,
     /// Pieces standing in the enemy home row (L-10).
     pub in_enemy_row: f64,
-    /// Pieces beyond the first on each square.
-    pub stacked: f64,
     /// For each stack, its size − 1 times the chance that a throw that moves it whole can
     /// only reduce it.
     pub reduction_risk: f64,
-    /// The expected number of this side's pieces the enemy hits in his turn.
-    pub exposed: f64,
-    /// The weight of `exposed`: [`HIT_NOW`] or [`HIT_LATER`].
-    pub exposed_weight: f64,
 }
+
+crate::eval::terms::common_terms!(SideFeatures);
 
 /// The hit model's view of a Tâb position.
 struct Board<'a> {

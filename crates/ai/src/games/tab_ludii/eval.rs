@@ -25,7 +25,7 @@ use qasab_core::{ByPlayer, GameState, Player, Turn};
 use crate::eval::hits::{
     HitBoard, Reach, SQUARES, TurnLaw, hit_probabilities, ordered_hit_probabilities,
 };
-pub use crate::eval::terms::{HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
+pub use crate::eval::terms::{CommonTerms, HIT_LATER, HIT_NOW, LIMIT_HORIZON, PROGRESS, STACKED};
 use crate::eval::{EvalWeights, Evaluate, for_player, lap_index_cached, squash, terminal_value};
 
 /// Weight of a piece on the board in `tab-ludii`.
@@ -40,21 +40,17 @@ pub const LOCKED: f64 = 0.15;
 /// One side's terms, before weighting ([`features`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct SideFeatures {
-    /// Pieces on the board.
-    pub material: f64,
+    /// The terms every Tâb evaluation counts: pieces on the board, the progress of unlocked
+    /// pieces along their first lap, stacked pieces, and the loss expected to the enemy's hits
+    /// (pieces in Tab, points in At-Tab); read as `f.material` and so on, through `Deref`.
+    pub common: CommonTerms,
     /// Captures scored ([`GameState::scores`]).
     pub score: f64,
     /// Locked pieces (At-Tab).
     pub locked: f64,
-    /// The sum over unlocked pieces of their progress along the first lap, each 0 to 1.
-    pub progress: f64,
-    /// Pieces beyond the first on each square.
-    pub stacked: f64,
-    /// The expected loss to the enemy's hits in his turn: pieces (Tab) or points (At-Tab).
-    pub exposed: f64,
-    /// The weight of `exposed`: [`HIT_NOW`] or [`HIT_LATER`].
-    pub exposed_weight: f64,
 }
+
+crate::eval::terms::common_terms!(SideFeatures);
 
 struct Board<'a> {
     state: &'a State,

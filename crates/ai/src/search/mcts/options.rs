@@ -3,11 +3,12 @@
 
 use std::fmt;
 
-use qasab_core::options::{Choice, ConstText, OptionDef, ValueError, Values, int_in};
+use qasab_core::options::{
+    Choice, ConstText, OptionDef, ValueError, Values, choice_option, int_in,
+};
 
 use crate::eval::options::{
-    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, WEIGHTS_KEY, WithEval, eval_option,
-    weights_option,
+    EvalSource, SEARCH_WEIGHTS_HELP, SearchSettings, WEIGHTS_KEY, eval_option, weights_option,
 };
 use crate::eval::{EvalWeights, Evaluate};
 use crate::spec::{
@@ -217,15 +218,7 @@ pub const LEVEL_HELP: &str = {
 /// fitted weights and networks (for `eval=`).
 pub type Settings = SearchSettings<MctsOptions>;
 
-impl WithEval for MctsOptions {
-    fn weights(&self) -> EvalWeights {
-        self.eval
-    }
-
-    fn set_weights(&mut self, weights: EvalWeights) {
-        self.eval = weights;
-    }
-}
+crate::eval::options::with_eval!(MctsOptions);
 
 /// The options of `mcts`, in documented order (docs/mcts.md), each declared once: the spec's
 /// keys, their values and what they set. The defaults are each game's
@@ -311,17 +304,14 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
             Ok(())
         },
     },
-    OptionDef {
-        key: "rollout",
-        values: Values::Choice(RolloutPolicy::NAMES),
-        help: "how rollouts choose moves",
-        rules: "",
-        get: |s| s.options.rollout.name().into(),
-        set: |s, v| {
-            s.options.rollout = one_of(v)?;
-            Ok(())
-        },
-    },
+    choice_option!(
+        RolloutPolicy,
+        options.rollout,
+        "rollout",
+        "",
+        "how rollouts choose moves",
+        parse: one_of
+    ),
     OptionDef {
         key: "cutoff",
         values: Values::Text("0..=1000 or none"),
@@ -347,17 +337,14 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
             Ok(())
         },
     },
-    OptionDef {
-        key: "tree",
-        values: Values::Choice(TreeShape::NAMES),
-        help: "what a child of a player's node stands for: one decision, or a whole turn",
-        rules: "",
-        get: |s| s.options.tree.name().into(),
-        set: |s, v| {
-            s.options.tree = one_of(v)?;
-            Ok(())
-        },
-    },
+    choice_option!(
+        TreeShape,
+        options.tree,
+        "tree",
+        "",
+        "what a child of a player's node stands for: one decision, or a whole turn",
+        parse: one_of
+    ),
     eval_option(),
     weights_option(SEARCH_WEIGHTS_HELP),
     OptionDef {

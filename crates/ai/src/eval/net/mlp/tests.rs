@@ -2,7 +2,8 @@
 
 use super::*;
 
-fn tiny() -> Mlp {
+/// A small network with fixed weights (shared with the training tests).
+pub(crate) fn tiny() -> Mlp {
     let mut x = 0.37f32;
     Mlp::new(6, 8, 4, || {
         x = (x * 9301.0 + 0.49297).fract();
@@ -10,7 +11,8 @@ fn tiny() -> Mlp {
     })
 }
 
-fn features(items: &[(u32, f32)]) -> Features {
+/// Inputs of [`tiny`] with the given non-zero values.
+pub(crate) fn features(items: &[(u32, f32)]) -> Features {
     let mut f = Features::new(6);
     for &(i, v) in items {
         f.push(i, v);
