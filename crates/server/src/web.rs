@@ -39,17 +39,29 @@ struct Asset {
 
 const INDEX: &str = include_str!("../web/index.html");
 
+/// A script of the page: an ES module, loaded by `index.html` (`app.js`) or imported by
+/// another module.
+macro_rules! script {
+    ($name:literal) => {
+        Asset {
+            path: concat!("/assets/", $name),
+            content_type: "text/javascript; charset=utf-8",
+            body: include_str!(concat!("../web/", $name)),
+        }
+    };
+}
+
 const ASSETS: &[Asset] = &[
-    Asset {
-        path: "/assets/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/app.js"),
-    },
-    Asset {
-        path: "/assets/board.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/board.js"),
-    },
+    script!("app.js"),
+    script!("page.js"),
+    script!("api.js"),
+    script!("setup.js"),
+    script!("variants.js"),
+    script!("record.js"),
+    script!("render.js"),
+    script!("live.js"),
+    script!("game.js"),
+    script!("board.js"),
     Asset {
         path: "/assets/style.css",
         content_type: "text/css; charset=utf-8",
