@@ -9,14 +9,14 @@
 //!
 //! Only the files the server serves are embedded: `index.json`, and in the directory of each
 //! study the index lists `results.json`, `report.html` and the `.svg` charts, each with a name
-//! the server would accept in a path ([`safe`], the same test as `src/variants.rs` makes). A
+//! the server would accept in a path ([`safe`], the same test as `src/studies.rs` makes). A
 //! study kept in `docs/variants/` but not listed (one too large for the page) is left out.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
-// `safe`: a name the server serves, the same test as `src/variants.rs` makes.
+// `safe`: a name the server serves, the same test as `src/studies.rs` makes.
 include!("src/safe_name.rs");
 
 /// Whether a study's file is served: its results, its report or a chart.

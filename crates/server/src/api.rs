@@ -1,190 +1,28 @@
-//! The HTTP routes and their handlers.
-//!
-//! Every route is an entry of one list ([`routes`]): the router is built from it alone, and
-//! the tests check that the OpenAPI document ([`crate::openapi`]) describes each entry with
-//! its method. Each handler carries its own description (`#[utoipa::path]`): its path,
-//! parameters, body and every status it answers.
+//! The handlers of the game API: the rulesets and players, creating or importing a game,
+//! reading it, playing, taking back. The router ([`crate::router`]) lists them with the other
+//! routes; each handler carries its own description (`#[utoipa::path]`).
 
-use std::convert::Infallible;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::OnceLock;
 
+use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{
-    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Query, Request, State,
-};
-use axum::handler::Handler;
-use axum::http::header::{
-    CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
-    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
-};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, get, post};
-use axum::{Json, Router};
 use qasab_ai::players::{AGENT_NAMES, AnyPlayer, FILE_OPTIONS, option_docs};
 use qasab_core::{AnyRuleset, Player};
-use serde::de::{DeserializeOwned, Error as _};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::RequestBodyDeadlineLayer;
 use utoipa::openapi::schema::{Array, ArrayBuilder, ObjectBuilder, SchemaType, Type};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 
+use crate::answers::{BadBodyOrGameId, BadGameId, BodyErrors, Fault, NoGame, NoToken, NotASeat};
+use crate::auth;
 use crate::error::{AppError, ErrorBody};
-use crate::game::{ACTIONS_PAGE, ActionsView, LegalView, Next, StateView};
-use crate::{AppState, CreatedGame, auth};
-
-/// One route of the server: a method on a path, and the handler that answers it.
-pub(crate) struct Route {
-    method: Method,
-    path: &'static str,
-    handler: MethodRouter<AppState>,
-}
-
-impl Route {
-    /// `GET path`, answered by `handler` (axum answers `HEAD` with it too).
-    pub(crate) fn get<H: Handler<T, AppState>, T: 'static>(
-        path: &'static str,
-        handler: H,
-    ) -> Route {
-        Route {
-            method: Method::GET,
-            path,
-            handler: get(handler),
-        }
-    }
-
-    /// `POST path`, answered by `handler`.
-    pub(crate) fn post<H: Handler<T, AppState>, T: 'static>(
-        path: &'static str,
-        handler: H,
-    ) -> Route {
-        Route {
-            method: Method::POST,
-            path,
-            handler: post(handler),
-        }
-    }
-}
-
-/// Every route of the server. The router serves these and nothing else (any other path gets
-/// 404, any other method 405), so that the tests can check the OpenAPI document against it.
-fn table() -> Vec<Route> {
-    let mut routes = vec![
-        Route::get("/api/rulesets", rulesets),
-        Route::get("/api/players", players),
-        Route::get("/api/openapi.json", openapi),
-        Route::post("/api/games", create),
-        Route::post("/api/games/import", import),
-        Route::get("/api/games/{id}", get_game),
-        Route::get("/api/games/{id}/legal", legal),
-        Route::get("/api/games/{id}/ws", crate::ws::watch),
-        Route::post("/api/games/{id}/hint", crate::hint::hint),
-        Route::post("/api/games/{id}/actions", act),
-        Route::get("/api/games/{id}/actions", actions),
-        Route::post("/api/games/{id}/undo", undo),
-        Route::get("/api/games/{id}/record", record),
-    ];
-    routes.extend(crate::variants::routes());
-    routes.extend(crate::web::routes());
-    routes
-}
-
-/// The method and path of every route the server serves, as the router matches them
-/// (`/api/games/{id}`). A `GET` route also answers `HEAD`.
-pub fn routes() -> Vec<(Method, &'static str)> {
-    table().into_iter().map(|r| (r.method, r.path)).collect()
-}
-
-/// The Content-Security-Policy of every answer that sets none of its own (all but the web
-/// page's): nothing may be loaded from it, and no page may frame it.
-pub(crate) const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
-
-/// The headers that every answer carries unless its handler set them: no content sniffing,
-/// no referrer, no framing, and [`API_CSP`].
-pub(crate) const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
-    (X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    (REFERRER_POLICY, "no-referrer"),
-    (X_FRAME_OPTIONS, "DENY"),
-    (CONTENT_SECURITY_POLICY, API_CSP),
-];
-
-/// The router of the whole API, with its body limit, its body timeout and the security
-/// headers of every answer.
-pub fn app(state: AppState) -> Router {
-    let limit = state.config().body_limit;
-    let body_timeout = state.config().body_timeout;
-    let router = table()
-        .into_iter()
-        .fold(Router::new(), |router, r| router.route(r.path, r.handler))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(limit))
-        // A body that has not arrived in time fails to read (408, see `AppError`).
-        .layer(RequestBodyDeadlineLayer::new(body_timeout));
-    SECURITY_HEADERS
-        .into_iter()
-        .fold(router, |router, (name, value)| {
-            router.layer(SetResponseHeaderLayer::if_not_present(
-                name,
-                HeaderValue::from_static(value),
-            ))
-        })
-        .with_state(state)
-}
-
-/// The `{id}` of a game's path.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(
-    dead_code,
-    reason = "describes the parameter; the handlers read it as a string"
-)]
-pub(crate) struct GameId {
-    /// The game id, as returned when the game was created.
-    id: String,
-}
-
-/// A JSON body whose rejections are [`AppError`]s with JSON bodies.
-pub(crate) struct ApiJson<T>(pub(crate) T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
-    type Rejection = AppError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        let Json(value) = Json::<T>::from_request(req, state).await?;
-        Ok(ApiJson(value))
-    }
-}
-
-/// The client's IP address: the peer of the connection, or `0.0.0.0` when there is none
-/// (requests made in tests without a socket). `X-Forwarded-For` is read only from a peer
-/// that is a trusted proxy ([`crate::proxy`]); from any other peer it is ignored.
-pub(crate) struct ClientIp(pub(crate) IpAddr);
-
-impl FromRequestParts<AppState> for ClientIp {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-        Ok(ClientIp(crate::proxy::client_addr(
-            peer,
-            &parts.headers,
-            &state.config().trusted_proxies,
-        )))
-    }
-}
-
-pub(crate) fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, AppError> {
-    path.map(|Path(id)| id)
-        .map_err(|e| AppError::BadRequest(format!("bad game id: {}", e.body_text())))
-}
+use crate::extract::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::game::{ACTIONS_PAGE, ActionsView, Game, LegalView, Next, StateView};
+use crate::state::{AppState, CreatedGame};
 
 /// Runs a change of a game in a task of its own, so that it completes even if the client
 /// hangs up before the answer.
@@ -192,34 +30,6 @@ async fn detached<T: Send + 'static>(
     work: impl Future<Output = Result<T, AppError>> + Send + 'static,
 ) -> Result<T, AppError> {
     tokio::spawn(work).await?
-}
-
-async fn not_found() -> AppError {
-    AppError::NotFound("no such path; the API is described at /api/openapi.json".into())
-}
-
-async fn method_not_allowed() -> Response {
-    (
-        StatusCode::METHOD_NOT_ALLOWED,
-        Json(ErrorBody {
-            error: "this method is not allowed on this path; see /api/openapi.json".into(),
-        }),
-    )
-        .into_response()
-}
-
-/// This document
-///
-/// The OpenAPI document of the server, generated from its handlers and types.
-#[utoipa::path(
-    get,
-    path = "/api/openapi.json",
-    operation_id = "openapi",
-    tag = "meta",
-    responses((status = 200, description = "The OpenAPI document", body = Object)),
-)]
-pub(crate) async fn openapi() -> Json<Value> {
-    Json(crate::openapi::document())
 }
 
 /// The body of `POST /api/games`.
@@ -274,6 +84,23 @@ fn seats_of_import() -> Array {
     seats_schema("two people")
 }
 
+/// The error answers that creating and importing a game share, besides [`BodyErrors`] and
+/// [`Fault`].
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "describes answers; the handlers answer AppError")]
+pub(crate) enum NewGameErrors {
+    #[response(
+        status = 400,
+        description = "Malformed JSON, or missing or unknown fields"
+    )]
+    BadBody(ErrorBody),
+    #[response(
+        status = 429,
+        description = "Too many games from this address this minute"
+    )]
+    TooMany(ErrorBody),
+}
+
 /// Create a game from a ruleset string and two seats
 ///
 /// Returns a token and a link for each human seat, shown only in this answer, and a spectator
@@ -286,13 +113,10 @@ fn seats_of_import() -> Array {
     request_body = CreateRequest,
     responses(
         (status = 201, description = "The game was created", body = CreatedGame),
-        (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
-        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
-        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
-        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        NewGameErrors,
+        BodyErrors,
         (status = 422, description = "A bad ruleset string or player spec", body = ErrorBody),
-        (status = 429, description = "Too many games from this address this minute", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn create(
@@ -344,13 +168,10 @@ pub(crate) struct ImportRequest {
     request_body = ImportRequest,
     responses(
         (status = 201, description = "The game was created", body = CreatedGame),
-        (status = 400, description = "Malformed JSON, or missing or unknown fields", body = ErrorBody),
-        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
-        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
-        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
+        NewGameErrors,
+        BodyErrors,
         (status = 422, description = "A record that cannot be read or replayed (with the line at fault), or a bad player spec", body = ErrorBody),
-        (status = 429, description = "Too many games from this address this minute", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn import(
@@ -371,6 +192,17 @@ pub(crate) async fn import(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
+/// Reads the game of the path with `read`, under the game's lock.
+async fn read_game<T>(
+    state: &AppState,
+    path: Result<Path<String>, PathRejection>,
+    read: impl FnOnce(&Game) -> T,
+) -> Result<T, AppError> {
+    let slot = state.slot(&game_id(path)?).await?;
+    let game = slot.game.lock().await;
+    Ok(read(&game))
+}
+
 /// A game's state, history and legal actions
 #[utoipa::path(
     get,
@@ -380,18 +212,16 @@ pub(crate) async fn import(
     params(GameId),
     responses(
         (status = 200, description = "The game", body = StateView),
-        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        BadGameId,
+        NoGame,
+        Fault,
     ),
 )]
 pub(crate) async fn get_game(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<StateView>, AppError> {
-    let slot = state.slot(&game_id(path)?).await?;
-    let view = slot.game.lock().await.view();
-    Ok(Json(view))
+    read_game(&state, path, Game::view).await.map(Json)
 }
 
 /// The legal actions of the current turn
@@ -403,18 +233,16 @@ pub(crate) async fn get_game(
     params(GameId),
     responses(
         (status = 200, description = "The legal actions", body = LegalView),
-        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        BadGameId,
+        NoGame,
+        Fault,
     ),
 )]
 pub(crate) async fn legal(
     State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<LegalView>, AppError> {
-    let slot = state.slot(&game_id(path)?).await?;
-    let view = slot.game.lock().await.legal();
-    Ok(Json(view))
+    read_game(&state, path, Game::legal).await.map(Json)
 }
 
 /// The game record, for download
@@ -432,9 +260,9 @@ pub(crate) async fn legal(
             content_type = "text/plain",
             headers(("Content-Disposition" = String, description = "attachment, named qasab-{id}.txt")),
         ),
-        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        BadGameId,
+        NoGame,
+        Fault,
     ),
 )]
 pub(crate) async fn record(
@@ -486,8 +314,8 @@ pub(crate) struct ActionsQuery {
     responses(
         (status = 200, description = "The actions", body = ActionsView),
         (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not valid in a path", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        NoGame,
+        Fault,
     ),
 )]
 pub(crate) async fn actions(
@@ -521,20 +349,6 @@ pub(crate) struct ActionRequest {
     index: usize,
 }
 
-/// Reads a state index: a non-negative JSON integer, also when written `3.0` (JSON Schema
-/// counts that as an integer, and the API follows its own schema).
-pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-    let n = serde_json::Number::deserialize(d)?;
-    n.as_u64()
-        .or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && (0.0..1e18).contains(f))
-                .map(|f| f as u64)
-        })
-        .and_then(|v| usize::try_from(v).ok())
-        .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer, got {n}")))
-}
-
 /// Play an action for the seat of the token
 ///
 /// The action is stored before the answer. The answer is the state after the server's throws
@@ -550,16 +364,14 @@ pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::E
     request_body = ActionRequest,
     responses(
         (status = 200, description = "The action was played", body = StateView),
-        (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
-        (status = 401, description = "No seat token", body = ErrorBody),
+        BadBodyOrGameId,
+        NoToken,
         (status = 403, description = "The token is not a seat of this game, or not the seat to move", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
+        NoGame,
+        BodyErrors,
         (status = 409, description = "A stale action (made against an older state), or the computer or the sticks act next", body = ErrorBody),
-        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
-        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
         (status = 422, description = "The action is not in the game's notation or not legal now (the core says why)", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn act(
@@ -624,13 +436,13 @@ pub(crate) async fn act(
     security(("seatToken" = [])),
     responses(
         (status = 200, description = "The state after the take-back", body = StateView),
-        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
-        (status = 401, description = "No seat token", body = ErrorBody),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
+        BadGameId,
+        NoToken,
+        NotASeat,
+        NoGame,
         (status = 409, description = "Nothing to undo", body = ErrorBody),
         (status = 422, description = "The game is not between a person and the computer", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn undo(

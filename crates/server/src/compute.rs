@@ -344,6 +344,15 @@ mod tests {
         (tx, pending)
     }
 
+    /// The names of tasks in the order they ran.
+    type Order = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A task that adds `name` to `order` when it runs.
+    fn logs(order: &Order, name: &'static str) -> impl FnOnce() + Send + 'static {
+        let order = order.clone();
+        move || order.lock().unwrap().push(name)
+    }
+
     #[tokio::test]
     async fn answers_come_back() {
         let c = pool(2, 4);
@@ -370,13 +379,9 @@ mod tests {
     async fn owed_work_goes_before_waiting_hints() {
         let c = pool(1, 8);
         let (release, busy) = occupy(&c);
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let log = |name: &'static str| {
-            let order = order.clone();
-            move || order.lock().unwrap().push(name)
-        };
-        let hint = c.submit(Priority::Optional, log("hint")).unwrap();
-        let owed = c.submit(Priority::Owed, log("move")).unwrap();
+        let order = Order::default();
+        let hint = c.submit(Priority::Optional, logs(&order, "hint")).unwrap();
+        let owed = c.submit(Priority::Owed, logs(&order, "move")).unwrap();
         drop(release);
         busy.await.unwrap();
         hint.await.unwrap();
@@ -388,11 +393,7 @@ mod tests {
     async fn owed_moves_go_first_and_watched_games_take_turns_with_hints() {
         let c = pool(1, 8);
         let (release, busy) = occupy(&c);
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let log = |name: &'static str| {
-            let order = order.clone();
-            move || order.lock().unwrap().push(name)
-        };
+        let order = Order::default();
         let mut pending = Vec::new();
         for (priority, name) in [
             (Priority::Watched, "watched 1"),
@@ -403,7 +404,7 @@ mod tests {
             (Priority::Owed, "owed 1"),
             (Priority::Owed, "owed 2"),
         ] {
-            pending.push(c.submit(priority, log(name)).unwrap());
+            pending.push(c.submit(priority, logs(&order, name)).unwrap());
         }
         drop(release);
         busy.await.unwrap();

@@ -13,11 +13,13 @@ use axum::extract::{Path, State};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::api::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::answers::{BadBodyOrGameId, BodyErrors, Fault, NoGame};
+use crate::auth;
 use crate::compute::Priority;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::{ApiJson, ClientIp, GameId, game_id, state_index};
 use crate::game::{HintView, Next};
-use crate::{AppState, auth, poisoned};
+use crate::state::{AppState, poisoned};
 
 /// The body of a hint request.
 #[derive(Deserialize, ToSchema)]
@@ -61,13 +63,11 @@ impl AppState {
     request_body = HintRequest,
     responses(
         (status = 200, description = "The moves, best first", body = HintView),
-        (status = 400, description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path", body = ErrorBody),
+        BadBodyOrGameId,
         (status = 403, description = "Hints are off in this game", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 408, description = "The body did not arrive within the body timeout", body = ErrorBody),
+        NoGame,
+        BodyErrors,
         (status = 409, description = "A stale index, or no decision to rank (the sticks are thrown next, or the game is over)", body = ErrorBody),
-        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
-        (status = 415, description = "The body is not declared as JSON", body = ErrorBody),
         (status = 422, description = "A bad player spec, one above the server's limits, or a player that does not rank moves (random)", body = ErrorBody),
         (status = 429, description = "Too many hints from this address this minute", body = ErrorBody),
         (
@@ -76,7 +76,7 @@ impl AppState {
             body = ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait before asking again")),
         ),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn hint(

@@ -25,8 +25,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
-use crate::AppState;
-use crate::api::SECURITY_HEADERS;
+use crate::config::LONGEST_TIMEOUT;
+use crate::router::{SECURITY_HEADERS, app};
+use crate::state::AppState;
 
 /// Refusals (503 answers over the connection limit) under way at once; past that, a
 /// connection over the limit is closed without an answer.
@@ -59,12 +60,12 @@ static BUSY: LazyLock<String> = LazyLock::new(|| {
 /// [`crate::Config`] apply (`header_timeout`, `max_connections`, and in the router
 /// `body_timeout`).
 pub async fn serve_on(listener: TcpListener, state: AppState, shutdown: impl Future<Output = ()>) {
-    let header_timeout = state.config().header_timeout.min(crate::LONGEST_TIMEOUT);
+    let header_timeout = state.config().header_timeout.min(LONGEST_TIMEOUT);
     let open = Arc::new(Semaphore::new(
         state.config().max_connections.min(Semaphore::MAX_PERMITS),
     ));
     let refusing = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
-    let router = crate::app(state);
+    let router = app(state);
     // Dropped to tell the connections to finish.
     let (stop, stopped) = watch::channel(());
     // Every connection holds a receiver: the sender is closed when all have ended.

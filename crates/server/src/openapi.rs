@@ -9,12 +9,14 @@
 
 use std::sync::OnceLock;
 
+use axum::Json;
 use serde_json::{Value, json};
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr};
 use utoipa::{Modify, OpenApi};
 
+use crate::error::ErrorBody;
 use crate::{api, hint, variants, web, ws};
 
 /// The document's base, from the handlers and types of the crate.
@@ -31,7 +33,7 @@ use crate::{api, hint, variants, web, ws};
     paths(
         api::rulesets,
         api::players,
-        api::openapi,
+        openapi,
         api::create,
         api::import,
         api::get_game,
@@ -51,7 +53,9 @@ use crate::{api, hint, variants, web, ws};
         variants::results,
         variants::file,
     ),
-    components(schemas(ws::StateMessage)),
+    // The error body is named by the shared error answers (`crate::answers`), which do not
+    // register the schemas they name.
+    components(schemas(ws::StateMessage, ErrorBody)),
     modifiers(&SeatToken, &GameLinks, &PageFiles),
     tags(
         (name = "games", description = "Games: create, read, play, watch"),
@@ -133,4 +137,18 @@ impl Modify for PageFiles {
 pub fn document() -> Value {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
     DOCUMENT.get_or_init(|| json!(ApiDoc::openapi())).clone()
+}
+
+/// This document
+///
+/// The OpenAPI document of the server, generated from its handlers and types.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    operation_id = "openapi",
+    tag = "meta",
+    responses((status = 200, description = "The OpenAPI document", body = Object)),
+)]
+pub(crate) async fn openapi() -> Json<Value> {
+    Json(document())
 }

@@ -2,18 +2,15 @@
 //! under `docs/variants/` (its `results.json`, SVG charts and `report.html`), with the index
 //! of the studies, `docs/variants/index.json`.
 //!
-//! The directory is compiled into the binary by the crate's build script (`build.rs`), so a
-//! server serves the studies of its own version. [`Config::variants`](crate::Config) names a
-//! directory of the same layout to serve instead, read afresh at each request (`qasab serve
-//! --variants DIR`: a study previewed before it is committed, or the tests' fixture).
+//! The studies are read from the directory compiled into the binary (by the crate's build
+//! script), or from the one [`Config::variants`](crate::Config) names (`qasab serve --variants
+//! DIR`), read afresh at each request.
 //!
-//! Only names of letters, digits, `.`, `_` and `-` starting with a letter or a digit are
-//! looked up, a study only if the index lists it, and a file only if it is a chart (`.svg`) or
-//! the report: no path leads out of the directory.
+//! A study is served only if the index lists it, and a file only if it is a chart (`.svg`) or
+//! the report.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::{Path as FsPath, PathBuf};
 
 use anyhow::Context;
 use axum::Json;
@@ -26,15 +23,16 @@ use axum::http::header::{
     X_FRAME_OPTIONS,
 };
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::api::Route;
+use crate::answers::Fault;
 use crate::error::{AppError, ErrorBody};
+use crate::route::Route;
+use crate::state::AppState;
+use crate::studies::{Source, Study, safe};
 
-include!(concat!(env!("OUT_DIR"), "/variants.rs"));
+pub use crate::studies::check_dir;
 
 /// The Content-Security-Policy of a study's charts and report: no script at all, styles and
 /// images only from the file itself or the server (a generated chart or report carries its
@@ -49,128 +47,6 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/variants/{id}", results),
         Route::get("/variants/{id}/{file}", file),
     ]
-}
-
-/// Where the studies are read from.
-enum Source<'a> {
-    /// The copy of `docs/variants/` compiled into the binary.
-    Embedded,
-    /// A directory of the same layout, read at each request.
-    Dir(&'a FsPath),
-}
-
-impl Source<'_> {
-    fn of(state: &AppState) -> Source<'_> {
-        match &state.config().variants {
-            Some(dir) => Source::Dir(dir),
-            None => Source::Embedded,
-        }
-    }
-
-    /// The bytes of `name` (`index.json` or `{study}/{file}`, each part [`safe`]), if there is
-    /// such a file.
-    async fn read(&self, name: &str) -> Option<Cow<'static, [u8]>> {
-        debug_assert!(name.split('/').all(safe), "{name}");
-        match self {
-            Source::Embedded => EMBEDDED
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, bytes)| Cow::Borrowed(*bytes)),
-            Source::Dir(dir) => tokio::fs::read(dir.join(name)).await.ok().map(Cow::Owned),
-        }
-    }
-
-    /// The cache policy of the files: an hour for those compiled in (they change only with the
-    /// binary), none for a directory that may be edited while it is served.
-    fn cache_control(&self) -> &'static str {
-        match self {
-            Source::Embedded => "public, max-age=3600",
-            Source::Dir(_) => "no-cache",
-        }
-    }
-
-    /// The index of the studies; a missing index is an empty one.
-    async fn index(&self) -> Result<Vec<Study>, AppError> {
-        let Some(bytes) = self.read("index.json").await else {
-            return Ok(Vec::new());
-        };
-        parse_index(&bytes).map_err(AppError::Internal)
-    }
-
-    /// The study `id` of the index, or 404 naming it.
-    async fn study(&self, id: &str) -> Result<Study, AppError> {
-        let unknown = || {
-            AppError::NotFound(format!(
-                "no study '{id}'; the studies are listed at /api/variants"
-            ))
-        };
-        if !safe(id) {
-            return Err(unknown());
-        }
-        self.index()
-            .await?
-            .into_iter()
-            .find(|s| s.id == id)
-            .ok_or_else(unknown)
-    }
-}
-
-// `safe`: a name that may be looked up, the same test as the build script's.
-include!("safe_name.rs");
-
-/// Reads an index, checking each study's id and chart names.
-fn parse_index(bytes: &[u8]) -> anyhow::Result<Vec<Study>> {
-    let studies: Vec<Study> =
-        serde_json::from_slice(bytes).context("the index of the variant studies")?;
-    for s in &studies {
-        anyhow::ensure!(safe(&s.id), "the index lists a study with id '{}'", s.id);
-        for c in &s.charts {
-            anyhow::ensure!(
-                safe(&c.file) && c.file.ends_with(".svg"),
-                "study '{}' lists a chart '{}' that is not an .svg file name",
-                s.id,
-                c.file
-            );
-        }
-    }
-    Ok(studies)
-}
-
-/// Checks that `dir` holds a readable index of studies, so that `qasab serve --variants DIR`
-/// fails at once rather than at the first request.
-///
-/// # Errors
-/// If `dir/index.json` cannot be read or is not a valid index.
-pub fn check_dir(dir: &FsPath) -> anyhow::Result<()> {
-    let path: PathBuf = dir.join("index.json");
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_index(&bytes).with_context(|| format!("in {}", path.display()))?;
-    Ok(())
-}
-
-/// A study in the index.
-#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
-#[schema(as = VariantStudy)]
-pub(crate) struct Study {
-    /// The study's id: the name of its directory, in `/api/variants/{id}` and
-    /// `/variants/{id}/{file}`.
-    id: String,
-    /// The study's title.
-    title: String,
-    /// What the study asks and finds, in one plain-text paragraph.
-    summary: String,
-    /// The study's charts, in the order to show them.
-    charts: Vec<Chart>,
-}
-
-/// A chart of a study.
-#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
-#[schema(as = StudyChart)]
-pub(crate) struct Chart {
-    /// The SVG file, served at `/variants/{id}/{file}`.
-    file: String,
-    /// What the chart shows, in words (its caption and its text alternative).
-    caption: String,
 }
 
 /// A study's results, as `qasab study` writes them (`results.json`). Served as written: the
@@ -291,11 +167,11 @@ fn bad_path(e: &PathRejection) -> AppError {
     tag = "variants",
     responses(
         (status = 200, description = "Every published study, in the order to show them", body = Vec<Study>),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn index(State(state): State<AppState>) -> Result<Json<Vec<Study>>, AppError> {
-    Ok(Json(Source::of(&state).index().await?))
+    Ok(Json(Source::of(state.config()).index().await?))
 }
 
 /// A study's results
@@ -312,7 +188,7 @@ pub(crate) async fn index(State(state): State<AppState>) -> Result<Json<Vec<Stud
         (status = 200, description = "The study's results", body = ResultsDoc),
         (status = 400, description = "An id that is not valid in a path", body = ErrorBody),
         (status = 404, description = "No study with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn results(
@@ -320,7 +196,7 @@ pub(crate) async fn results(
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Value>, AppError> {
     let Path(id) = path.map_err(|e| bad_path(&e))?;
-    let source = Source::of(&state);
+    let source = Source::of(state.config());
     let study = source.study(&id).await?;
     let bytes = source
         .read(&format!("{}/results.json", study.id))
@@ -358,7 +234,7 @@ pub(crate) async fn results(
         ),
         (status = 400, description = "A path that is not valid", body = ErrorBody),
         (status = 404, description = "No such study, or no such chart or report in it", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn file(
@@ -366,7 +242,7 @@ pub(crate) async fn file(
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Response, AppError> {
     let Path((id, name)) = path.map_err(|e| bad_path(&e))?;
-    let source = Source::of(&state);
+    let source = Source::of(state.config());
     let study = source.study(&id).await?;
     let missing = || AppError::NotFound(format!("no file '{name}' in study '{id}'"));
     let content_type = if name == "report.html" {

@@ -16,14 +16,17 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Value, json};
-use utoipa::ToSchema;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::{ContentBuilder, ObjectBuilder, ResponseBuilder, Type};
+use utoipa::{IntoResponses, ToSchema};
 
-use crate::api::{GameId, Route, game_id};
+use crate::answers::{BadGameId, Fault, NoGame, NoToken, NotASeat};
+use crate::auth;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::{GameId, game_id};
 use crate::game::{self, StateView};
-use crate::{AppState, auth};
+use crate::route::Route;
+use crate::state::AppState;
 
 /// The page's Content-Security-Policy.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
@@ -39,17 +42,29 @@ struct Asset {
 
 const INDEX: &str = include_str!("../web/index.html");
 
+/// A script of the page: an ES module, loaded by `index.html` (`app.js`) or imported by
+/// another module.
+macro_rules! script {
+    ($name:literal) => {
+        Asset {
+            path: concat!("/assets/", $name),
+            content_type: "text/javascript; charset=utf-8",
+            body: include_str!(concat!("../web/", $name)),
+        }
+    };
+}
+
 const ASSETS: &[Asset] = &[
-    Asset {
-        path: "/assets/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/app.js"),
-    },
-    Asset {
-        path: "/assets/board.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/board.js"),
-    },
+    script!("app.js"),
+    script!("page.js"),
+    script!("api.js"),
+    script!("setup.js"),
+    script!("variants.js"),
+    script!("record.js"),
+    script!("render.js"),
+    script!("live.js"),
+    script!("game.js"),
+    script!("board.js"),
     Asset {
         path: "/assets/style.css",
         content_type: "text/css; charset=utf-8",
@@ -119,6 +134,15 @@ fn serve(asset: &'static Asset) -> Response {
     secured(asset.content_type, asset.body)
 }
 
+/// The answer of the page's paths: the page.
+#[derive(IntoResponses)]
+#[response(status = 200, description = "The page", content_type = "text/html")]
+#[allow(
+    dead_code,
+    reason = "describes the answer; the handlers build it with `secured`"
+)]
+pub(crate) struct Page(String);
+
 /// The web page, at a new game
 ///
 /// The page lets a person choose a ruleset and an opponent and start a game. It is the same
@@ -128,7 +152,7 @@ fn serve(asset: &'static Asset) -> Response {
     path = "/",
     operation_id = "getPage",
     tag = "page",
-    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+    responses(Page)
 )]
 pub(crate) async fn index() -> Response {
     secured("text/html; charset=utf-8", INDEX)
@@ -144,7 +168,7 @@ pub(crate) async fn index() -> Response {
     operation_id = "getGamePage",
     tag = "page",
     params(GameId),
-    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+    responses(Page)
 )]
 pub(crate) async fn play() -> Response {
     index().await
@@ -159,7 +183,7 @@ pub(crate) async fn play() -> Response {
     path = "/variants",
     operation_id = "getVariantsPage",
     tag = "page",
-    responses((status = 200, description = "The page", body = String, content_type = "text/html")),
+    responses(Page)
 )]
 pub(crate) async fn variants_page() -> Response {
     index().await
@@ -182,7 +206,7 @@ pub(crate) async fn variants_page() -> Response {
         (status = 200, description = "The view of the game after its first `index` actions", body = StateView),
         (status = 400, description = "The index is not a non-negative integer, or the id is not valid in a path", body = ErrorBody),
         (status = 404, description = "No game with this id, or an index past the game's current state", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn state_at(
@@ -247,11 +271,11 @@ pub(crate) struct TokenSeat {
     security(("seatToken" = [])),
     responses(
         (status = 200, description = "The token's seat", body = TokenSeat),
-        (status = 400, description = "A game id that is not valid in a path", body = ErrorBody),
-        (status = 401, description = "No seat token", body = ErrorBody),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        BadGameId,
+        NoToken,
+        NotASeat,
+        NoGame,
+        Fault,
     ),
 )]
 pub(crate) async fn seat(

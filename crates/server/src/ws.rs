@@ -31,10 +31,12 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{Instant, MissedTickBehavior};
 use utoipa::ToSchema;
 
-use crate::api::{GameId, game_id};
+use crate::answers::{Fault, NoGame};
+use crate::config::LONGEST_TIMEOUT;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::{GameId, game_id};
 use crate::game::StateView;
-use crate::{AppState, GameSlot};
+use crate::state::{AppState, GameSlot};
 
 /// A frame of the WebSocket at `/api/games/{id}/ws`: the game's state.
 #[derive(Serialize, ToSchema)]
@@ -98,9 +100,9 @@ impl Drop for Place {
     responses(
         (status = 101, description = "Switching to the WebSocket protocol; the frames are StateMessage"),
         (status = 400, description = "Not a WebSocket upgrade request, or a game id that is not valid in a path", body = ErrorBody),
-        (status = 404, description = "No game with this id", body = ErrorBody),
+        NoGame,
         (status = 429, description = "The game already has as many live watchers as the server takes", body = ErrorBody),
-        (status = 500, description = "A fault of the server (logged; the body says no more)", body = ErrorBody),
+        Fault,
     ),
 )]
 pub(crate) async fn watch(
@@ -123,10 +125,10 @@ pub(crate) async fn watch(
         ))
     })?;
     let idle = Idle {
-        timeout: state.config().ws_idle_timeout.min(crate::LONGEST_TIMEOUT),
+        timeout: state.config().ws_idle_timeout.min(LONGEST_TIMEOUT),
         // An interval cannot be zero.
         ping_every: (state.config().ws_ping_interval)
-            .clamp(Duration::from_millis(1), crate::LONGEST_TIMEOUT),
+            .clamp(Duration::from_millis(1), LONGEST_TIMEOUT),
     };
     Ok(upgrade.on_upgrade(move |socket| send_updates(socket, place, idle)))
 }

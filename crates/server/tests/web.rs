@@ -94,6 +94,14 @@ async fn the_page_and_its_files_are_served_with_a_strict_policy() {
         ("/", "text/html"),
         ("/play/0123456789abcdef", "text/html"),
         ("/assets/app.js", "text/javascript"),
+        ("/assets/page.js", "text/javascript"),
+        ("/assets/api.js", "text/javascript"),
+        ("/assets/setup.js", "text/javascript"),
+        ("/assets/variants.js", "text/javascript"),
+        ("/assets/record.js", "text/javascript"),
+        ("/assets/render.js", "text/javascript"),
+        ("/assets/live.js", "text/javascript"),
+        ("/assets/game.js", "text/javascript"),
         ("/assets/board.js", "text/javascript"),
         ("/assets/style.css", "text/css"),
         ("/assets/icon.svg", "image/svg+xml"),
@@ -117,6 +125,28 @@ async fn the_page_and_its_files_are_served_with_a_strict_policy() {
     }
     let a = s.get("/assets/nothing.js", None).await;
     error_of(&a, StatusCode::NOT_FOUND, "no such path");
+}
+
+#[tokio::test]
+async fn every_module_the_page_imports_is_served() {
+    let s = Server::new();
+    let mut seen = vec!["app.js".to_string()];
+    let mut next = 0;
+    while next < seen.len() {
+        let path = format!("/assets/{}", seen[next]);
+        next += 1;
+        let a = s.get(&path, None).await;
+        assert_eq!(a.status, StatusCode::OK, "{path}");
+        let got = a.headers[header::CONTENT_TYPE].to_str().unwrap();
+        assert!(got.starts_with("text/javascript"), "{path}: {got}");
+        for part in a.text.split(" from './").skip(1) {
+            let name = &part[..part.find('\'').unwrap()];
+            if !seen.iter().any(|s| s == name) {
+                seen.push(name.to_string());
+            }
+        }
+    }
+    assert!(seen.len() > 2, "{seen:?}");
 }
 
 #[tokio::test]

@@ -1,5 +1,5 @@
 // Draws a game's board in SVG from the view's `drawing` (computed by the server from the
-// core). Nothing here knows a rule: which squares can be picked is passed in by app.js, read
+// core). Nothing here knows a rule: which squares can be picked is passed in by render.js, read
 // from the legal actions the server sent.
 //
 // A Tâb board is drawn in real pixels (no scaling), its squares sized to the space there is
@@ -56,7 +56,7 @@ const LAST_WORDS = { from: 'last move from here', to: 'last move to here' };
 
 /**
  * Gives a square or pit its role and accessible name: a button (with roving focus, see
- * app.js) when it can be picked, an image otherwise.
+ * render.js) when it can be picked, an image otherwise.
  */
 function label(g, name, mark, onPick) {
   g.setAttribute('aria-label', name);

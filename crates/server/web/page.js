@@ -1,0 +1,44 @@
+// The page's shared state and the helpers every screen uses: the element lookup, the
+// message line, and the link to a game.
+
+export const $ = (id) => document.getElementById(id);
+
+export const page = {
+  rulesets: [],
+  players: [], // every computer player with its options, from the API
+  paths: {}, // the API's paths, from its OpenAPI document (to know the optional routes)
+  id: null,
+  tokens: {}, // seat name -> token
+  live: null, // the game's current view (its `actions` are not kept: see `actions`)
+  actions: [], // every action of the game so far, kept from the views and frames
+  shown: null, // the view drawn (the live one, an earlier state, or a step towards the live one)
+  following: true, // false while the player looks at an earlier state
+  generation: 0, // bumped when the live state goes back (an undo): stale steps are dropped
+  stepping: false, // the computer's turn is being shown step by step
+  lastStep: 0, // when the last step was shown (ms)
+  pace: 600, // ms per step of another's turn
+  flipped: null, // the board turned round (null until the page knows whose it is)
+  selected: null, // the square or pit picked as the source of a move
+  focus: null, // the square or pit that has the board's roving focus
+  busy: false,
+  pollTimer: null,
+  socket: null,
+  queue: Promise.resolve(), // views are taken in one at a time, in order
+  answers: 0, // answers to this page's own requests taken in (a poll older than one is dropped)
+};
+
+export function showMessage(text) {
+  const m = $('message');
+  if (!text) {
+    m.hidden = true;
+    m.textContent = '';
+    return;
+  }
+  m.textContent = text;
+  m.hidden = false;
+}
+
+export function playLink(id, tokens, extra = '') {
+  const frag = tokens.map((t) => `token=${t}`).join('&');
+  return `/play/${id}${frag || extra ? '#' : ''}${frag}${frag && extra ? '&' : ''}${extra}`;
+}
