@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use candle_core::{Device, Tensor};
-use qasab_ai::play::bench::mid_game_positions;
 use qasab_ai::eval::net::{Encode, Features, shipped};
+use qasab_ai::play::bench::mid_game_positions;
 use qasab_core::tab;
 
 /// The ruleset of the sample.

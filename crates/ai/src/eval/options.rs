@@ -32,7 +32,7 @@ pub struct EvalSource {
 }
 
 /// Search options that carry the weights of their evaluation (`expectimax`'s and `mcts`'s in
-/// their `eval` field, by [`with_eval!`](crate::eval::options::with_eval); `greedy`'s are the
+/// their `eval` field, by `with_eval!`; `greedy`'s are the
 /// weights alone).
 pub trait WithEval {
     /// The weights.
