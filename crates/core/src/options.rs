@@ -316,9 +316,12 @@ macro_rules! __choice_option {
 pub use crate::__choice_option as choice_option;
 
 /// An option of an integer field:
-/// `int_option!(field: u16, "key", lo..=hi, "note", "rules", "help")`.
-macro_rules! int_option {
-    ($field:ident: $ty:ty, $key:literal, $lo:literal ..= $hi:expr, $note:literal, $rules:literal, $help:literal) => {
+/// `int_option!(field: u16, "key", lo..=hi, "note", "rules", "help")`. The field may be a path
+/// (`options.threads`). Exported for the players' options, which use the same machinery.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __int_option {
+    ($($field:ident).+ : $ty:ty, $key:literal, $lo:literal ..= $hi:expr, $note:literal, $rules:literal, $help:literal) => {
         $crate::options::OptionDef {
             key: $key,
             values: $crate::options::Values::Int {
@@ -328,15 +331,15 @@ macro_rules! int_option {
             },
             help: $help,
             rules: $rules,
-            get: |r| r.$field.to_string(),
+            get: |r| r.$($field).+.to_string(),
             set: |r, v| {
-                r.$field = $crate::options::int_in(v, $lo, $hi as u32)? as $ty;
+                r.$($field).+ = $crate::options::int_in(v, $lo, $hi as u32)? as $ty;
                 Ok(())
             },
         }
     };
 }
-pub(crate) use int_option;
+pub use crate::__int_option as int_option;
 
 /// What went wrong applying `key=value` options ([`apply`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use qasab_core::options::{
-    Choice, ConstText, OptionDef, ValueError, Values, choice_option, int_in,
+    Choice, ConstText, OptionDef, ValueError, Values, choice_option, int_in, int_option,
 };
 
 use crate::eval::options::{
@@ -278,21 +278,14 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
             Ok(())
         },
     },
-    OptionDef {
-        key: "threads",
-        values: Values::Int {
-            lo: 1,
-            hi: MAX_THREADS as u32,
-            note: "",
-        },
-        help: "independent trees searched in parallel",
-        rules: "",
-        get: |s| s.options.threads.to_string(),
-        set: |s, v| {
-            s.options.threads = int_in(v, 1, MAX_THREADS as u32)? as usize;
-            Ok(())
-        },
-    },
+    int_option!(
+        options.threads: usize,
+        "threads",
+        1..=MAX_THREADS,
+        "",
+        "",
+        "independent trees searched in parallel"
+    ),
     OptionDef {
         key: "c",
         values: Values::Text("a number from 0 to 100"),
