@@ -166,11 +166,13 @@ pub(crate) fn relative(us: Player, s: u8, squares: usize) -> usize {
 }
 
 /// `1 − r/10` for `factor = min(1, r/10)`: how near a safety limit is.
+#[inline]
 pub(crate) fn nearness(factor: f64) -> f32 {
     (1.0 - factor) as f32
 }
 
 /// The squares of `mask`, in increasing order.
+#[inline]
 pub(crate) fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
@@ -183,6 +185,7 @@ pub(crate) fn squares_of(mut mask: u128) -> impl Iterator<Item = u8> {
 
 /// The threat inputs on a board of `squares` squares: [`THREAT_PER_SQUARE`] per side and
 /// square, [`THREAT_PER_SIDE`] per side.
+#[inline]
 pub(crate) fn threat_input_count(squares: usize) -> usize {
     2 * squares * THREAT_PER_SQUARE + 2 * THREAT_PER_SIDE
 }
@@ -205,6 +208,7 @@ pub(crate) struct ThreatBoard {
 /// `reach(o, s)` gives, per throw in [`THROWS`] order, where `o`'s unit on `s` may land (the
 /// main way and a branch); `size(s)` the pieces of the unit on `s`; `odds()` the ruleset's
 /// throw weights, read only when some unit is hit.
+#[inline]
 pub(crate) fn threat_inputs(
     board: &ThreatBoard,
     us: Player,

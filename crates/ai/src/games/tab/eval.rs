@@ -417,6 +417,7 @@ pub fn scale(pieces: u8) -> f64 {
 }
 
 /// The factor that shrinks the value towards 0 near a safety limit (L-18).
+#[inline]
 pub(crate) fn limit_factor(state: &State) -> f64 {
     let rules = state.ruleset();
     let mut left = f64::from(rules.turn_cap) - f64::from(state.turns());

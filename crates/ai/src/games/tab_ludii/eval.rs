@@ -245,6 +245,7 @@ fn score(state: &State) -> f64 {
 }
 
 /// The factor that shrinks the value towards 0 near Ludii's limits (LT-10, LH-9).
+#[inline]
 pub(crate) fn limit_factor(state: &State) -> f64 {
     let rules = state.rules();
     // Ludii's turn number counts both players' turns; its limit is per player.
