@@ -14,8 +14,7 @@ pub(crate) fn read<S: Playable>(
     rules: &S::Ruleset,
 ) -> Result<Plan<S>, AgentError> {
     let defaults = S::mcts_defaults();
-    let (options, source) =
-        crate::search::mcts::MctsOptions::from_spec_with_source::<S>(spec, defaults)?;
+    let (options, source) = crate::search::mcts::MctsOptions::from_spec_over::<S>(spec, defaults)?;
     search_plan(
         spec,
         rules,

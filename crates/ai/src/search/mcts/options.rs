@@ -408,23 +408,12 @@ impl MctsOptions {
 
     /// As [`MctsOptions::from_spec`] for game `S`, with the options the spec does not set taken
     /// from `defaults` (the game's own, `Playable::mcts_defaults`); `eval=fitted` only
-    /// where `S` has fitted weights.
+    /// where `S` has fitted weights. With the options, what the spec says of the evaluation
+    /// beyond the weights (the `weights=FILE` that the player reads when it is made).
     ///
     /// # Errors
     /// As [`MctsOptions::from_spec`], and for `eval=fitted` on a game without fitted weights.
     pub fn from_spec_over<S: Evaluate>(
-        spec: &AgentSpec,
-        defaults: MctsOptions,
-    ) -> Result<MctsOptions, AgentError> {
-        Self::read(spec, defaults, S::FITTED, S::NET).map(|(o, _)| o)
-    }
-
-    /// As [`MctsOptions::from_spec_over`], with what the spec says of the evaluation beyond
-    /// the weights (the `weights=FILE` that the player reads when it is made).
-    ///
-    /// # Errors
-    /// As [`MctsOptions::from_spec_over`].
-    pub fn from_spec_with_source<S: Evaluate>(
         spec: &AgentSpec,
         defaults: MctsOptions,
     ) -> Result<(MctsOptions, EvalSource), AgentError> {
