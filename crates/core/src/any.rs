@@ -6,8 +6,8 @@
 //! [`with_ruleset!`](crate::with_ruleset) and [`with_state!`](crate::with_state). Adding a
 //! game means writing its module (a ruleset and a state implementing [`Ruleset`],
 //! [`GameState`], [`ActionIds`], [`Observe`] and [`Draw`](crate::view::Draw), all in the game's
-//! own folder), declaring it in `lib.rs` and adding one line to the registry; a game whose board
-//! is of a new kind also adds its variant to [`Drawing`].
+//! own folder) and adding one line to the registry, which also declares the module; a game
+//! whose board is of a new kind also adds its variant to [`Drawing`].
 //!
 //! Generic code is written over the traits; these types dispatch once, by a `match`, to it.
 
@@ -42,6 +42,18 @@ macro_rules! games {
             ]
             $($args)*
         }
+    };
+}
+
+/// Declares the games' modules from the registry: `pub mod <module>;` for each game, in the
+/// module that calls `games!(__game_modules;)`. The core declares its games' rules with it in
+/// `lib.rs`, and a crate above declares its own per-game modules with it (the AI's
+/// `games/`), so that the registry line is the only place a new game is named.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_modules {
+    ([$($variant:ident $module:ident [$($name:literal),+],)+]) => {
+        $(pub mod $module;)+
     };
 }
 

@@ -38,10 +38,10 @@ pub mod player;
 pub mod record;
 pub mod ruleset;
 pub mod sticks;
-pub mod tab;
-pub mod tab_ludii;
-pub mod tihbat;
 pub mod view;
+
+// The games' modules (`tab`, `tab_ludii`, `tihbat`), one a line of the registry in `any.rs`.
+games!(__game_modules;);
 
 pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES, Registered};

@@ -9,6 +9,6 @@
 //! * [`tab_ludii`]: `tab-ludii`, `tab-hyde-ludii`: the same three.
 //! * [`tihbat`]: the 2×2 mancala: its evaluation, and its players with the exact `solver`.
 
-pub mod tab;
-pub mod tab_ludii;
-pub mod tihbat;
+// One module a game of the core's registry (`qasab_core::games!`): `tab`, `tab_ludii`,
+// `tihbat`, each in this folder.
+qasab_core::games!(__game_modules;);
