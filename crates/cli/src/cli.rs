@@ -50,6 +50,9 @@ pub enum Command {
     },
     /// Solve Tihbat exactly: the value of the start and of every first move.
     Solve(SolveArgs),
+    /// Exact endgame tables of the Tâb family: build, probe, verify and describe them.
+    #[command(subcommand)]
+    Endgame(EndgameCommand),
     /// Measure random playouts per second and the solver's time.
     Bench(BenchArgs),
     /// List the legal decisions, or the chance outcomes with their weights, at a position.
@@ -419,6 +422,68 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Print a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `qasab endgame` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum EndgameCommand {
+    /// Solve every position reachable from the given positions exactly, and write the table.
+    Build(EndgameBuildArgs),
+    /// The exact value of a position, and of every decision at a player's turn.
+    Probe {
+        /// A table file.
+        file: PathBuf,
+        /// A position id of the table's ruleset.
+        position: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a table: its checksum, its positions rebuilt from its seeds, and every value
+    /// against one Bellman step from its successors' values.
+    Verify {
+        /// A table file.
+        file: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a table holds: positions, wins, losses and draws, the longest forced win, how it was
+    /// built.
+    Stats {
+        /// A table file.
+        file: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Arguments of `qasab endgame build`.
+#[derive(Args, Debug)]
+pub struct EndgameBuildArgs {
+    /// A ruleset of the Tâb family, e.g. tab-ludii or "tab(columns=7)".
+    pub ruleset: String,
+    /// A position id at a throw; the table holds every position reachable from it (repeat for
+    /// several).
+    #[arg(long = "from", value_name = "POSITION_ID", required = true)]
+    pub from: Vec<String>,
+    /// The table file to write.
+    #[arg(long, default_value = "endgame.qeg")]
+    pub out: PathBuf,
+    /// Worker threads for expanding positions (0 = all cores). The table does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Banked tâbs beyond this many count as this many (L-8); the values show where more stop
+    /// mattering.
+    #[arg(long, default_value_t = qasab_core::EssenceCaps::default().bank)]
+    pub bank_cap: u16,
+    /// The most positions the table may hold (each takes about 200 bytes while building).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub max_positions: usize,
+    /// Print the table's statistics as JSON.
     #[arg(long)]
     pub json: bool,
 }

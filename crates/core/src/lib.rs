@@ -29,6 +29,7 @@
 
 pub mod actions;
 pub mod any;
+pub mod endgame;
 pub mod game;
 pub mod grid;
 pub mod observe;
@@ -45,6 +46,7 @@ games!(__game_modules;);
 
 pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES, Registered};
+pub use endgame::{Essence, EssenceCaps};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, InvalidState, MoveError,
     NoChance, Outcome, ParseActionError, PositionIdError, StickStats, Turn, Weighted,

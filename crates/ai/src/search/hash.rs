@@ -51,12 +51,12 @@ impl StateHasher {
 }
 
 impl Hasher for StateHasher {
-    #[inline]
+    #[inline(always)]
     fn finish(&self) -> u64 {
         splitmix64(self.a)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
@@ -71,27 +71,27 @@ impl Hasher for StateHasher {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_u8(&mut self, i: u8) {
         self.word(u64::from(i));
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_u16(&mut self, i: u16) {
         self.word(u64::from(i));
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_u32(&mut self, i: u32) {
         self.word(u64::from(i));
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_u64(&mut self, i: u64) {
         self.word(i);
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_usize(&mut self, i: usize) {
         self.word(i as u64);
     }

@@ -6,10 +6,12 @@
 //! * [`expectimax`]: depth-limited search over whole turns and the throws between them.
 //! * [`mcts`]: Monte Carlo tree search with chance nodes, for every game.
 //! * [`solver`]: retrograde analysis of Tihbat, the exact value of every position.
+//! * [`endgame`]: exact tables of Tâb positions, solved as a stochastic game with cycles.
 //!
 //! The searches read the evaluation layer ([`crate::eval`]) and nothing above it: the players
 //! that wrap them, with their specs and costs, are `players`.
 
+pub mod endgame;
 pub mod expectimax;
 pub mod greedy;
 pub mod hash;

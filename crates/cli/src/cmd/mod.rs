@@ -9,6 +9,7 @@ use crate::cli::{Cli, Command};
 mod analyse;
 mod arena;
 mod bench;
+mod endgame;
 mod ludii_replay;
 mod play;
 mod position;
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Analyse(args) => analyse::run(&args),
         Command::Replay { file, quiet } => replay::run(&file, quiet),
         Command::Solve(args) => solve::run(&args),
+        Command::Endgame(cmd) => endgame::run(cmd),
         Command::Bench(args) => bench::run(&args),
         Command::Moves(args) => position::moves(&args),
         Command::Apply(args) => position::apply(&args),

@@ -22,6 +22,7 @@
 
 mod actions;
 mod board;
+mod essence;
 mod flow;
 mod game;
 pub(crate) mod id;

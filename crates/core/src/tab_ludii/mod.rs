@@ -108,6 +108,7 @@
 //! [`GameState::scores`]: crate::GameState::scores
 
 mod actions;
+mod essence;
 mod flow;
 mod game;
 mod id;

@@ -24,7 +24,7 @@ use super::tracks::{self, COUNTS, ENEMY_AT, HOME_AT, MAX_SQUARES, NONE, ONE_AT, 
 /// Serialises as `{"position": ID, "ruleset": ..., "to_move": SEAT|null, "throw": T|null,
 /// "phase": ..., "board": [{"square", "owner", "pieces", "locked"}...], "scores": [A, B],
 /// "turns": N, "decisions": N}`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub(super) rules: Ruleset,
     /// Squares holding each player's pieces (bit `s` = square `s`).
@@ -80,6 +80,49 @@ impl Eq for Tally {}
 
 impl std::hash::Hash for Tally {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// Consistent with the derived equality: equal states write the same words. The searches hash
+/// every state of a turn they enumerate, so this writes only what the ruleset uses: the squares
+/// of its board, and Tab's track counts only on the tracks' lengths (At-Tab keeps none), not
+/// the 1 KB of count slots that stay at their start values.
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let State {
+            rules,
+            occ,
+            count,
+            locked,
+            counts,
+            to_move,
+            throw,
+            main_phase,
+            scores,
+            turn,
+            decisions,
+            over,
+            tally: _,
+        } = self;
+        rules.hash(h);
+        occ.hash(h);
+        let n = usize::from(rules.columns());
+        count[..(4 * n).min(MAX_SQUARES)].hash(h);
+        locked.hash(h);
+        if rules.game() == Preset::Tab {
+            for side in counts {
+                side[HOME_AT..HOME_AT + 2 * n].hash(h);
+                side[ENEMY_AT..ENEMY_AT + 3 * n].hash(h);
+            }
+        }
+        to_move.hash(h);
+        throw.hash(h);
+        main_phase.hash(h);
+        scores.hash(h);
+        turn.hash(h);
+        decisions.hash(h);
+        over.hash(h);
+    }
 }
 
 /// Bit of square `s`.

@@ -606,6 +606,9 @@ pub(crate) fn describe_outcome(rules: &Ruleset, o: &Outcome) -> String {
     )
 }
 
+/// Tihbat has no tables of this kind: its exact solver covers every position.
+impl crate::endgame::Tabled for State {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,3 +754,4 @@ mod tests {
         assert!(State::from_position(r, "7,7,7,6/1,0/south".parse().unwrap()).is_err());
     }
 }
+

@@ -1,0 +1,281 @@
+//! The positions of a table and the moves between them: every chance turn reachable from the
+//! seed positions, each with its throws and, after each throw, the ends of the turn the player
+//! can choose among.
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+use qasab_core::{Essence, EssenceCaps, GameState, Player, Turn};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::search::hash::{BuildPassHasher, fingerprint};
+use crate::search::turn::TurnGraph;
+
+use super::EndgameError;
+
+/// Where a choice leads: a position of the table (its index), or the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A chance turn of the table.
+    Node(u32),
+    /// The game is over: `Some(p)` won, `None` a draw by the rules.
+    Over(Option<Player>),
+    /// A safety limit of the ruleset ended the game (a turn's throw cap, L-18): its result
+    /// is not the rules', so the solver bounds it by both.
+    Limit,
+}
+
+/// The targets as stored: nodes by index, the ends by the reserved values at the top.
+const WHITE_WINS: u32 = u32::MAX;
+const BLACK_WINS: u32 = u32::MAX - 1;
+const DRAW: u32 = u32::MAX - 2;
+const LIMIT: u32 = u32::MAX - 3;
+/// The most nodes a table may hold.
+pub const MAX_NODES: usize = (u32::MAX - 4) as usize;
+
+impl Target {
+    fn pack(self) -> u32 {
+        match self {
+            Target::Node(i) => i,
+            Target::Over(Some(Player::One)) => WHITE_WINS,
+            Target::Over(Some(Player::Two)) => BLACK_WINS,
+            Target::Over(None) => DRAW,
+            Target::Limit => LIMIT,
+        }
+    }
+
+    pub(super) fn unpack(v: u32) -> Target {
+        match v {
+            WHITE_WINS => Target::Over(Some(Player::One)),
+            BLACK_WINS => Target::Over(Some(Player::Two)),
+            DRAW => Target::Over(None),
+            LIMIT => Target::Limit,
+            i => Target::Node(i),
+        }
+    }
+}
+
+/// One throw at a node: its weight, who chooses after it, and the choices.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Throw {
+    pub weight: u32,
+    /// The player who chooses among the targets; `None` when there is one target and no
+    /// choice (the throw leads to another throw, or the turn passes on by itself).
+    pub chooser: Option<Player>,
+    /// The targets, as a range of [`Graph::targets`].
+    pub start: u32,
+    pub end: u32,
+}
+
+/// The table's positions and their moves.
+#[derive(Debug, Default)]
+pub struct Graph {
+    /// Each node's key: the first 16 bytes of the SHA-256 of its essence's position id.
+    pub keys: Vec<[u8; 16]>,
+    /// Each node's player to throw.
+    pub throwers: Vec<Player>,
+    /// Each node's pieces on the board, White's and Black's.
+    pub material: Vec<(u8, u8)>,
+    /// Each node's throws, as a range of `throws`.
+    pub(super) node_throws: Vec<(u32, u32)>,
+    pub(super) throws: Vec<Throw>,
+    pub(super) targets: Vec<u32>,
+    /// Whether any choice leads to a safety limit.
+    pub limits: bool,
+}
+
+impl Graph {
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the table has no position.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Node `i`'s throws: weight, chooser and targets.
+    pub(super) fn throws_of(
+        &self,
+        i: usize,
+    ) -> impl Iterator<Item = (u32, Option<Player>, &[u32])> {
+        let (a, b) = self.node_throws[i];
+        self.throws[a as usize..b as usize].iter().map(|t| {
+            (
+                t.weight,
+                t.chooser,
+                &self.targets[t.start as usize..t.end as usize],
+            )
+        })
+    }
+}
+
+/// The key of a state already reduced to its essence: the first 16 bytes of the SHA-256 of
+/// its position id.
+pub fn key_of_essence<S: GameState>(essence: &S) -> [u8; 16] {
+    let digest = Sha256::digest(essence.position_id().as_bytes());
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&digest[..16]);
+    key
+}
+
+/// Settings of a build.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildSettings {
+    /// The bounds of the positions' essence.
+    pub caps: EssenceCaps,
+    /// The most distinct states one turn's enumeration may hold.
+    pub turn_states: usize,
+    /// The most positions the table may hold.
+    pub max_nodes: usize,
+}
+
+/// A target found by expanding a node, before it is numbered: a chance state (reduced, with
+/// its fingerprint) or the end of the game.
+enum Found<S> {
+    State(u128, S),
+    End(Target),
+}
+
+/// One node's throws, expanded: weight, chooser, targets.
+type Expansion<S> = Vec<(u32, Option<Player>, Vec<Found<S>>)>;
+
+/// How many positions are expanded together, in parallel, before they are numbered in order.
+const BATCH: usize = 256;
+
+/// Expands every chance turn reachable from `seeds` (each reduced to its essence) into the
+/// table's graph, with the threads of the current rayon pool; the numbering of the positions
+/// does not depend on the threads. `progress` is told the positions found and expanded so far.
+///
+/// # Errors
+/// A seed that is not a chance turn, a turn too large to enumerate, or more positions than
+/// `settings.max_nodes`.
+pub fn build<S>(
+    seeds: &[S],
+    settings: BuildSettings,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Graph, EndgameError>
+where
+    S: Essence + Clone + std::hash::Hash + Eq + Send + Sync,
+{
+    let limit = settings.max_nodes.min(MAX_NODES);
+    let mut g = Graph::default();
+    let mut index: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
+    let mut queue: VecDeque<S> = VecDeque::new();
+    // Numbers a reduced chance state if it is new; returns its index.
+    let add = |fp: u128,
+               e: S,
+               g: &mut Graph,
+               queue: &mut VecDeque<S>,
+               index: &mut HashMap<u128, u32, BuildPassHasher>|
+     -> Result<u32, EndgameError> {
+        if let Some(&i) = index.get(&fp) {
+            return Ok(i);
+        }
+        if g.keys.len() >= limit {
+            return Err(EndgameError::TooLarge { limit });
+        }
+        let i = g.keys.len() as u32;
+        index.insert(fp, i);
+        g.keys.push(key_of_essence(&e));
+        g.throwers.push(e.chance_player().unwrap_or(Player::One));
+        let m = e.material();
+        g.material.push((m.one, m.two));
+        queue.push_back(e);
+        Ok(i)
+    };
+    for s in seeds {
+        if s.turn() != Turn::Chance {
+            return Err(EndgameError::NotChance(s.position_id()));
+        }
+        let e = s.essence(settings.caps);
+        add(fingerprint(&e), e, &mut g, &mut queue, &mut index)?;
+    }
+    let mut expanded = 0usize;
+    while !queue.is_empty() {
+        let batch: Vec<S> = queue.drain(..queue.len().min(BATCH)).collect();
+        let expansions: Vec<Expansion<S>> = batch
+            .par_iter()
+            .map(|s| expand(s, settings))
+            .collect::<Result<_, _>>()?;
+        for expansion in expansions {
+            let start = g.throws.len() as u32;
+            for (weight, chooser, found) in expansion {
+                let t_start = g.targets.len() as u32;
+                for f in found {
+                    let t = match f {
+                        Found::State(fp, e) => add(fp, e, &mut g, &mut queue, &mut index)?,
+                        Found::End(t) => {
+                            g.limits |= t == Target::Limit;
+                            t.pack()
+                        }
+                    };
+                    g.targets.push(t);
+                }
+                g.throws.push(Throw {
+                    weight,
+                    chooser,
+                    start: t_start,
+                    end: g.targets.len() as u32,
+                });
+            }
+            g.node_throws.push((start, g.throws.len() as u32));
+            expanded += 1;
+        }
+        progress(g.keys.len(), expanded);
+    }
+    Ok(g)
+}
+
+/// A chance state's throws and, after each, what the player can reach.
+fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion<S>, EndgameError>
+where
+    S: Essence + Clone + std::hash::Hash + Eq,
+{
+    let found = |end: S| -> Result<Found<S>, EndgameError> {
+        match end.turn() {
+            Turn::Over(o) => Ok(Found::End(over_target(&o))),
+            Turn::Chance => {
+                let e = end.essence(settings.caps);
+                Ok(Found::State(fingerprint(&e), e))
+            }
+            Turn::Player(_) => Err(EndgameError::NotChance(end.position_id())),
+        }
+    };
+    let mut outs = Vec::new();
+    s.chance_outcomes(&mut outs);
+    let mut expansion = Vec::with_capacity(outs.len());
+    for w in &outs {
+        let mut child = s.clone();
+        child.apply_chance_unchecked(w.outcome);
+        match child.turn() {
+            Turn::Player(p) => {
+                let turn = TurnGraph::new(&child, settings.turn_states);
+                if !turn.is_complete() {
+                    return Err(EndgameError::TurnTooLarge {
+                        position: child.position_id(),
+                        cap: settings.turn_states,
+                    });
+                }
+                let ends = turn
+                    .ends()
+                    .map(|e| found(e.clone()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                expansion.push((w.weight, Some(p), ends));
+            }
+            _ => expansion.push((w.weight, None, vec![found(child)?])),
+        }
+    }
+    Ok(expansion)
+}
+
+/// The target of a game over: the rules' result, or a limit.
+fn over_target(o: &qasab_core::Outcome) -> Target {
+    if o.reason.is_truncation() {
+        Target::Limit
+    } else {
+        Target::Over(o.winner)
+    }
+}

@@ -1,0 +1,519 @@
+//! Building, probing and verifying a table for the game of a dynamic ruleset.
+
+use std::time::Instant;
+
+use qasab_core::endgame::{EssenceWork, with_essence};
+use qasab_core::{AnyRuleset, Essence, EssenceCaps, GameState, Player, Registered, Ruleset, Turn};
+
+use super::EndgameError;
+use super::file::{Entry, Header, INDEX, TableFile};
+use super::graph::{self, BuildSettings, Graph, Target, key_of_essence};
+use super::solve::{self, Solution};
+use crate::search::turn::TurnGraph;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildSpec {
+    /// The ids of the positions whose reachable positions the table holds.
+    pub seeds: Vec<String>,
+    /// Banked tâbs beyond this many count as this many.
+    pub bank_cap: u16,
+    /// The value iteration stops when no value moves by more than this in a sweep.
+    pub tolerance: f64,
+    /// The most sweeps of one pass.
+    pub max_sweeps: u64,
+    /// The most positions the table may hold.
+    pub max_positions: usize,
+    /// The most distinct states one turn may hold.
+    pub turn_states: usize,
+}
+
+impl Default for BuildSpec {
+    fn default() -> Self {
+        BuildSpec {
+            seeds: Vec::new(),
+            bank_cap: EssenceCaps::default().bank,
+            tolerance: 1e-12,
+            max_sweeps: 1_000_000,
+            max_positions: 20_000_000,
+            turn_states: 1 << 16,
+        }
+    }
+}
+
+/// How far a build has come.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress {
+    /// Positions found and expanded so far.
+    Expand {
+        /// Positions found.
+        found: usize,
+        /// Positions expanded.
+        expanded: usize,
+    },
+    /// Groups of positions solved in the current pass of the value iteration.
+    Solve {
+        /// Groups solved.
+        done: usize,
+        /// Groups in all.
+        total: usize,
+    },
+}
+
+/// A built table, ready to be written.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// What the table holds and how it was made.
+    pub header: Header,
+    /// Each position's key and values.
+    pub entries: Vec<([u8; 16], Entry)>,
+}
+
+/// Builds the table of every position reachable from `spec.seeds` under `rules`.
+///
+/// # Errors
+/// A ruleset without tables, a bad seed, or any [`EndgameError`] of the build.
+pub fn build(
+    rules: &AnyRuleset,
+    spec: &BuildSpec,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Built, EndgameError> {
+    struct Work<'a> {
+        spec: &'a BuildSpec,
+        progress: &'a mut dyn FnMut(Progress),
+    }
+    impl EssenceWork for Work<'_> {
+        type Output = Result<Built, EndgameError>;
+        fn run<S: Essence + Registered + std::hash::Hash + Eq + Send + Sync>(
+            self,
+            rules: &S::Ruleset,
+        ) -> Self::Output {
+            build_typed::<S>(rules, self.spec, self.progress)
+        }
+    }
+    with_essence(rules, Work { spec, progress })
+        .unwrap_or_else(|| Err(EndgameError::NoTables(rules.to_string())))
+}
+
+fn settings(spec: &BuildSpec) -> BuildSettings {
+    BuildSettings {
+        caps: EssenceCaps {
+            bank: spec.bank_cap,
+        },
+        turn_states: spec.turn_states,
+        max_nodes: spec.max_positions,
+    }
+}
+
+fn seeds_of<S: GameState>(rules: &S::Ruleset, ids: &[String]) -> Result<Vec<S>, EndgameError> {
+    ids.iter()
+        .map(|id| {
+            rules
+                .state_from_id(id)
+                .map_err(|e| EndgameError::Position(e.to_string()))
+        })
+        .collect()
+}
+
+fn build_typed<S>(
+    rules: &S::Ruleset,
+    spec: &BuildSpec,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Built, EndgameError>
+where
+    S: Essence + std::hash::Hash + Eq + Send + Sync,
+{
+    let started = Instant::now();
+    let seeds: Vec<S> = seeds_of(rules, &spec.seeds)?;
+    let g = graph::build(&seeds, settings(spec), |found, expanded| {
+        progress(Progress::Expand { found, expanded })
+    })?;
+    let sol = solve::solve(&g, spec.tolerance, spec.max_sweeps, |done, total| {
+        progress(Progress::Solve { done, total })
+    })?;
+    let entries: Vec<([u8; 16], Entry)> = (0..g.len())
+        .map(|i| (g.keys[i], entry(&g, &sol, i)))
+        .collect();
+    let mut pieces = [0u8; 2];
+    for s in &seeds {
+        let m = s.material();
+        pieces = [pieces[0].max(m.one), pieces[1].max(m.two)];
+    }
+    let (mut wins, mut losses, mut draws, mut mixed) = (0, 0, 0, 0);
+    for (_, e) in &entries {
+        if e.win >= 1.0 - 1e-6 {
+            wins += 1;
+        } else if e.loss >= 1.0 - 1e-6 {
+            losses += 1;
+        } else if e.win <= 1e-6 && e.loss <= 1e-6 {
+            draws += 1;
+        } else {
+            mixed += 1;
+        }
+    }
+    let header = Header {
+        ruleset: rules.to_string(),
+        domain: "from".into(),
+        pieces,
+        seeds: spec.seeds.clone(),
+        bank_cap: spec.bank_cap,
+        index: INDEX.into(),
+        positions: entries.len() as u64,
+        tolerance: spec.tolerance,
+        residual: sol.residual,
+        limits: g.limits,
+        build_seconds: started.elapsed().as_secs_f64(),
+        wins,
+        losses,
+        draws,
+        mixed,
+        longest_win_throws: longest_win(&g, &sol, spec.max_sweeps),
+    };
+    Ok(Built { header, entries })
+}
+
+/// Node `i`'s values for its player to throw.
+fn entry(g: &Graph, sol: &Solution, i: usize) -> Entry {
+    let (lo, hi, w, b) = (sol.lo[i], sol.hi[i], sol.white_wins[i], sol.black_wins[i]);
+    let (value, value_hi, win, loss) = match g.throwers[i] {
+        Player::One => (lo, hi, w, b),
+        Player::Two => (-hi, -lo, b, w),
+    };
+    Entry {
+        value: value as f32,
+        value_hi: value_hi as f32,
+        win: win as f32,
+        loss: loss as f32,
+    }
+}
+
+/// The largest expected number of throws a certain win takes from a position of the table,
+/// the winner taking among his moves of certain win the quickest, the loser the slowest;
+/// `None` if no position is a certain win or the expectation does not settle.
+fn longest_win(g: &Graph, sol: &Solution, max_sweeps: u64) -> Option<f64> {
+    let sure = |i: usize, p: Player| match p {
+        Player::One => sol.white_wins[i] >= 1.0 - 1e-9,
+        Player::Two => sol.black_wins[i] >= 1.0 - 1e-9,
+    };
+    let winner = |i: usize| [Player::One, Player::Two].into_iter().find(|&p| sure(i, p));
+    let won: Vec<usize> = (0..g.len()).filter(|&i| winner(i).is_some()).collect();
+    if won.is_empty() {
+        return None;
+    }
+    let mut e = vec![0.0f64; g.len()];
+    for _ in 0..max_sweeps.min(100_000) {
+        let mut change: f64 = 0.0;
+        for &i in &won {
+            let w = winner(i).expect("a certain win");
+            let mut total = 0u64;
+            let mut sum = 0.0;
+            for (weight, chooser, targets) in g.throws_of(i) {
+                let steps = targets.iter().filter_map(|&t| match Target::unpack(t) {
+                    Target::Node(j) if sure(j as usize, w) => Some(e[j as usize]),
+                    Target::Over(Some(p)) if p == w => Some(0.0),
+                    _ => None,
+                });
+                let pick = if chooser.unwrap_or(w) == w {
+                    steps.fold(f64::INFINITY, f64::min)
+                } else {
+                    steps.fold(f64::NEG_INFINITY, f64::max)
+                };
+                sum += f64::from(weight) * pick;
+                total += u64::from(weight);
+            }
+            let new = 1.0 + sum / total as f64;
+            if !new.is_finite() {
+                return None;
+            }
+            change = change.max((new - e[i]).abs());
+            e[i] = new;
+        }
+        if change <= 1e-9 {
+            return won.iter().map(|&i| e[i]).reduce(f64::max);
+        }
+    }
+    None
+}
+
+/// A decision's exact value, for the player who makes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbedMove {
+    /// The move in the game's notation.
+    pub text: String,
+    /// Its value: +1 a certain win, −1 a certain loss, 0 a draw or play that never ends.
+    pub value: f64,
+}
+
+/// What a table says of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Probe {
+    /// The player to throw or to move.
+    pub player: Player,
+    /// Whether it is a chance turn (the values are the table's own) or a player's turn (the
+    /// values come from the ends of the turn).
+    pub chance: bool,
+    /// The value for `player`.
+    pub value: f64,
+    /// The value with the safety limits counted as `player`'s wins (equal to `value` where no
+    /// limit can be reached).
+    pub value_hi: f64,
+    /// At a chance turn: `player`'s chance to win under optimal play.
+    pub win: Option<f64>,
+    /// At a chance turn: `player`'s chance to lose under optimal play.
+    pub loss: Option<f64>,
+    /// At a player's turn: every legal decision with its value, in move order.
+    pub moves: Vec<ProbedMove>,
+}
+
+/// The table's answer for the position `id`.
+///
+/// # Errors
+/// A table of another ruleset, a bad id, or a position outside the table
+/// ([`EndgameError::NotInTable`]).
+pub fn probe(table: &TableFile, rules: &AnyRuleset, id: &str) -> Result<Probe, EndgameError> {
+    struct Work<'a> {
+        table: &'a TableFile,
+        id: &'a str,
+    }
+    impl EssenceWork for Work<'_> {
+        type Output = Result<Probe, EndgameError>;
+        fn run<S: Essence + Registered + std::hash::Hash + Eq + Send + Sync>(
+            self,
+            rules: &S::Ruleset,
+        ) -> Self::Output {
+            let s = rules
+                .state_from_id(self.id)
+                .map_err(|e| EndgameError::Position(e.to_string()))?;
+            probe_state(self.table, &s)
+        }
+    }
+    check_ruleset(table, rules)?;
+    with_essence(rules, Work { table, id })
+        .unwrap_or_else(|| Err(EndgameError::NoTables(rules.to_string())))
+}
+
+/// Refuses a table made for another ruleset.
+fn check_ruleset(table: &TableFile, rules: &AnyRuleset) -> Result<(), EndgameError> {
+    if table.header.ruleset != rules.to_string() {
+        return Err(EndgameError::OtherRuleset {
+            table: table.header.ruleset.clone(),
+            asked: rules.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The table's answer for a state of its ruleset.
+///
+/// # Errors
+/// [`EndgameError::NotInTable`] if the position (or an end of its turn) is not in the table.
+pub fn probe_state<S>(table: &TableFile, state: &S) -> Result<Probe, EndgameError>
+where
+    S: Essence + std::hash::Hash + Eq,
+{
+    let caps = EssenceCaps {
+        bank: table.header.bank_cap,
+    };
+    let lookup = |s: &S| -> Result<Entry, EndgameError> {
+        table
+            .find(&key_of_essence(&s.essence(caps)))
+            .ok_or_else(|| EndgameError::NotInTable(s.position_id()))
+    };
+    match state.turn() {
+        Turn::Over(o) => Err(EndgameError::Position(format!(
+            "the game is over ({})",
+            o.reason.name()
+        ))),
+        Turn::Chance => {
+            let e = lookup(state)?;
+            Ok(Probe {
+                player: state.chance_player().unwrap_or(Player::One),
+                chance: true,
+                value: f64::from(e.value),
+                value_hi: f64::from(e.value_hi),
+                win: Some(f64::from(e.win)),
+                loss: Some(f64::from(e.loss)),
+                moves: Vec::new(),
+            })
+        }
+        Turn::Player(p) => {
+            // The counters of the limits are dropped first: the tables solve the game without
+            // them.
+            let root = state.essence(caps);
+            let turn = TurnGraph::new(&root, 1 << 16);
+            if !turn.is_complete() {
+                return Err(EndgameError::TurnTooLarge {
+                    position: state.position_id(),
+                    cap: 1 << 16,
+                });
+            }
+            let mut lo = Vec::with_capacity(turn.end_count());
+            let mut hi = Vec::with_capacity(turn.end_count());
+            for end in turn.ends() {
+                let (a, b) = match end.turn() {
+                    Turn::Over(o) if o.reason.is_truncation() => (-1.0, 1.0),
+                    Turn::Over(o) => {
+                        let v = match o.winner {
+                            None => 0.0,
+                            Some(w) if w == p => 1.0,
+                            Some(_) => -1.0,
+                        };
+                        (v, v)
+                    }
+                    _ => {
+                        let e = lookup(end)?;
+                        let mine = end.chance_player().unwrap_or(Player::One) == p;
+                        if mine {
+                            (f64::from(e.value), f64::from(e.value_hi))
+                        } else {
+                            (-f64::from(e.value_hi), -f64::from(e.value))
+                        }
+                    }
+                };
+                lo.push(a);
+                hi.push(b);
+            }
+            let moves: Vec<ProbedMove> = turn
+                .root_values(&lo)
+                .into_iter()
+                .map(|(m, v)| ProbedMove {
+                    text: m.to_string(),
+                    value: v,
+                })
+                .collect();
+            let value = moves
+                .iter()
+                .map(|m| m.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let value_hi = turn
+                .root_values(&hi)
+                .into_iter()
+                .map(|(_, v)| v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            Ok(Probe {
+                player: p,
+                chance: false,
+                value,
+                value_hi,
+                win: None,
+                loss: None,
+                moves,
+            })
+        }
+    }
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifyReport {
+    /// Positions checked (all of the table's).
+    pub positions: usize,
+    /// The largest difference between a stored value and one Bellman step from the stored
+    /// values of its successors.
+    pub max_error: f64,
+    /// The tolerance the check allows: the stored values are 32-bit floats.
+    pub tolerance: f64,
+}
+
+/// The tolerance of [`verify`]: a value stored as a 32-bit float is within 6e-8 of the
+/// computed one, and a Bellman step averages such values.
+pub const VERIFY_TOLERANCE: f64 = 1e-6;
+
+/// Rebuilds the table's positions from its seeds and checks that they are exactly the stored
+/// ones and that every stored value is one Bellman step from the stored values of its
+/// successors.
+///
+/// # Errors
+/// [`EndgameError::Corrupt`] naming the first position that fails, or the errors of a build.
+pub fn verify(table: &TableFile, path: &str) -> Result<VerifyReport, EndgameError> {
+    struct Work<'a> {
+        table: &'a TableFile,
+        path: &'a str,
+    }
+    impl EssenceWork for Work<'_> {
+        type Output = Result<VerifyReport, EndgameError>;
+        fn run<S: Essence + Registered + std::hash::Hash + Eq + Send + Sync>(
+            self,
+            rules: &S::Ruleset,
+        ) -> Self::Output {
+            verify_typed::<S>(self.table, rules, self.path)
+        }
+    }
+    let rules: AnyRuleset = table
+        .header
+        .ruleset
+        .parse()
+        .map_err(|e| EndgameError::Corrupt {
+            path: path.to_string(),
+            why: format!("its ruleset: {e}"),
+        })?;
+    with_essence(&rules, Work { table, path })
+        .unwrap_or_else(|| Err(EndgameError::NoTables(rules.to_string())))
+}
+
+fn verify_typed<S>(
+    table: &TableFile,
+    rules: &S::Ruleset,
+    path: &str,
+) -> Result<VerifyReport, EndgameError>
+where
+    S: Essence + std::hash::Hash + Eq + Send + Sync,
+{
+    let corrupt = |why: String| EndgameError::Corrupt {
+        path: path.to_string(),
+        why,
+    };
+    let h = &table.header;
+    let seeds: Vec<S> = seeds_of(rules, &h.seeds)?;
+    let spec = BuildSpec {
+        bank_cap: h.bank_cap,
+        max_positions: h.positions as usize,
+        ..BuildSpec::default()
+    };
+    let g = graph::build(&seeds, settings(&spec), |_, _| {})
+        .map_err(|e| corrupt(format!("its positions cannot be rebuilt: {e}")))?;
+    if g.len() != table.len() {
+        return Err(corrupt(format!(
+            "it holds {} positions; its seeds reach {}",
+            table.len(),
+            g.len()
+        )));
+    }
+    // The stored values, back on White's side, by node.
+    let mut lo = vec![0.0; g.len()];
+    let mut hi = vec![0.0; g.len()];
+    for i in 0..g.len() {
+        let e = table
+            .find(&g.keys[i])
+            .ok_or_else(|| corrupt(format!("a position its seeds reach is missing (node {i})")))?;
+        let (a, b) = (f64::from(e.value), f64::from(e.value_hi));
+        (lo[i], hi[i]) = match g.throwers[i] {
+            Player::One => (a, b),
+            Player::Two => (-b, -a),
+        };
+        for x in [e.value, e.value_hi, e.win, e.loss] {
+            if !(-1.0..=1.0).contains(&x) {
+                return Err(corrupt(format!("a value out of range at node {i}: {x}")));
+            }
+        }
+    }
+    let mut max_error: f64 = 0.0;
+    for i in 0..g.len() {
+        let err = (solve::backup(&g, i, &lo, -1.0) - lo[i])
+            .abs()
+            .max((solve::backup(&g, i, &hi, 1.0) - hi[i]).abs());
+        max_error = max_error.max(err);
+        if err > VERIFY_TOLERANCE {
+            return Err(corrupt(format!(
+                "the value of node {i} is {:.9}, one Bellman step from its successors gives {:.9}",
+                lo[i],
+                solve::backup(&g, i, &lo, -1.0)
+            )));
+        }
+    }
+    Ok(VerifyReport {
+        positions: g.len(),
+        max_error,
+        tolerance: VERIFY_TOLERANCE,
+    })
+}

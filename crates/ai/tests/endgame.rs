@@ -1,0 +1,244 @@
+//! Endgame tables: built from small positions, checked against an independent search, the
+//! Bellman check, colour symmetry, and refusal of bad files and positions.
+
+use qasab_ai::search::endgame::{
+    self, BuildSpec, EndgameError, TableFile, file as table_file, probe_state,
+};
+use qasab_core::{AnyRuleset, GameState, Player, Ruleset, Turn, tab_ludii};
+
+/// White on d2, Black on e3 of `tab-ludii`, both in the middle loop; White to throw.
+const LUDII_1V1: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
+/// The same with the colours swapped (the board turned round): Black on d3, White on c2.
+const LUDII_1V1_SWAPPED: &str = "7/2,W,4/3,B,3/7/black/main/2,1/6,6/0x14/0x21/0x14/0x21";
+
+fn build_file(ruleset: &str, seeds: &[&str], dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let rules: AnyRuleset = ruleset.parse().unwrap();
+    let spec = BuildSpec {
+        seeds: seeds.iter().map(|s| s.to_string()).collect(),
+        ..BuildSpec::default()
+    };
+    let built = endgame::build(&rules, &spec, &mut |_| {}).unwrap();
+    let path = dir.path().join("t.qeg");
+    table_file::write(&path, &built.header, built.entries).unwrap();
+    path
+}
+
+/// Bounds on White's value from an exhaustive search of `throws` more throws, every decision
+/// tried one by one (no merging of a turn's orders), the game cut off with `leaf` for White.
+fn bound(s: &tab_ludii::State, throws: u32, leaf: f64) -> f64 {
+    match s.turn() {
+        Turn::Over(o) if o.reason.is_truncation() => leaf,
+        Turn::Over(o) => match o.winner {
+            Some(Player::One) => 1.0,
+            Some(Player::Two) => -1.0,
+            None => 0.0,
+        },
+        Turn::Chance if throws == 0 => leaf,
+        Turn::Chance => {
+            let mut outs = Vec::new();
+            let total = s.chance_outcomes(&mut outs);
+            outs.iter()
+                .map(|w| {
+                    let mut c = *s;
+                    c.apply_chance_unchecked(w.outcome);
+                    f64::from(w.weight) * bound(&c, throws - 1, leaf)
+                })
+                .sum::<f64>()
+                / f64::from(total)
+        }
+        Turn::Player(p) => {
+            let mut moves = Vec::new();
+            s.legal_moves(&mut moves);
+            let values = moves.iter().map(|&m| {
+                let mut c = *s;
+                c.play_unchecked(m);
+                bound(&c, throws, leaf)
+            });
+            if p == Player::One {
+                values.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values.fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}
+
+/// White's value from the table at a chance state.
+fn white_value(table: &TableFile, s: &tab_ludii::State) -> f64 {
+    let p = probe_state(table, s).unwrap();
+    if p.player == Player::One {
+        p.value
+    } else {
+        -p.value
+    }
+}
+
+#[test]
+fn ludii_values_lie_between_the_bounds_of_an_exhaustive_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1], &dir);
+    let table = TableFile::open(&path).unwrap();
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    // The seed and every chance state two throws on.
+    let mut states = vec![rules.state_from_id(LUDII_1V1).unwrap()];
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for s in &states {
+            let mut outs = Vec::new();
+            s.chance_outcomes(&mut outs);
+            for w in &outs {
+                let mut c = *s;
+                c.apply_chance_unchecked(w.outcome);
+                let mut moves = Vec::new();
+                c.legal_moves(&mut moves);
+                for &m in &moves {
+                    let mut d = c;
+                    d.play_unchecked(m);
+                    if d.turn() == Turn::Chance {
+                        next.push(d);
+                    }
+                }
+            }
+        }
+        states.extend(next);
+    }
+    assert!(states.len() > 20);
+    for s in &states {
+        let v = white_value(&table, s);
+        let (lo, hi) = (bound(s, 5, -1.0), bound(s, 5, 1.0));
+        assert!(
+            lo - 1e-6 <= v && v <= hi + 1e-6,
+            "{}: {lo} <= {v} <= {hi}",
+            s.position_id()
+        );
+        assert!(
+            hi - lo < 2.0,
+            "the search decides something at {}",
+            s.position_id()
+        );
+    }
+}
+
+#[test]
+fn ludii_table_verifies_and_has_the_documented_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1], &dir);
+    let table = TableFile::open(&path).unwrap();
+    let report = endgame::verify(&table, "t.qeg").unwrap();
+    assert_eq!(report.positions, table.len());
+    assert!(report.max_error <= report.tolerance);
+    let h = &table.header;
+    assert_eq!(h.ruleset, "tab-ludii");
+    assert_eq!(h.pieces, [1, 1]);
+    assert_eq!(h.wins + h.losses + h.draws + h.mixed, h.positions);
+    assert!(!h.limits);
+    // A certain win exists (a capture throw at hand) and nothing ends in a draw: every piece
+    // keeps running the loop and meets the other.
+    assert!(h.wins > 0);
+    assert_eq!(h.draws, 0);
+    // Chances add up with the value.
+    for i in 0..table.len() {
+        let (_, e) = table.entry(i);
+        assert!((f64::from(e.win) - f64::from(e.loss) - f64::from(e.value)).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn ludii_values_are_symmetric_under_colour_swap() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1, LUDII_1V1_SWAPPED], &dir);
+    let table = TableFile::open(&path).unwrap();
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    let a = endgame::probe(&table, &rules, LUDII_1V1).unwrap();
+    let b = endgame::probe(&table, &rules, LUDII_1V1_SWAPPED).unwrap();
+    assert_eq!((a.player, b.player), (Player::One, Player::Two));
+    assert!(
+        (a.value - b.value).abs() < 1e-6,
+        "{} vs {}",
+        a.value,
+        b.value
+    );
+    assert!((a.win.unwrap() - b.win.unwrap()).abs() < 1e-6);
+}
+
+#[test]
+fn a_players_turn_is_probed_through_the_ends_of_the_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1], &dir);
+    let table = TableFile::open(&path).unwrap();
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let mut s = rules.state_from_id(LUDII_1V1).unwrap();
+    let throw = s.parse_chance("3").unwrap();
+    s.apply_chance_unchecked(throw);
+    let p = probe_state(&table, &s).unwrap();
+    assert!(!p.chance);
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    assert_eq!(p.moves.len(), moves.len());
+    let best = p
+        .moves
+        .iter()
+        .map(|m| m.value)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(best, p.value);
+    // Each decision's value is the table's value of where it leads, for the mover.
+    for (m, probed) in moves.iter().zip(&p.moves) {
+        let mut c = s;
+        c.play_unchecked(*m);
+        let expected = match c.turn() {
+            Turn::Over(o) => match o.winner {
+                Some(Player::One) => 1.0,
+                Some(Player::Two) => -1.0,
+                None => 0.0,
+            },
+            _ => white_value(&table, &c),
+        };
+        assert!((probed.value - expected).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn damaged_and_mismatched_files_and_bad_positions_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1], &dir);
+    let bytes = std::fs::read(&path).unwrap();
+    // One byte flipped in the values: the checksum.
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 40;
+    flipped[at] ^= 1;
+    let err = TableFile::from_bytes(flipped).unwrap_err();
+    assert!(err.contains("checksum"), "{err}");
+    // Cut short.
+    let err = TableFile::from_bytes(bytes[..bytes.len() - 100].to_vec()).unwrap_err();
+    assert!(err.contains("truncated"), "{err}");
+    // Not a table.
+    let err = TableFile::from_bytes(b"hello, world, this is not a table at all......!".to_vec())
+        .unwrap_err();
+    assert!(err.contains("not a Qasab endgame table"), "{err}");
+    let table = TableFile::from_bytes(bytes).unwrap();
+    // Another ruleset.
+    let other: AnyRuleset = "tab-hyde-ludii".parse().unwrap();
+    assert!(matches!(
+        endgame::probe(&table, &other, LUDII_1V1),
+        Err(EndgameError::OtherRuleset { .. })
+    ));
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    // A bad id.
+    assert!(matches!(
+        endgame::probe(&table, &rules, "7/7/7"),
+        Err(EndgameError::Position(_))
+    ));
+    // A position outside the table: the start.
+    let start = rules.initial_state().position_id();
+    assert!(matches!(
+        endgame::probe(&table, &rules, &start),
+        Err(EndgameError::NotInTable(_))
+    ));
+    // Tihbat has no tables.
+    let tihbat: AnyRuleset = "tihbat".parse().unwrap();
+    let spec = BuildSpec::default();
+    assert!(matches!(
+        endgame::build(&tihbat, &spec, &mut |_| {}),
+        Err(EndgameError::NoTables(_))
+    ));
+}

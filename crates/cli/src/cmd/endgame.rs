@@ -1,0 +1,200 @@
+//! `qasab endgame`: exact endgame tables (docs/ENDGAMES.md).
+
+use std::process::ExitCode;
+
+use anyhow::{Result, anyhow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::search::endgame::{self, BuildSpec, Header, Progress, TableFile, file as table_file};
+use qasab_core::Player;
+
+use super::parse_ruleset;
+use crate::cli::{EndgameBuildArgs, EndgameCommand};
+
+pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
+    match cmd {
+        EndgameCommand::Build(args) => build(&args),
+        EndgameCommand::Probe {
+            file,
+            position,
+            json,
+        } => {
+            let table = TableFile::open(&file)?;
+            let rules = parse_ruleset(&table.header.ruleset)?;
+            let p = endgame::probe(&table, &rules, &position)?;
+            if json {
+                let moves: Vec<serde_json::Value> = p
+                    .moves
+                    .iter()
+                    .map(|m| serde_json::json!({"move": m.text, "value": m.value}))
+                    .collect();
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "ruleset": table.header.ruleset,
+                        "position": position,
+                        "player": side(p.player),
+                        "turn": if p.chance { "throw" } else { "move" },
+                        "value": p.value,
+                        "value_if_limits_win": p.value_hi,
+                        "win": p.win,
+                        "loss": p.loss,
+                        "draw": p.win.zip(p.loss).map(|(w, l)| (1.0 - w - l).max(0.0)),
+                        "moves": moves,
+                    }))?
+                );
+            } else {
+                let who = side(p.player);
+                let value = value_text(p.value, p.value_hi);
+                if p.chance {
+                    let (w, l) = (p.win.unwrap_or(0.0), p.loss.unwrap_or(0.0));
+                    outln!(
+                        "{who} to throw: value {value} (+1 a win, -1 a loss, 0 play that never ends)"
+                    );
+                    outln!(
+                        "win {:.4}, loss {:.4}, never ends {:.4}, under optimal play",
+                        w,
+                        l,
+                        (1.0 - w - l).max(0.0)
+                    );
+                } else {
+                    outln!(
+                        "{who} to move: value {value} (+1 a win, -1 a loss, 0 play that never ends)"
+                    );
+                    for m in &p.moves {
+                        let mark = if (m.value - p.value).abs() <= endgame::solve::TIE {
+                            "  best"
+                        } else {
+                            ""
+                        };
+                        outln!("  {:<24} {:+.6}{mark}", m.text, m.value);
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        EndgameCommand::Verify { file, json } => {
+            let table = TableFile::open(&file)?;
+            let report = endgame::verify(&table, &file.display().to_string())?;
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "file": file.display().to_string(),
+                        "ruleset": table.header.ruleset,
+                        "positions": report.positions,
+                        "max_error": report.max_error,
+                        "tolerance": report.tolerance,
+                        "checksum": "ok",
+                    }))?
+                );
+            } else {
+                outln!(
+                    "{}: checksum ok; {} positions rebuilt from the seeds; every value within {:e} of one Bellman step (largest difference {:.2e})",
+                    file.display(),
+                    report.positions,
+                    report.tolerance,
+                    report.max_error
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        EndgameCommand::Stats { file, json } => {
+            let table = TableFile::open(&file)?;
+            print_stats(&table.header, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
+    let rules = parse_ruleset(&args.ruleset)?;
+    let spec = BuildSpec {
+        seeds: args.from.clone(),
+        bank_cap: args.bank_cap,
+        max_positions: args.max_positions,
+        ..BuildSpec::default()
+    };
+    eprintln!(
+        "building {rules}: at most {} positions, about {} MB while building",
+        args.max_positions,
+        args.max_positions / 5_000
+    );
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("template"));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| anyhow!("--threads: cannot start the worker threads: {e}"))?;
+    let built = pool.install(|| {
+        endgame::build(&rules, &spec, &mut |p| match p {
+            Progress::Expand { found, expanded } => {
+                bar.set_message(format!("positions: {expanded} expanded of {found} found"));
+                bar.tick();
+            }
+            Progress::Solve { done, total } => {
+                bar.set_message(format!("solving: group {done} of {total}"));
+                bar.tick();
+            }
+        })
+    });
+    bar.finish_and_clear();
+    let built = built?;
+    table_file::write(&args.out, &built.header, built.entries)?;
+    if !args.json {
+        outln!("wrote {}", args.out.display());
+    }
+    print_stats(&built.header, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_stats(h: &Header, json: bool) -> Result<()> {
+    if json {
+        outln!("{}", serde_json::to_string_pretty(h)?);
+        return Ok(());
+    }
+    outln!("ruleset     {}", h.ruleset);
+    outln!(
+        "positions   {} at a throw, up to {} white and {} black pieces",
+        h.positions,
+        h.pieces[0],
+        h.pieces[1]
+    );
+    outln!("for the player to throw:");
+    outln!("  wins      {}", h.wins);
+    outln!("  losses    {}", h.losses);
+    outln!("  draws     {} (play never ends)", h.draws);
+    outln!("  mixed     {} (the throws decide)", h.mixed);
+    match h.longest_win_throws {
+        Some(t) => outln!("longest forced win: {t:.1} throws expected"),
+        None => outln!("longest forced win: none (no position is a certain win)"),
+    }
+    outln!(
+        "solved to   {:e} (residual {:.1e}){}",
+        h.tolerance,
+        h.residual,
+        if h.limits {
+            "; a turn's throw cap can end play, so values are bounds"
+        } else {
+            ""
+        }
+    );
+    outln!("bank cap    {}", h.bank_cap);
+    outln!("built in    {:.1} s", h.build_seconds);
+    Ok(())
+}
+
+fn side(p: Player) -> &'static str {
+    match p {
+        Player::One => "white",
+        Player::Two => "black",
+    }
+}
+
+/// A value, or the interval between the two bounds where a safety limit can be reached.
+fn value_text(lo: f64, hi: f64) -> String {
+    if (hi - lo).abs() <= 1e-9 {
+        format!("{lo:+.6}")
+    } else {
+        format!("{lo:+.6} to {hi:+.6}")
+    }
+}

@@ -1,0 +1,75 @@
+//! What tables of solved positions need of a game: how many pieces stand on the board, and a
+//! position reduced to what the rules read of it.
+//!
+//! Two states can differ only in what the rules never read again: the counters that the safety
+//! limits (L-18) and the statistics keep, the numbering of interchangeable pieces, the captures
+//! when the result does not count them. A table of solved positions stores one entry for all of
+//! them, under the id of their [`Essence::essence`].
+
+use std::hash::Hash;
+
+use crate::any::{AnyRuleset, Registered};
+use crate::game::GameState;
+use crate::player::ByPlayer;
+use crate::ruleset::Ruleset;
+
+/// Bounds a table puts on counts that the rules let grow without end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EssenceCaps {
+    /// Banked tâbs beyond this many are dropped (L-8): the table stands a bank of `bank` for
+    /// any larger one, and its builder shows where a larger cap stops changing the values.
+    pub bank: u16,
+}
+
+impl Default for EssenceCaps {
+    fn default() -> Self {
+        EssenceCaps { bank: 8 }
+    }
+}
+
+/// A game whose positions can be tabled.
+pub trait Essence: GameState {
+    /// Pieces on the board, by side (a stack counts each of its pieces).
+    fn material(&self) -> ByPlayer<u8>;
+
+    /// The state as the rules read it from here on, with the same future under the ruleset
+    /// (its safety limits aside): the counters that only the limits and the statistics read set
+    /// to zero, interchangeable pieces in one canonical order, the captures dropped where the
+    /// result does not count them, and the counts of `caps` cut to their bounds. States with
+    /// equal essences are one entry of a table.
+    fn essence(&self, caps: EssenceCaps) -> Self;
+}
+
+/// Work over a game whose positions can be tabled, run by [`with_essence`] for the game of a
+/// dynamic ruleset.
+pub trait EssenceWork {
+    /// What the work gives.
+    type Output;
+    /// Runs the work for the game `S` under `rules`.
+    fn run<S: Essence + Registered + Hash + Eq + Send + Sync>(
+        self,
+        rules: &S::Ruleset,
+    ) -> Self::Output;
+}
+
+/// Whether a game's positions can be tabled. Every game of the registry implements it; the
+/// games with an [`Essence`] run the work, the others keep the default (no tables).
+pub trait Tabled: GameState {
+    /// Runs `work` for this game, if its positions can be tabled.
+    fn with_essence<W: EssenceWork>(rules: &Self::Ruleset, work: W) -> Option<W::Output> {
+        let _ = (rules, work);
+        None
+    }
+}
+
+/// Runs `work` for the game of `rules`, if its positions can be tabled.
+pub fn with_essence<W: EssenceWork>(rules: &AnyRuleset, work: W) -> Option<W::Output> {
+    crate::with_ruleset!(rules, r => typed(r, work))
+}
+
+fn typed<R: Ruleset, W: EssenceWork>(rules: &R, work: W) -> Option<W::Output>
+where
+    R::State: Tabled,
+{
+    R::State::with_essence(rules, work)
+}
