@@ -119,27 +119,36 @@ pub struct PerftArgs {
 pub struct PlayArgs {
     /// The ruleset, e.g. tihbat or tihbat(seeds=5).
     pub ruleset: String,
-    /// Player for South (tihbat): human, random, solver, or a spec like random(seed=3).
-    #[arg(long)]
+    #[arg(long, value_name = "PLAYER", help = seat_help("South", "tihbat"))]
     pub south: Option<String>,
-    /// Player for North (tihbat).
-    #[arg(long)]
+    #[arg(long, value_name = "PLAYER", help = seat_help("North", "tihbat"))]
     pub north: Option<String>,
-    /// Player for White (the Tab family): human, random, or a spec.
-    #[arg(long)]
+    #[arg(long, value_name = "PLAYER", help = seat_help("White", "the Tab family"))]
     pub white: Option<String>,
-    /// Player for Black (the Tab family).
-    #[arg(long)]
+    #[arg(long, value_name = "PLAYER", help = seat_help("Black", "the Tab family"))]
     pub black: Option<String>,
-    /// Seed for the game's chance events and the players' choices.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed for the game's throws and the computer players' choices; the same seed and the
+    /// same moves give the same game [default: a fresh seed from the operating system, printed
+    /// at the start and kept in the record].
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Write the game record to this file (kept up to date after every move).
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// The player that answers `hint` (default: the game's strongest player).
-    #[arg(long)]
+    /// The player that answers `hint`, with a seed of its own drawn from the game's (default:
+    /// the game's strongest player).
+    #[arg(long, value_name = "PLAYER")]
     pub hint: Option<String>,
+}
+
+/// The help of a seat's flag of `qasab play`: the players of the registry, by name.
+fn seat_help(seat: &str, game: &str) -> String {
+    format!(
+        "Player for {seat} ({game}): human, or a computer player: {}, with options in \
+         parentheses such as mcts(level=3) or random(seed=3). Which games each plays, and its \
+         options: docs/players.md",
+        qasab_ai::players::AGENT_NAMES.join(", ")
+    )
 }
 
 #[derive(Args, Debug)]

@@ -147,7 +147,16 @@ fn play_accepts_moves_and_commands_and_explains_bad_input() {
         "{s}"
     );
     assert!(s.contains("north plays"), "{s}");
-    assert!(s.contains("Took back A3, "), "{s}");
+    // The person's own move is printed as the computer's are.
+    assert!(
+        s.contains("south plays A3: sows 3 from A, last counter in C\nnorth plays"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Took back south's move A3 and north's move "),
+        "{s}"
+    );
+    assert!(!s.contains("Last move:"), "{s}");
     assert!(s.contains("Nothing to undo."), "{s}");
     assert!(s.contains("Game stopped."), "{s}");
 }
@@ -604,7 +613,11 @@ fn tab_games_play_in_the_terminal_and_replay() {
         o.stdout
     );
     assert!(o.stdout.contains("K-N is not legal here"), "{}", o.stdout);
-    assert!(o.stdout.contains("Took back 1:I-K"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("Took back white's move 1:I-K"),
+        "{}",
+        o.stdout
+    );
     fails(
         &["play", "tab", "--south", "random"],
         "--south is not a seat of tab; its seats are --white and --black",
@@ -1398,4 +1411,241 @@ fn analyse_totals_many_records() {
         &["analyse", dir_s, other.to_str().unwrap()],
         "a record of tihbat, where the first is of tab-ludii; analyse one ruleset at a time",
     );
+}
+
+/// The `seed: N (replay with --seed N)` line of a `qasab play` run.
+fn printed_seed(stdout: &str) -> u64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("  seed: "))
+        .unwrap_or_else(|| panic!("no seed line: {stdout}"));
+    let (seed, rest) = line["  seed: ".len()..].split_once(' ').unwrap();
+    assert_eq!(rest, format!("(replay with --seed {seed})"));
+    seed.parse().unwrap()
+}
+
+/// Without `--seed` every game is a new one: the seed is drawn afresh, printed and kept in the
+/// record, and `--seed` with it plays the same game again, a person's moves included.
+#[test]
+fn play_draws_a_fresh_seed_that_replays_the_game() {
+    let (first, second) = (temp("fresh-1.qrec"), temp("fresh-2.qrec"));
+    let run = |record: &PathBuf, seed: Option<&str>| {
+        let mut args = vec![
+            "play",
+            "tab",
+            "--white",
+            "random",
+            "--black",
+            "greedy",
+            "--record",
+            record.to_str().unwrap(),
+        ];
+        if let Some(seed) = seed {
+            args.extend(["--seed", seed]);
+        }
+        ok(&args)
+    };
+    let a = run(&first, None);
+    let b = run(&second, None);
+    let (seed_a, seed_b) = (printed_seed(&a), printed_seed(&b));
+    assert_ne!(seed_a, seed_b, "two runs drew the same seed");
+    let rest = |out: &str| out.lines().skip(4).collect::<Vec<_>>().join("\n");
+    assert_ne!(
+        rest(&a),
+        rest(&b),
+        "two runs without --seed played the same game"
+    );
+    let record = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        record.contains(&format!("\ninfo seed {seed_a}\n")),
+        "{record}"
+    );
+    let again = temp("fresh-again.qrec");
+    let played = |out: &str| -> String {
+        out.lines()
+            .filter(|l| !l.starts_with("Record written to "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        played(&run(&again, Some(&seed_a.to_string()))) == played(&a),
+        "--seed {seed_a} plays another game"
+    );
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), record);
+    assert!(ok(&["replay", "--quiet", first.to_str().unwrap()]).contains("game complete"));
+
+    // A person's game: the same seed and the same input give the same output.
+    let input = "hint\nboard\nundo\nquit\n";
+    let human = |seed: Option<&str>| {
+        let mut args = vec!["play", "tab", "--black", "greedy", "--hint", "greedy"];
+        if let Some(seed) = seed {
+            args.extend(["--seed", seed]);
+        }
+        let o = qasab(&args, input);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        o.stdout
+    };
+    let fresh = human(None);
+    let seed = printed_seed(&fresh).to_string();
+    assert_eq!(human(Some(&seed)), fresh);
+    // The hint player has a seed of its own, drawn from the game's, and is named with it.
+    assert!(fresh.contains("  Hint from greedy(seed="), "{fresh}");
+    assert!(!fresh.contains(&format!("greedy(seed={seed})")), "{fresh}");
+}
+
+/// The opening throws that decide who begins are labelled, and a throw that its player cannot
+/// use is said so.
+#[test]
+fn play_tells_the_opening_throws_and_the_throws_that_cannot_be_used() {
+    let out = ok(&[
+        "play", "tab", "--white", "random", "--black", "random", "--seed", "3",
+    ]);
+    assert!(
+        out.contains(
+            "\nwhite throws 2 (itneyn) to decide who begins: not a tab (whoever first throws a tab begins, L-4)\nblack throws 2 (itneyn) to decide who begins: not a tab\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "\nwhite throws 2 (itneyn); white cannot use the 2: every white piece still waits for a tab to convert it (L-9c)\n"
+        ),
+        "{out}"
+    );
+}
+
+/// A move typed with Lane's letters in the wrong case is answered with the move meant.
+#[test]
+fn play_names_the_move_meant_in_the_other_case() {
+    let o = qasab(
+        &["play", "tab", "--seed", "3", "--black", "greedy"],
+        "i-k\nquit\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains(
+            "  i-k is not legal here: there is no white piece on i; did you mean 1:I-K? capital letters name the squares of White's half of the board (A-I, K-S), small letters Black's (k-s, a-i)\n"
+        ),
+        "{}",
+        o.stdout
+    );
+}
+
+/// `qasab play --help` lists every player of the registry and where they are described.
+#[test]
+fn play_help_lists_the_players() {
+    let help = ok(&["play", "--help"]);
+    for seat in ["--south", "--north", "--white", "--black"] {
+        let at = help.find(seat).unwrap_or_else(|| panic!("{seat}: {help}"));
+        let text = &help[at..];
+        let text = &text[..text.find("docs/players.md").expect("docs/players.md")];
+        for name in qasab_ai::players::AGENT_NAMES {
+            assert!(text.contains(name), "{seat} does not list {name}: {help}");
+        }
+    }
+}
+
+/// `qasab rules` wraps its text to 80 columns when the output is not a terminal, and aligns
+/// the options in force.
+#[test]
+fn rules_fit_in_80_columns() {
+    let mut all = vec![None];
+    all.extend(qasab_core::RULESET_NAMES.iter().map(|&n| Some(n)));
+    for ruleset in all {
+        let out = ok(&ruleset.map_or(vec!["rules"], |r| vec!["rules", r]));
+        for line in out.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{ruleset:?}: a line of {} characters: {line}",
+                line.chars().count()
+            );
+        }
+    }
+    let tab = ok(&["rules", "tab"]);
+    // The board and the track first.
+    let (l1, l2, l9) = (
+        tab.find("\nL-1 ").unwrap(),
+        tab.find("\nL-2 ").unwrap(),
+        tab.find("\nL-9c ").unwrap(),
+    );
+    assert!(l1 < l2 && l2 < l9, "{tab}");
+    let in_force = &tab[tab.find("Options in force:").unwrap()..];
+    let columns: Vec<usize> = in_force
+        .lines()
+        .skip(1)
+        .map(|l| l.find(" = ").unwrap_or_else(|| panic!("{l}")))
+        .collect();
+    assert!(columns.windows(2).all(|w| w[0] == w[1]), "{in_force}");
+}
+
+/// The sessions of `qasab play` in the README are what the command prints: each block that
+/// starts `$ qasab play ...` is run with the words typed at its prompts as the input, and the
+/// output is compared with the block, line by line (trailing spaces aside, which the board
+/// prints and the README leaves out).
+#[test]
+fn readme_play_sessions_match_the_command() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let mut sessions = 0;
+    let mut rest = readme.as_str();
+    while let Some(at) = rest.find("```text\n$ qasab play ") {
+        let block = &rest[at + "```text\n".len()..];
+        let block = &block[..block.find("```").unwrap()];
+        rest = &rest[at + 1..];
+        let (command, transcript) = block.split_once('\n').unwrap();
+        if transcript.lines().any(|l| l == "...") {
+            continue;
+        }
+        let args = shell_words(&command["$ qasab ".len()..]);
+        // What a person typed follows the prompt; piped in, it is not echoed.
+        let mut input = String::new();
+        let mut expected = String::new();
+        for line in transcript.lines() {
+            match line.split_once("]> ") {
+                Some((prompt, typed)) if prompt.contains(" to move [") => {
+                    input.push_str(typed);
+                    input.push('\n');
+                    expected.push_str(prompt);
+                    expected.push_str("]> ");
+                }
+                _ => {
+                    expected.push_str(line);
+                    expected.push('\n');
+                }
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = qasab(&args, &input);
+        assert_eq!(o.code, 0, "{command}: {}", o.stderr);
+        let trim = |s: &str| s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
+        assert_eq!(
+            trim(&o.stdout),
+            trim(&expected),
+            "{command}: the README's session differs from the output"
+        );
+        sessions += 1;
+    }
+    assert!(sessions >= 2, "the README's play sessions were not found");
+}
+
+/// The words of a command line, with double quotes.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }

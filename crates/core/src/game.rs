@@ -453,6 +453,22 @@ pub trait GameState:
         format!("chance: {c}")
     }
 
+    /// [`describe_chance`](Self::describe_chance) for a person following the game as it is
+    /// played: the outcome, and what it brings about that the plain description leaves out
+    /// (in the Tâb family, an opening throw that is not a tâb, or throws the thrower cannot
+    /// use, which pass the turn). By default the plain description.
+    fn narrate_chance(&self, c: Self::Chance) -> String {
+        self.describe_chance(c)
+    }
+
+    /// [`describe_move`](Self::describe_move) for a person following the game as it is
+    /// played: what `m` does, and what it brings about that the plain description leaves out
+    /// (in the Tâb family, throws left over that cannot be used). By default the plain
+    /// description.
+    fn narrate_move(&self, m: Self::Move) -> String {
+        self.describe_move(m)
+    }
+
     /// At a chance turn, the player whose throw it is, for statistics such as luck; `None` at
     /// other turns and in games whose chance belongs to nobody.
     fn chance_player(&self) -> Option<Player> {

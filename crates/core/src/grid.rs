@@ -45,6 +45,10 @@ pub const HYDE_COLUMNS_TEXT: &str = {
 /// The largest number of squares.
 pub const MAX_SQUARES: usize = 4 * MAX_COLUMNS as usize;
 
+/// How Lane's letters differ by case, said when a move that is illegal as typed is legal with
+/// its letters in the other case.
+pub(crate) const LANE_CASE_NOTE: &str = "capital letters name the squares of White's half of the board (A-I, K-S), small letters Black's (k-s, a-i)";
+
 /// The geometry and the names of a 4×N board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {

@@ -448,6 +448,16 @@ fn nine_columns_use_lanes_letters_and_accept_coordinates() {
     assert_eq!(s.parse_move("3:a1-d1"), Ok(m));
     assert_eq!("3:A-D".parse::<Move>().unwrap(), m);
     assert!(s.render().contains("A B C D E F G H I"));
+    // Lane's letters in the wrong case: the move meant is named.
+    for typed in ["3:a-d", "3:A-d", "a-d"] {
+        let e = s.parse_move(typed).unwrap_err().to_string();
+        assert!(
+            e.contains("did you mean 3:A-D? capital letters name the squares of White's half"),
+            "{typed}: {e}"
+        );
+    }
+    let e = s.parse_move("3:b-f").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
 }
 
 #[test]

@@ -1199,3 +1199,74 @@ fn occupied_is_the_squares_with_a_unit() {
         }
     }
 }
+
+// ---- What a person following the game is told ------------------------------------------------
+
+/// A play typed with Lane's letters in the wrong case is explained with the move meant.
+#[test]
+fn a_play_typed_in_the_wrong_case_names_the_move_meant() {
+    let r: tab::Ruleset = "tab".parse().unwrap();
+    let mut s = r.initial_state();
+    throw(&mut s, "1");
+    throw(&mut s, "2");
+    assert_eq!(moves(&s), ["1:I-K"]);
+    for typed in ["i-k", "1:i-k", "1:I-k", "i-K"] {
+        let e = s.parse_move(typed).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "did you mean 1:I-K? capital letters name the squares of White's half of the board (A-I, K-S), small letters Black's (k-s, a-i)"
+            ),
+            "{typed}: {e}"
+        );
+        assert_eq!(e.lines().count(), 1);
+    }
+    // Illegal in either case: no guess.
+    let e = s.parse_move("1:H-K").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
+    let e = s.parse_move("1:h-k").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
+}
+
+/// The opening throws are labelled; a throw that cannot be used, and throws left over after a
+/// play, are said so, with the reason when it is plain.
+#[test]
+fn narration_names_opening_throws_and_throws_that_cannot_be_used() {
+    let r: tab::Ruleset = "tab".parse().unwrap();
+    let mut s = r.initial_state();
+    let t = |v: &str| s_throw(v);
+    assert_eq!(
+        s.narrate_chance(t("2")),
+        "white throws 2 (itneyn) to decide who begins: not a tab (whoever first throws a tab begins, L-4)"
+    );
+    throw(&mut s, "2");
+    assert_eq!(
+        s.narrate_chance(t("3")),
+        "black throws 3 (telateh) to decide who begins: not a tab"
+    );
+    assert_eq!(s.narrate_chance(t("1")), "black throws 1 (tab), and begins");
+    throw(&mut s, "1");
+    throw(&mut s, "2");
+    play(&mut s, "1:i-k");
+    play(&mut s, "2:k-m");
+    // White's pieces all wait for a tab: a 2 ends his turn unused; a 4 throws again.
+    assert_eq!(
+        s.narrate_chance(t("2")),
+        "white throws 2 (itneyn); white cannot use the 2: every white piece still waits for a tab to convert it (L-9c)"
+    );
+    assert_eq!(s.narrate_chance(t("4")), s.describe_chance(t("4")));
+    // Black plays the 6; the 3 left has no play.
+    let mut s = r
+        .state_from_id("move:b/36/A,B,C,D,I.c1v1f0,x,x,R.c12v3fd80,R.c12v3fd00/a,b,c,d,e,f,g,h,S.c234vffffe00/0.0/0.2/0.0/8.1.7.46/22.3.6.0.0.0.0/-")
+        .unwrap();
+    let m = s.parse_move("6:S-F").unwrap();
+    assert_eq!(
+        s.narrate_move(m),
+        "moves the piece from S to F with a 6; black cannot use the 3: no black unit can move with it"
+    );
+    s.play_unchecked(m);
+    assert_eq!(s.turn(), Turn::Chance, "the turn has passed");
+}
+
+fn s_throw(v: &str) -> qasab_core::sticks::Throw {
+    v.parse().unwrap()
+}

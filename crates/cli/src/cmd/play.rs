@@ -1,7 +1,7 @@
 //! `qasab play`: a game in the terminal.
 
 use std::fs;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -12,9 +12,17 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::Agent;
 use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::rng::derive_seed;
 use qasab_ai::{Evaluation, ValueKind};
 use qasab_core::record::write_record;
 use qasab_core::{Action, ActionOf, GameState, Player, Ruleset, Turn, with_ruleset};
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{CompletionType, Config, Editor, Helper};
 
 use super::parse_ruleset;
 use crate::cli::PlayArgs;
@@ -27,8 +35,21 @@ enum Seat<S: GameState> {
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let any = parse_ruleset(&args.ruleset)?;
-    with_ruleset!(&any, r => play(r, args))
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => getrandom::u64().map_err(|e| {
+            anyhow::anyhow!("no randomness from the operating system ({e}); give --seed")
+        })?,
+    };
+    with_ruleset!(&any, r => play(r, args, seed))
 }
+
+/// The stream of the game's seed that seeds the hint player (the throws take stream 0 and the
+/// seats 1 and 2, [`seat_seed`]).
+const HINT_STREAM: u64 = 3;
+
+/// The words a person may type at the prompt besides moves.
+const COMMANDS: [&str; 6] = ["hint", "undo", "help", "board", "quit", "exit"];
 
 /// The seat flags given on the command line, by seat name.
 fn seat_flags(args: &PlayArgs) -> Vec<(&'static str, &Option<String>)> {
@@ -40,7 +61,7 @@ fn seat_flags(args: &PlayArgs) -> Vec<(&'static str, &Option<String>)> {
     ]
 }
 
-fn play<R: Ruleset>(rules: &R, args: &PlayArgs) -> Result<ExitCode>
+fn play<R: Ruleset>(rules: &R, args: &PlayArgs, seed: u64) -> Result<ExitCode>
 where
     R::State: Playable,
 {
@@ -69,7 +90,7 @@ where
             let prepared = PreparedAgent::<R::State>::new(&spec, rules)
                 .with_context(|| format!("--{}", rules.seat_name(p)))?;
             Seat::Computer {
-                agent: prepared.make(seat_seed(args.seed, p)),
+                agent: prepared.make(seat_seed(seed, p)),
             }
         });
     }
@@ -79,8 +100,9 @@ where
         .unwrap_or_else(|| <R::State as Playable>::strongest_agent(rules).to_string());
     let mut hint: Option<Box<dyn Agent<R::State>>> = None;
     let hint_prepared = || PreparedAgent::<R::State>::new(&hint_spec, rules).context("--hint");
+    let hint_seed = derive_seed(seed, HINT_STREAM);
     if args.hint.is_some() {
-        hint = Some(hint_prepared()?.make(args.seed));
+        hint = Some(hint_prepared()?.make(hint_seed));
     }
 
     let names = |p: Player| match &seats[p.index()] {
@@ -90,28 +112,29 @@ where
     let info: Vec<(String, String)> = Player::ALL
         .iter()
         .map(|&p| (rules.seat_name(p).to_string(), names(p)))
-        .chain([("seed".to_string(), args.seed.to_string())])
+        .chain([("seed".to_string(), seed.to_string())])
         .collect();
 
     outln!("{rules}: {}", rules.title());
     for p in Player::ALL {
         outln!("  {}: {}", rules.seat_name(p), names(p));
     }
+    outln!("  seed: {seed} (replay with --seed {seed})");
+    let mut input = Input::new();
     if seats.iter().any(|s| matches!(s, Seat::Human)) {
         outln!(
-            "At your turn type a move{} (the prompt lists them), or hint, undo, help, quit.",
-            example_move(&rules.initial_state()).map_or(String::new(), |m| format!(" (e.g. {m})"))
+            "At your turn type a move (the prompt lists them{}), or hint, undo, help, quit.",
+            example_move(&rules.initial_state()).map_or(String::new(), |m| format!(", e.g. {m}"))
         );
     }
 
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
     let mut state = rules.initial_state();
     let mut actions: Vec<ActionOf<R::State>> = Vec::new();
+    // For each action: whether a person played it, and how `undo` names it.
     let mut by_human: Vec<bool> = Vec::new();
-    let mut chance = ChanceSource::new(args.seed);
+    let mut labels: Vec<String> = Vec::new();
+    let mut chance = ChanceSource::new(seed);
     let mut chance_buf = Vec::new();
-    let mut last: Option<String> = None;
     let save = |actions: &[Action<_, _>]| -> Result<()> {
         if let Some(path) = &args.record {
             save_record(path, &write_record::<R::State>(rules, actions, &info))?;
@@ -137,22 +160,25 @@ where
                 }
                 Seat::Human => {
                     outln!();
-                    if let Some(l) = &last {
-                        outln!("Last move: {l}");
-                    }
                     out!("{}", state.render());
                     let mut moves = Vec::new();
                     let mut chosen = None;
                     while chosen.is_none() {
                         state.legal_moves(&mut moves);
                         let listed: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-                        out!("{} to move [{}]> ", rules.seat_name(p), listed.join(" "));
-                        io::stdout().flush()?;
-                        let mut line = String::new();
-                        if input.read_line(&mut line)? == 0 {
-                            outln!("\nInput ended; the game is left unfinished.");
-                            return stop(&args.record);
-                        }
+                        let prompt =
+                            format!("{} to move [{}]> ", rules.seat_name(p), listed.join(" "));
+                        let line = match input.read(&prompt, &listed)? {
+                            Line::Text(line) => line,
+                            Line::Ended => {
+                                outln!("\nInput ended; the game is left unfinished.");
+                                return stop(&args.record);
+                            }
+                            Line::Interrupted => {
+                                outln!("Game stopped.");
+                                return stop(&args.record);
+                            }
+                        };
                         let line = line.trim();
                         match line.to_ascii_lowercase().as_str() {
                             "" => {}
@@ -160,11 +186,11 @@ where
                                 outln!("Game stopped.");
                                 return stop(&args.record);
                             }
-                            "help" | "?" => print_help(&state)?,
+                            "help" | "?" => print_help(&state, input.edits())?,
                             "board" => out!("{}", state.render()),
                             "hint" => {
                                 if hint.is_none() {
-                                    hint = Some(hint_prepared()?.make(args.seed));
+                                    hint = Some(hint_prepared()?.make(hint_seed));
                                 }
                                 let agent = hint.as_mut().expect("hint agent");
                                 let who = agent.spec();
@@ -176,8 +202,7 @@ where
                                     outln!("  Nothing to undo.");
                                     continue;
                                 };
-                                let undone: Vec<String> =
-                                    actions[i..].iter().map(|a| a.to_string()).collect();
+                                let undone = labels.split_off(i);
                                 actions.truncate(i);
                                 by_human.truncate(i);
                                 state = rules.initial_state();
@@ -186,8 +211,7 @@ where
                                     state.apply_unchecked(a);
                                 }
                                 save(&actions)?;
-                                outln!("  Took back {}.", undone.join(", "));
-                                last = None;
+                                outln!("  Took back {}.", and_list(&undone));
                                 out!("{}", state.render());
                                 if state.turn() != Turn::Player(p) {
                                     break;
@@ -207,20 +231,158 @@ where
             },
         };
         let actor = qasab_core::record::actor_name(&state).unwrap_or("?");
-        let description = match action {
-            Action::Move(m) => format!("{actor} plays {m}: {}", state.describe_move(m)),
-            Action::Chance(c) => state.describe_chance(c),
+        let (description, label) = match action {
+            Action::Move(m) => (
+                format!("{actor} plays {m}: {}", state.narrate_move(m)),
+                format!("{actor}'s move {m}"),
+            ),
+            Action::Chance(c) => (
+                state.narrate_chance(c),
+                match state.chance_player() {
+                    Some(p) => format!("{}'s throw {c}", rules.seat_name(p)),
+                    None => format!("the chance outcome {c}"),
+                },
+            ),
         };
-        if !human {
-            outln!("{description}");
-        }
-        last = Some(description);
+        outln!("{description}");
         // Legal: read by `parse_move`, drawn from the chance outcomes, or chosen by an agent
         // among the legal moves.
         state.apply_unchecked(action);
         actions.push(action);
         by_human.push(human);
+        labels.push(label);
         save(&actions)?;
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// What a person typed at the prompt.
+enum Line {
+    Text(String),
+    /// The end of the input (end of file, or Ctrl-D at the terminal).
+    Ended,
+    /// Ctrl-C at the terminal.
+    Interrupted,
+}
+
+/// Where a person's lines come from: a line editor when standard input is a terminal (history,
+/// arrows, completion), otherwise standard input read line by line, as scripts and tests pipe
+/// it in.
+enum Input {
+    Editor(Box<Editor<Words, DefaultHistory>>),
+    Plain(io::StdinLock<'static>),
+}
+
+impl Input {
+    fn new() -> Input {
+        if io::stdin().is_terminal() && io::stdout().is_terminal() {
+            let config = Config::builder()
+                .auto_add_history(true)
+                .completion_type(CompletionType::List)
+                .build();
+            // A terminal the editor cannot drive is read as plain input.
+            if let Ok(mut editor) = Editor::with_config(config) {
+                editor.set_helper(Some(Words::default()));
+                return Input::Editor(Box::new(editor));
+            }
+        }
+        Input::Plain(io::stdin().lock())
+    }
+
+    /// Whether lines are read with the editor.
+    fn edits(&self) -> bool {
+        matches!(self, Input::Editor(_))
+    }
+
+    /// Shows `prompt` and reads one line; Tab completes the legal moves `moves` and the
+    /// commands.
+    fn read(&mut self, prompt: &str, moves: &[String]) -> Result<Line> {
+        match self {
+            Input::Editor(editor) => {
+                if let Some(words) = editor.helper_mut() {
+                    words.0 = moves
+                        .iter()
+                        .cloned()
+                        .chain(COMMANDS.iter().map(|c| c.to_string()))
+                        .collect();
+                }
+                match editor.readline(prompt) {
+                    Ok(line) => Ok(Line::Text(line)),
+                    Err(ReadlineError::Eof) => Ok(Line::Ended),
+                    Err(ReadlineError::Interrupted) => Ok(Line::Interrupted),
+                    Err(e) => Err(anyhow::anyhow!("cannot read the terminal: {e}")),
+                }
+            }
+            Input::Plain(stdin) => {
+                out!("{prompt}");
+                io::stdout().flush()?;
+                let mut line = String::new();
+                if stdin.read_line(&mut line)? == 0 {
+                    return Ok(Line::Ended);
+                }
+                Ok(Line::Text(line))
+            }
+        }
+    }
+}
+
+/// What Tab completes at the prompt: the legal moves and the commands.
+#[derive(Default)]
+struct Words(Vec<String>);
+
+impl Completer for Words {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        Ok((start, completions(&self.0, &line[start..pos])))
+    }
+}
+
+impl Hinter for Words {
+    type Hint = String;
+}
+impl Highlighter for Words {}
+impl Validator for Words {}
+impl Helper for Words {}
+
+/// The words that `typed` may be the start of: those that begin with it, or whose part after
+/// the throw does (`K` completes to `3:K-N`); in either case of letters when none matches in
+/// the case typed.
+fn completions(words: &[String], typed: &str) -> Vec<String> {
+    let starts = |fold: bool| -> Vec<String> {
+        let fit = |w: &str| {
+            if fold {
+                w.to_ascii_lowercase()
+                    .starts_with(&typed.to_ascii_lowercase())
+            } else {
+                w.starts_with(typed)
+            }
+        };
+        words
+            .iter()
+            .filter(|w| fit(w) || w.split_once(':').is_some_and(|(_, rest)| fit(rest)))
+            .cloned()
+            .collect()
+    };
+    let exact = starts(false);
+    if exact.is_empty() {
+        starts(true)
+    } else {
+        exact
     }
 }
 
@@ -237,7 +399,7 @@ fn example_move<S: GameState>(state: &S) -> Option<String> {
     moves.first().map(|m| m.to_string())
 }
 
-fn print_help<S: GameState>(state: &S) -> Result<()> {
+fn print_help<S: GameState>(state: &S, edits: bool) -> Result<()> {
     outln!(
         "  Moves: the notation of the game{}.",
         example_move(state).map_or(String::new(), |m| format!(", e.g. {m}"))
@@ -253,6 +415,9 @@ fn print_help<S: GameState>(state: &S) -> Result<()> {
     outln!("  undo   take back your last move (and the computer's replies)");
     outln!("  board  show the board again");
     outln!("  quit   stop the game (the record, if any, keeps the moves so far)");
+    if edits {
+        outln!("  Up and Down recall what you typed before; Tab completes a move or a command.");
+    }
     Ok(())
 }
 
@@ -339,4 +504,23 @@ fn save_record(path: &Path, text: &str) -> Result<()> {
     fs::write(&tmp, text).with_context(|| format!("cannot write {}", Path::new(&tmp).display()))?;
     fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tab_completes_moves_and_commands() {
+        let words: Vec<String> = ["3:K-N", "3:L-O", "1:I-K", "hint", "help"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(completions(&words, "h"), ["hint", "help"]);
+        assert_eq!(completions(&words, "3:"), ["3:K-N", "3:L-O"]);
+        // The throw may be left out: the square completes to the whole move.
+        assert_eq!(completions(&words, "K"), ["3:K-N"]);
+        // The other case when nothing matches as typed.
+        assert_eq!(completions(&words, "i"), ["1:I-K"]);
+        assert!(completions(&words, "x").is_empty());
+    }
 }

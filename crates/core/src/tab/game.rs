@@ -6,7 +6,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::game::{ChanceError, GameState, InvalidState, MoveError, Turn, Weighted, describe_turn};
-use crate::grid::Square;
+use crate::grid::{LANE_CASE_NOTE, Square};
 use crate::player::{ByPlayer, Player};
 use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
@@ -254,6 +254,122 @@ impl State {
     }
 
     /// Why a typed play is not legal, for the one-line message.
+    /// The legal move that the play `typed` names (with its throw, or any throw that fits when
+    /// `throw_given` is false, and with its suffixes, or any when it has none); else every
+    /// legal move it may name (none, or several).
+    fn find_play(
+        &self,
+        typed: &Play,
+        throw_given: bool,
+        legal: &[Move],
+    ) -> Result<Move, Vec<Move>> {
+        let same_square =
+            |a: super::moves::Spot, b: super::moves::Spot| a.row == b.row && a.col == b.col;
+        let matches = |q: &Play| {
+            (!throw_given || q.throw == typed.throw)
+                && same_square(q.from, typed.from)
+                && match (q.to, typed.to) {
+                    (Some(a), Some(b)) => same_square(a, b),
+                    (None, None) => true,
+                    _ => false,
+                }
+                && (typed.pieces == 0 || q.pieces == typed.pieces)
+                && (typed.survivor == NO_PIECE || q.survivor == typed.survivor)
+                && (!typed.dissolve || q.dissolve)
+        };
+        let exact: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Play(q) if matches(q) && q.pieces == typed.pieces && q.survivor == typed.survivor && q.dissolve == typed.dissolve))
+            .collect();
+        if exact.len() == 1 {
+            return Ok(exact[0]);
+        }
+        let loose: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Play(q) if matches(q)))
+            .collect();
+        match loose.as_slice() {
+            [m] => Ok(*m),
+            _ => Err(loose),
+        }
+    }
+
+    /// `typed` with its Lane letters in the other case: both squares, then the first, then
+    /// the second (for a coordinate, nothing).
+    fn other_cases(typed: &Play) -> Vec<Play> {
+        let from = typed.from.other_case();
+        let to = typed.to.and_then(|t| t.other_case());
+        let mut alts = Vec::new();
+        if let (Some(f), Some(t)) = (from, to) {
+            alts.push(Play {
+                from: f,
+                to: Some(t),
+                ..*typed
+            });
+        }
+        if let Some(f) = from {
+            alts.push(Play { from: f, ..*typed });
+        }
+        if let Some(t) = to {
+            alts.push(Play {
+                to: Some(t),
+                ..*typed
+            });
+        }
+        alts
+    }
+
+    /// What became of the throws `left` pending with `p` after an action, when the turn goes
+    /// on without them (`after` is the state after the action): the tabs banked (L-8), and the
+    /// throws that no unit of his could use, with the reason when it is plain (L-9c). `None`
+    /// while he still plays or throws with them, or once the game is over.
+    fn unused_throws(&self, p: Player, left: &[Throw], after: &State) -> Option<String> {
+        let still_moving = matches!(after.phase, Phase::Moving { player } if player == p);
+        if left.is_empty() || after.over.is_some() || still_moving || !after.pending.is_empty() {
+            return None;
+        }
+        let who = self.rules.seat_name(p);
+        let banks = after.may_bank(p);
+        let mut lost: Vec<Throw> = left
+            .iter()
+            .copied()
+            .filter(|t| !(banks && t.is_tab()))
+            .collect();
+        lost.dedup();
+        let banked = left.iter().filter(|t| banks && t.is_tab()).count();
+        let mut notes = Vec::new();
+        if !lost.is_empty() {
+            let names: Vec<String> = lost.iter().map(|t| format!("the {t}")).collect();
+            let names = match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            let i = p.index();
+            let why = if after.alive[i] > 0
+                && after.unconv[i].count_ones() == u32::from(after.alive[i])
+                && !lost.iter().any(|t| t.is_tab())
+            {
+                format!("every {who} piece still waits for a tab to convert it (L-9c)")
+            } else {
+                format!(
+                    "no {who} unit can move with {}",
+                    if lost.len() == 1 { "it" } else { "them" }
+                )
+            };
+            notes.push(format!("{who} cannot use {names}: {why}"));
+        }
+        if banked > 0 {
+            notes.push(format!(
+                "{banked} tab{} banked (L-8)",
+                if banked == 1 { "" } else { "s" }
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
     fn why_not(&self, p: Player, play: &Play, legal: &[Move]) -> String {
         let grid = self.grid();
         let Some(from) = play.from.square(grid) else {
@@ -426,37 +542,21 @@ impl GameState for State {
                 }))
             };
         };
-        let same_square =
-            |a: super::moves::Spot, b: super::moves::Spot| a.row == b.row && a.col == b.col;
-        let matches = |q: &Play| {
-            (!throw_given || q.throw == typed.throw)
-                && same_square(q.from, typed.from)
-                && match (q.to, typed.to) {
-                    (Some(a), Some(b)) => same_square(a, b),
-                    (None, None) => true,
-                    _ => false,
-                }
-                && (typed.pieces == 0 || q.pieces == typed.pieces)
-                && (typed.survivor == NO_PIECE || q.survivor == typed.survivor)
-                && (!typed.dissolve || q.dissolve)
-        };
-        let exact: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| matches!(m, Move::Play(q) if matches(q) && q.pieces == typed.pieces && q.survivor == typed.survivor && q.dissolve == typed.dissolve))
-            .collect();
-        if exact.len() == 1 {
-            return Ok(exact[0]);
-        }
-        let loose: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| matches!(m, Move::Play(q) if matches(q)))
-            .collect();
-        match loose.len() {
-            1 => Ok(loose[0]),
-            0 => Err(illegal(self.why_not(p, &typed, &legal))),
-            _ => Err(illegal(format!(
+        match self.find_play(&typed, throw_given, &legal) {
+            Ok(m) => Ok(m),
+            Err(loose) if loose.is_empty() => {
+                let why = self.why_not(p, &typed, &legal);
+                // Lane's letters differ by case between the two halves of the board: a move
+                // that is legal with its letters in the other case is what was meant.
+                let meant = Self::other_cases(&typed)
+                    .into_iter()
+                    .find_map(|alt| self.find_play(&alt, throw_given, &legal).ok());
+                Err(illegal(match meant {
+                    Some(m) => format!("{why}; did you mean {m}? {LANE_CASE_NOTE}"),
+                    None => why,
+                }))
+            }
+            Err(loose) => Err(illegal(format!(
                 "it is ambiguous: say which of {}",
                 loose
                     .iter()
@@ -608,6 +708,58 @@ impl GameState for State {
             ""
         };
         format!("{who} throws {t} ({}){again}", t.name())
+    }
+
+    fn narrate_chance(&self, t: Throw) -> String {
+        let plain = self.describe_chance(t);
+        match self.phase {
+            // L-4: the opening throws decide who begins.
+            Phase::Opening { .. } if !t.is_tab() => format!(
+                "{plain} to decide who begins: not a tab{}",
+                if self.opening_throws == 0 {
+                    " (whoever first throws a tab begins, L-4)"
+                } else {
+                    ""
+                }
+            ),
+            Phase::Throwing { player } => {
+                let mut left = self.pending();
+                left.push(t);
+                left.sort_by_key(|t| t.index());
+                let mut after = *self;
+                after.apply_chance_unchecked(t);
+                match self.unused_throws(player, &left, &after) {
+                    Some(note) => format!("{plain}; {note}"),
+                    None => plain,
+                }
+            }
+            _ => plain,
+        }
+    }
+
+    fn narrate_move(&self, m: Move) -> String {
+        let plain = self.describe_move(m);
+        let Phase::Moving { player } = self.phase else {
+            return plain;
+        };
+        let used = match m {
+            Move::Play(play) => play.throw,
+            Move::Decline(t) => t,
+            Move::Bank => Throw::TAB,
+            // The player ends the move phase himself, and its description says so.
+            Move::End => return plain,
+        };
+        let mut left = self.pending();
+        // A tab played from the bank leaves the pending throws as they were.
+        if let Some(i) = left.iter().position(|&t| t == used) {
+            left.remove(i);
+        }
+        let mut after = *self;
+        after.play_unchecked(m);
+        match self.unused_throws(player, &left, &after) {
+            Some(note) => format!("{plain}; {note}"),
+            None => plain,
+        }
     }
 
     fn position_id(&self) -> String {

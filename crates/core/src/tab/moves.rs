@@ -59,6 +59,21 @@ impl Spot {
         (self.row < 4 && self.col < grid.columns()).then(|| grid.at(self.row, self.col))
     }
 
+    /// The square named by the same Lane letter in the other case (`M` and `m`), which lies on
+    /// the other player's half of the board; `None` for a coordinate.
+    pub(crate) fn other_case(self) -> Option<Spot> {
+        if !self.lane || self.row > 3 || self.col > 8 {
+            return None;
+        }
+        let letter = LANE[self.row as usize][self.col as usize];
+        let swapped = if letter.is_ascii_uppercase() {
+            letter.to_ascii_lowercase()
+        } else {
+            letter.to_ascii_uppercase()
+        };
+        Spot::parse(std::str::from_utf8(&[swapped]).ok()?)
+    }
+
     fn parse(text: &str) -> Option<Spot> {
         let b = text.as_bytes();
         if b.len() == 1 {

@@ -10,6 +10,15 @@ use super::rules::{
     Ruleset, Split, Stacking, Survivor, ThrowUse, Timing, Track,
 };
 
+/// The order in which the rules are printed: the order in which a player learns them. The
+/// board, the track and the pieces; the sticks, who begins and a turn; conversion, capture and
+/// the end of the game; then stacks, the enemy home row, which throws must be played, the bank
+/// and the safety limits. The ids keep their numbers (the sources' order).
+pub(crate) const LEARNING_ORDER: [&str; 17] = [
+    "L-1", "L-2", "L-3", "S-1", "L-4", "L-5", "L-9c", "L-16", "L-17", "L-13", "L-14", "L-15",
+    "L-10", "L-11", "L-7", "L-8", "L-18",
+];
+
 /// Plain-language rules for `qasab rules tab(...)`.
 pub(crate) fn rules_text(r: &Ruleset) -> String {
     let mut s = String::new();
@@ -18,9 +27,10 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
     let _ = writeln!(s);
     let n = r.columns;
     let pieces = r.piece_count();
-    let mut rule = |id: &str, text: String, source: &str| {
-        let _ = writeln!(s, "{id:<6}{text}");
-        let _ = writeln!(s, "      [{source}]");
+    // The rules are stated in the order of their ids below and printed in LEARNING_ORDER.
+    let mut rules: Vec<(&str, String, String)> = Vec::new();
+    let mut rule = |id: &'static str, text: String, source: &str| {
+        rules.push((id, text, source.to_string()));
     };
     let names = if n == 9 {
         "Lane's letters: White's home row A-I, then K-S, k-s, and Black's home row a-i"
@@ -205,6 +215,11 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
         ),
         "project decision; the sources are silent",
     );
+    rules.sort_by_key(|(id, ..)| LEARNING_ORDER.iter().position(|o| o == id));
+    for (id, text, source) in rules {
+        let _ = writeln!(s, "{id:<6}{text}");
+        let _ = writeln!(s, "      [{source}]");
+    }
     if r.preset == Preset::Lane && *r == Preset::Lane.ruleset() {
         let _ = writeln!(
             s,
@@ -212,4 +227,23 @@ pub(crate) fn rules_text(r: &Ruleset) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule is printed once, in the learning order, whatever the options.
+    #[test]
+    fn rules_print_in_the_learning_order() {
+        for preset in Preset::ALL {
+            let text = rules_text(&preset.ruleset());
+            let ids: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_whitespace().next())
+                .filter(|w| w.starts_with("L-") || w.starts_with("S-"))
+                .collect();
+            assert_eq!(ids, LEARNING_ORDER, "{}", preset.name());
+        }
+    }
 }

@@ -5,6 +5,7 @@
 use crate::game::{
     ChanceError, GameState, InvalidState, MoveError, PositionIdError, Turn, Weighted, describe_turn,
 };
+use crate::grid::LANE_CASE_NOTE;
 use crate::player::{ByPlayer, Player};
 use crate::sticks::Throw;
 
@@ -135,10 +136,27 @@ impl GameState for State {
         };
         let m = Move::Step(st);
         if legal.contains(&m) {
-            Ok(m)
-        } else {
-            Err(illegal(self.why_illegal(throw, &st, &legal)))
+            return Ok(m);
         }
+        let why = self.why_illegal(throw, &st, &legal);
+        // Lane's letters differ by case between the two halves of the board: a move that is
+        // legal with its letters in the other case is what was meant.
+        let (from, to) = (st.from.other_case(), st.to.other_case());
+        let meant = [(from, to), (from, Some(st.to)), (Some(st.from), to)]
+            .into_iter()
+            .filter(|_| st.lane)
+            .filter_map(|(f, t)| {
+                Some(Move::Step(Step {
+                    from: f?,
+                    to: t?,
+                    ..st
+                }))
+            })
+            .find(|alt| legal.contains(alt));
+        Err(illegal(match meant {
+            Some(m) => format!("{why}; did you mean {m}? {LANE_CASE_NOTE}"),
+            None => why,
+        }))
     }
 
     fn parse_chance(&self, text: &str) -> Result<Throw, ChanceError> {

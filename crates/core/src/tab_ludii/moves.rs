@@ -59,6 +59,23 @@ impl Cell {
         }
     }
 
+    /// The cell named by the same Lane letter in the other case (`M` and `m`), on the other
+    /// player's half of the board; `None` off the 9 columns of Lane's letters.
+    pub(crate) fn other_case(self) -> Option<Cell> {
+        let letter = self.lane_letter()?;
+        let swapped: String = letter
+            .chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect();
+        Cell::parse(&swapped).ok().map(|(cell, _)| cell)
+    }
+
     /// Reads a cell name: one Lane letter (9 columns; the flag says so) or a coordinate.
     fn parse(text: &str) -> Result<(Cell, bool), String> {
         let lane = text.chars().count() == 1;
