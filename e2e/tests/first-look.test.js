@@ -2,7 +2,8 @@
 // page fit the screen's width (nothing scrolls the page sideways), the new-game page says who
 // begins as the ruleset does (an opening of throws in Lane's Tâb, a seat elsewhere) and names
 // the computer player in words with its spec beside it, and the game page names its players,
-// each side's pieces, the last throw once, and what a hint's values mean.
+// each side's pieces, the last throw once, what a hint's values mean, and the keys of its own
+// board (pits for Tihbat).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -141,7 +142,10 @@ test('the computer player is named in words, its spec beside it', async () => {
   ].join('; ');
   assert.equal(info["white's pieces"].text, pieces(0));
   assert.equal(info["black's pieces"].text, pieces(1));
-  assert.match(info["white's pieces"].text, /^\d+ on the board \(\d+ not yet converted\); 0 taken by black$/);
+  // White's own count and Black's captures, which together make White's nine.
+  const white = /^(\d+) on the board \(\d+ not yet converted\); (\d+) taken by black$/.exec(info["white's pieces"].text);
+  assert.ok(white, info["white's pieces"].text);
+  assert.equal(Number(white[1]) + Number(white[2]), 9);
   assert.ok(!Object.keys(info).some((k) => /captured/.test(k)), JSON.stringify(info));
   // The last throw, said once.
   const caption = await page.locator('.throw-caption').textContent();
@@ -163,6 +167,10 @@ test('a hint says what its values mean', async () => {
     const created = await api(env, 'POST', '/api/games', { ruleset, seats: ['human', 'greedy'] });
     await page.goto(`${env.server.url}${created.seats[0].link}`);
     await settled(page);
+    // The keyboard's help speaks of the board's own things: pits, or pieces and squares.
+    const keys = await page.locator('#board-help').textContent();
+    if (created.state.drawing.kind === 'tihbat') assert.match(keys, /Tab to a pit, .*Enter to sow it/);
+    else assert.match(keys, /Tab to a piece, .*among its squares/);
     await page.click('#hint');
     await page.waitForSelector('#hint-box:not([hidden]) #hints li', { timeout: 60000 });
     const title = await page.locator('#hint-title').textContent();

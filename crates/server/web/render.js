@@ -315,6 +315,10 @@ function renderActions(view, canAct) {
   select.closest('.keyboard').hidden = !canAct;
 }
 
+/** How the board is played from the keyboard, in the words of its board. */
+const KEYS_SQUARES = 'Keyboard: Tab to a piece, arrow keys to another, Enter to pick it; then arrow keys among its squares, Enter to play, Escape to cancel.';
+const KEYS_PITS = 'Keyboard: Tab to a pit, arrow keys to another of your pits, Enter to sow it.';
+
 /** The board's buttons (squares or pits that can be picked), in drawing order. */
 export const boardButtons = () => [...$('board').querySelectorAll('[role=button]')];
 export const nameOf = (g) => g.dataset.square ?? g.dataset.pit;
@@ -363,6 +367,7 @@ function renderBoard(canAct) {
     ? `The board's ${d.columns} columns are wider than the screen: scroll the board sideways to see them all.`
     : '';
   $('board-legend').hidden = d.kind !== 'tab';
+  $('board-help').textContent = d.kind === 'tihbat' ? KEYS_PITS : KEYS_SQUARES;
   // A game opens (and a board turned round starts again) where this page's own pieces start.
   const place = `${page.id} ${Boolean(page.flipped)}`;
   if (page.boardPlaced !== place) {
