@@ -167,6 +167,9 @@ test('a hint says what its values mean', async () => {
     const created = await api(env, 'POST', '/api/games', { ruleset, seats: ['human', 'greedy'] });
     await page.goto(`${env.server.url}${created.seats[0].link}`);
     await settled(page);
+    // A computer named by its whole spec has no line repeating it.
+    const second = page.locator('#info dd').nth(2);
+    assert.equal(await second.textContent(), 'Computer — greedy');
     // The keyboard's help speaks of the board's own things: pits, or pieces and squares.
     const keys = await page.locator('#board-help').textContent();
     if (created.state.drawing.kind === 'tihbat') assert.match(keys, /Tab to a pit, .*Enter to sow it/);

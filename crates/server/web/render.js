@@ -185,7 +185,9 @@ function resultText(view) {
   const t = view.turn;
   if (t.kind !== 'over') return '';
   const who = t.winner ? `${t.winner} wins` : 'No winner';
-  const mine = t.winner && page.tokens[t.winner] && heldSeats().length === 1 ? ' — you win!' : '';
+  const held = heldSeats();
+  let mine = '';
+  if (t.winner && held.length === 1) mine = page.tokens[t.winner] ? ' — you win!' : ' — you lose';
   return `${who}${mine}: ${t.description}${t.truncated ? ' (stopped by a safety limit)' : ''}. Scores ${view.seats[0].seat} ${t.scores[0]}, ${view.seats[1].seat} ${t.scores[1]}.`;
 }
 
@@ -218,7 +220,10 @@ function renderInfo(view) {
   const d = view.drawing || {};
   addInfo(dl, 'To move', view.turn.kind === 'over' ? '—' : view.turn.seat || '—');
   view.seats.forEach((s) => {
-    addInfo(dl, s.seat, playerOf(view, s), s.player === 'human' ? null : s.player);
+    const who = playerOf(view, s);
+    // The spec below the name, unless the name says all of it ("Computer — greedy").
+    const spec = s.player === 'human' || who.endsWith(`— ${s.player}`) ? null : s.player;
+    addInfo(dl, s.seat, who, spec);
   });
   // Each side's own pieces, and what the other side took of them: no line mixes the two sides.
   view.seats.forEach((s, i) => {
