@@ -180,7 +180,11 @@ test('tab on a small board against the greedy player, clicked to the end', async
   const decisions = await playToEnd(page, 4000);
   assert.ok(decisions > 0, 'a person decided at least once');
   await screenshots(page, 'tab-over');
-  assert.match(await page.locator('#result').textContent(), /wins|No winner/);
+  const result = await page.locator('#result').textContent();
+  assert.match(result, /wins|No winner/);
+  // The person plays white: the result says whether that is a win or a loss.
+  const winner = /^(\w+) wins/.exec(result);
+  if (winner) assert.match(result, winner[1] === 'white' ? / — you win!/ : / — you lose/, result);
   await context.close();
   assert.deepEqual(problems, []);
 });

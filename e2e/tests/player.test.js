@@ -86,10 +86,61 @@ test('the board stays in view while playing, on a phone and on a desktop', async
 });
 
 test('wide boards scroll sideways with squares of 36 px or more and labels of 11 px or more', async () => {
-  for (const ruleset of ['tab(columns=29)', 'tab-modern(columns=29)']) {
+  let shown = 0; // boards whose pieces that can move were out of view, and shown by the button
+  for (const ruleset of ['tab(columns=29)', 'tab-modern(columns=29)', 'tab-hyde(columns=29)']) {
     for (const viewport of [PHONE, DESKTOP]) {
       const { page, context, problems } = await open(ruleset, ['human', 'greedy'], viewport);
       await settled(page);
+      // It opens at its start: the first column, with the row numbers, in view in the box;
+      // the page says that the board scrolls, and the legend is whole, outside the box.
+      const start = await page.evaluate(() => {
+        const board = document.getElementById('board');
+        const box = board.getBoundingClientRect();
+        const squares = [...board.querySelectorAll('[data-square]')].map((g) => g.getBoundingClientRect());
+        const first = squares.reduce((a, b) => (b.left < a.left ? b : a));
+        const rows = [...board.querySelectorAll('.row-label')].map((t) => t.getBoundingClientRect());
+        const legend = document.getElementById('board-legend');
+        const l = legend.getBoundingClientRect();
+        const note = document.getElementById('board-scroll');
+        return {
+          firstInView: first.left >= box.left - 1 && first.right <= box.right + 1,
+          rowsInView: rows.length === 4 && rows.every((r) => r.left >= box.left - 1 && r.right <= box.right + 1),
+          legendOutside: !board.contains(legend),
+          legendWhole: !legend.hidden && l.width > 0 && l.left >= 0 && l.right <= window.innerWidth
+            && legend.scrollWidth <= legend.clientWidth + 1,
+          note: note.hidden ? null : note.textContent,
+        };
+      });
+      const at = `${ruleset} at ${viewport.width}px: ${JSON.stringify(start)}`;
+      assert.ok(start.firstInView, `the first column is in view (${at})`);
+      assert.ok(start.rowsInView, `the row numbers are in view (${at})`);
+      assert.ok(start.legendOutside && start.legendWhole, `the legend is whole, outside the box (${at})`);
+      assert.match(start.note || '', /29 columns .*scroll the board sideways/, at);
+      // When no piece that can move is in view, a button says so and scrolls to them.
+      const movable = () => page.evaluate(() => {
+        const box = document.getElementById('board').getBoundingClientRect();
+        return [...document.querySelectorAll('#board g.source')].some((g) => {
+          const r = g.getBoundingClientRect();
+          return r.left >= box.left - 1 && r.right <= box.right + 1;
+        });
+      });
+      if ((await page.locator('#board g.source').count()) > 0) {
+        const seen = await movable();
+        assert.equal(await page.locator('#board-to-movable').isVisible(), !seen, at);
+        if (!seen) {
+          assert.match(await page.locator('#board-to-movable').textContent(), /pieces you can move are further right/);
+          await page.click('#board-to-movable');
+          await page.waitForFunction(() => {
+            const box = document.getElementById('board').getBoundingClientRect();
+            return [...document.querySelectorAll('#board g.source')].some((g) => {
+              const r = g.getBoundingClientRect();
+              return r.left >= box.left - 1 && r.right <= box.right + 1;
+            });
+          });
+          assert.equal(await page.locator('#board-to-movable').isVisible(), false, at);
+          shown++;
+        }
+      }
       const sizes = await page.evaluate(() => {
         const cells = [...document.querySelectorAll('#board .cell')].map((c) => c.getBoundingClientRect());
         const fonts = [...document.querySelectorAll('#board text')].map(
@@ -135,6 +186,7 @@ test('wide boards scroll sideways with squares of 36 px or more and labels of 11
       assert.deepEqual(problems, []);
     }
   }
+  assert.ok(shown > 0, 'a board opened with its pieces that can move out of view');
 });
 
 test('the throws to play and the banked tâbs are shown beside the board', async () => {

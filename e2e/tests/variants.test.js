@@ -11,6 +11,9 @@ import { api, axeViolations, root, screenshot, serverAndBrowser, settled, watch 
 
 const fixture = join(root, 'crates', 'server', 'tests', 'data', 'variants');
 const env = serverAndBrowser(['--variants', fixture]);
+// The studies compiled into the binary (docs/variants): long labels, 30 and more variants, tall
+// charts and wide heat maps.
+const published = serverAndBrowser();
 
 const SIZES = {
   phone: { width: 390, height: 844 },
@@ -18,8 +21,8 @@ const SIZES = {
 };
 
 /** Opens the Variants view from the navigation of the new-game page; waits for its tables. */
-async function openVariants(page) {
-  await page.goto(`${env.server.url}/`);
+async function openVariants(page, server = env.server) {
+  await page.goto(`${server.url}/`);
   await page.waitForFunction(() => document.querySelectorAll('#ruleset option').length > 0);
   await page.click('#nav-variants');
   await page.waitForURL(/\/variants$/);
@@ -30,7 +33,14 @@ async function openVariants(page) {
 function tableOf(page, id) {
   return page.evaluate((studyId) => {
     const table = document.querySelector(`#study-${studyId} table`);
-    const text = (el) => el.innerText.replace(/\s+/g, ' ').trim();
+    // The text shown, but for the column's name that a cell repeats when the table is laid
+    // out as cards.
+    const text = (el) => [...el.childNodes]
+      .filter((n) => !(n.classList && n.classList.contains('cell-label')))
+      .map((n) => (n.nodeType === Node.TEXT_NODE ? n.textContent : n.innerText))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     return {
       headers: [...table.querySelectorAll('thead th')].map((th) => ({ text: text(th), scope: th.scope })),
       rows: [...table.querySelectorAll('tbody tr')].map((tr) => ({
@@ -83,37 +93,37 @@ test('the Variants view shows every study with its command, charts and table', a
     // The Tâb study: seat win rates, the measures with their intervals, the skill gap where
     // it was measured; no solver column.
     const tab = await tableOf(page, 'tab-reduction');
+    // One column names the variant: its label, and its ruleset string where that differs.
     assert.deepEqual(tab.headers.map((h) => h.text), [
-      'Variant', 'Play', 'Ruleset', 'Games', 'white wins', 'black wins', 'Balance', 'Completion',
+      'Variant', 'Play', 'Games', 'white wins', 'black wins', 'Balance', 'Completion',
       'Turns', 'Decisions', 'Skill gap',
     ]);
     assert.ok(tab.headers.every((h) => h.scope === 'col'));
     assert.deepEqual(tab.rows.map((r) => r.ruleset), ['tab', 'tab(reduction=off)', 'tab(reduction=square-landed)']);
     assert.ok(tab.rows.every((r) => r.rowHeader === 'row'));
     const off = tab.rows[1].cells;
-    assert.equal(off[0], 'reduction=off');
+    assert.equal(off[0], 'reduction=off tab(reduction=off)');
     assert.equal(off[1], 'Play');
-    assert.equal(off[2], 'tab(reduction=off)');
-    assert.equal(off[3], '200');
-    assert.equal(off[4], '48% 95% interval 41–55%');
-    assert.equal(off[6], '0.97 95% interval 0.88–1');
-    assert.equal(off[7], '94% 95% interval 90–96.5%');
-    assert.equal(off[8], '97.2 95% interval 92.9–102');
-    assert.equal(off[10], '—');
-    assert.equal(tab.rows[0].cells[10], '0.84 95% interval 0.79–0.88');
+    assert.equal(off[2], '200');
+    assert.equal(off[3], '48% 95% interval 41–55%');
+    assert.equal(off[5], '0.97 95% interval 0.88–1');
+    assert.equal(off[6], '94% 95% interval 90–96.5%');
+    assert.equal(off[7], '97.2 95% interval 92.9–102');
+    assert.equal(off[9], '—');
+    assert.equal(tab.rows[0].cells[9], '0.84 95% interval 0.79–0.88');
 
-    // The Tihbat study played no game: the solver's values, and no column of measures.
+    // The Tihbat study played no game: the solver's values, and no column of games or measures.
     const tihbat = await tableOf(page, 'tihbat-seeds');
     assert.deepEqual(tihbat.headers.map((h) => h.text), [
-      'Variant', 'Play', 'Ruleset', 'Games', 'Value of the start (solver)',
+      'Variant', 'Play', 'Value of the start (solver)',
     ]);
-    assert.deepEqual(tihbat.rows.map((r) => r.cells[4]), [
+    assert.deepEqual(tihbat.rows.map((r) => r.cells[2]), [
       '0', '−2', 'not solved: no exact value: under cycle=own-side the value of a position depends on its history',
     ]);
     assert.equal(await page.locator('#study-tihbat-seeds a[href$="report.html"]').count(), 1);
 
-    // On a phone the page does not scroll sideways: a wide table scrolls in its own box, which
-    // takes the keyboard's focus.
+    // The page does not scroll sideways, and the table fits its box (on a phone as cards); the
+    // box would scroll a wider table from the keyboard.
     const widths = await page.evaluate(() => {
       const box = document.querySelector('#study-tab-reduction .table-scroll');
       return {
@@ -126,7 +136,7 @@ test('the Variants view shows every study with its command, charts and table', a
     });
     assert.ok(widths.page <= widths.viewport, JSON.stringify(widths));
     assert.ok(widths.focusable);
-    if (size === 'phone') assert.ok(widths.table > widths.box, JSON.stringify(widths));
+    assert.ok(widths.table <= widths.box, JSON.stringify(widths));
 
     await screenshot(page, `variants-${size}`);
     await context.close();
@@ -185,4 +195,118 @@ test("one click on a row's Play starts a game of that row's ruleset", async () =
   assert.deepEqual(game.seats.map((s) => s.player), ['human', await opponent('tihbat(seeds=3)')]);
   await context.close();
   assert.deepEqual(problems, []);
+});
+
+test('a chart opens full size in a dialog, which Escape closes', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const problems = [];
+    const context = await env.browser.newContext({ viewport });
+    const page = watch(await context.newPage(), problems);
+    await openVariants(page);
+    const link = page.locator('#study-tab-reduction a.chart-open').first();
+    assert.equal(await link.getAttribute('href'), '/variants/tab-reduction/win-rates.svg');
+    assert.equal(await page.locator('#chart-dialog').isVisible(), false);
+    // A click (a tap on a phone) opens it.
+    await link.click();
+    await page.waitForFunction(() => {
+      const img = document.getElementById('chart-full-img');
+      return document.getElementById('chart-dialog').open && img.complete && img.naturalWidth > 0;
+    });
+    const shown = await page.evaluate(() => {
+      const img = document.getElementById('chart-full-img');
+      return {
+        src: img.getAttribute('src'),
+        alt: img.alt,
+        title: document.getElementById('chart-dialog-title').textContent,
+        width: img.getBoundingClientRect().width,
+        natural: img.naturalWidth,
+        focus: document.activeElement.id,
+      };
+    });
+    assert.equal(shown.src, '/variants/tab-reduction/win-rates.svg');
+    assert.equal(shown.alt, shown.title);
+    assert.match(shown.title, /win rate/i);
+    assert.ok(Math.abs(shown.width - shown.natural) < 1, `full size at ${size}: ${JSON.stringify(shown)}`);
+    assert.equal(shown.focus, 'chart-close');
+    await screenshot(page, `chart-dialog-${size}`);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.getElementById('chart-dialog').open);
+    assert.equal(await link.evaluate((a) => a === document.activeElement), true, 'the focus is back on the chart');
+    // From the keyboard: Enter on the chart's link; the Close button closes too.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('chart-dialog').open);
+    await page.click('#chart-close');
+    await page.waitForFunction(() => !document.getElementById('chart-dialog').open);
+    await context.close();
+    assert.deepEqual(problems, [], size);
+  }
+});
+
+/** The published studies' Variants view, every chart loaded. */
+async function openPublished(context, problems) {
+  const page = watch(await context.newPage(), problems);
+  await openVariants(page, published.server);
+  for (const img of await page.locator('figure.chart img').all()) {
+    await img.scrollIntoViewIfNeeded();
+    await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return page;
+}
+
+test('the published charts are shown at the size they were drawn for on a desktop', async () => {
+  const problems = [];
+  const context = await published.browser.newContext({ viewport: SIZES.desktop });
+  const page = await openPublished(context, problems);
+  const charts = await page.locator('figure.chart img').evaluateAll((imgs) => imgs.map((img) => ({
+    src: img.getAttribute('src'),
+    scale: img.getBoundingClientRect().width / img.naturalWidth,
+  })));
+  assert.ok(charts.length >= 20, `${charts.length} charts`);
+  // Labels drawn at 12 px or more stay at 11 px or more.
+  for (const c of charts) assert.ok(c.scale >= 0.92, `${c.src} shown at ${c.scale.toFixed(2)} of its size`);
+  await screenshot(page, 'variants-published-desktop');
+  await context.close();
+  assert.deepEqual(problems, []);
+});
+
+test('the published tables fit their box, and no label runs under its Play button', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const problems = [];
+    const context = await published.browser.newContext({ viewport });
+    const page = await openPublished(context, problems);
+    const found = await page.evaluate(() => {
+      const overlaps = [];
+      const widths = [];
+      for (const box of document.querySelectorAll('.table-scroll')) {
+        widths.push({ id: box.closest('article').id, box: box.clientWidth, table: box.scrollWidth });
+      }
+      const cross = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      for (const tr of document.querySelectorAll('.study-table tbody tr')) {
+        const button = tr.querySelector('button.play-variant').getBoundingClientRect();
+        // Every line of the variant's text, as laid out.
+        const range = document.createRange();
+        range.selectNodeContents(tr.querySelector('th'));
+        for (const line of range.getClientRects()) {
+          if (cross(line, button)) overlaps.push(tr.dataset.ruleset);
+        }
+      }
+      return { overlaps, widths, page: document.documentElement.scrollWidth, window: window.innerWidth };
+    });
+    assert.deepEqual(found.overlaps, [], size);
+    for (const w of found.widths) assert.ok(w.table <= w.box, `${size}: ${JSON.stringify(w)}`);
+    assert.ok(found.page <= found.window, `${size}: the page scrolls sideways`);
+    if (size === 'phone') {
+      // On a phone each variant is a card: its values under their columns' names.
+      const card = await page.locator('#study-tab-options tbody tr').first().evaluate((tr) => ({
+        labels: [...tr.querySelectorAll('.cell-label')].filter((l) => l.offsetParent).map((l) => l.textContent),
+        play: tr.querySelector('button.play-variant').getBoundingClientRect().right <= window.innerWidth,
+      }));
+      assert.deepEqual(card.labels.slice(0, 3), ['Games', 'white wins', 'black wins']);
+      assert.ok(card.play);
+    }
+    await screenshot(page, `variants-published-${size}`);
+    await context.close();
+    assert.deepEqual(problems, [], size);
+  }
 });

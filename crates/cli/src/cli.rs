@@ -362,7 +362,10 @@ pub struct TrainArgs {
 #[derive(Args, Debug)]
 pub struct StudyArgs {
     /// The base ruleset; every variant is it with the --vary values on top.
-    #[arg(required_unless_present = "variants", conflicts_with = "variants")]
+    #[arg(
+        required_unless_present_any = ["variants", "redraw"],
+        conflicts_with_all = ["variants", "redraw"]
+    )]
     pub ruleset: Option<String>,
     /// An option to vary, KEY=V1,V2,... or KEY=A..B for integers; give it several times to
     /// study the product of the values.
@@ -401,6 +404,10 @@ pub struct StudyArgs {
     /// Print the results as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Play nothing: draw the charts and report.html of the study in DIR again from its
+    /// results.json (after a change to how charts are drawn).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["variants", "out", "chunks", "json"])]
+    pub redraw: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -222,6 +222,31 @@ fn tihbat_studies_give_the_exact_values_and_their_chart() {
             && texts.iter().any(|t| t.contains("origin=skip"))
     );
     assert!(d.join("heat-solver.svg").exists());
+
+    // --redraw draws the charts and the report again from results.json, as they were, and
+    // leaves the results alone.
+    let read = |name: &str| std::fs::read(d.join(name)).unwrap();
+    let before: Vec<(&str, Vec<u8>)> = [
+        "solver.svg",
+        "heat-solver.svg",
+        "report.html",
+        "results.json",
+        "results.csv",
+    ]
+    .into_iter()
+    .map(|f| (f, read(f)))
+    .collect();
+    for f in ["solver.svg", "heat-solver.svg", "report.html"] {
+        std::fs::remove_file(d.join(f)).unwrap();
+    }
+    let o = ok(&["study", "--redraw", s]);
+    assert!(o.stdout.contains("wrote 3 files"), "{}", o.stdout);
+    for (f, bytes) in before {
+        assert!(read(f) == bytes, "{f} differs after --redraw");
+    }
+    let o = qasab(&["study", "--redraw", d.join("nothing").to_str().unwrap()]);
+    assert_ne!(o.code, 0);
+    assert!(o.stderr.contains("results.json"), "{}", o.stderr);
 }
 
 #[test]

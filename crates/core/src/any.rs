@@ -500,6 +500,11 @@ impl AnyRuleset {
         crate::with_ruleset!(self, r => r.rules_text())
     }
 
+    /// Who makes the first move.
+    pub fn beginning(&self) -> crate::ruleset::Beginning {
+        crate::with_ruleset!(self, r => r.beginning())
+    }
+
     /// The name of a seat.
     pub fn seat_name(&self, p: Player) -> &'static str {
         crate::with_ruleset!(self, r => r.seat_name(p))

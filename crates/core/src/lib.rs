@@ -53,4 +53,4 @@ pub use game::{
 };
 pub use observe::Observe;
 pub use player::{ByPlayer, Player};
-pub use ruleset::{OptionDoc, Ruleset, RulesetError};
+pub use ruleset::{Beginning, OptionDoc, Ruleset, RulesetError};

@@ -112,12 +112,30 @@ pub trait Ruleset:
     /// The rules in plain language, with the option values in force and the source of each rule.
     fn rules_text(&self) -> String;
 
+    /// Who makes the first move: a seat, or whoever wins an opening of throws.
+    fn beginning(&self) -> Beginning;
+
     /// The seat with a given name, accepting any case.
     fn seat_by_name(&self, name: &str) -> Option<Player> {
         Player::ALL
             .into_iter()
             .find(|&p| self.seat_name(p).eq_ignore_ascii_case(name))
     }
+}
+
+/// Who makes the first move of a game ([`Ruleset::beginning`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beginning {
+    /// This seat moves first.
+    Seat(Player),
+    /// An opening decides: the seats throw in turn, `first` first, and whoever first throws
+    /// `throw` (in words: "a tâb (a throw of 1)", "a 1") makes the first move.
+    FirstToThrow {
+        /// The seat that throws first in the opening.
+        first: Player,
+        /// The throw that ends the opening, in words.
+        throw: &'static str,
+    },
 }
 
 /// Writes the canonical string of a ruleset: its name, then the options that differ from the

@@ -17,6 +17,10 @@ const NO_VALUE: &str = "–";
 /// Labels longer than this are cut with an ellipsis.
 const MAX_LABEL_CHARS: usize = 40;
 const CELL_H: i32 = 36;
+/// The narrowest cell: wide enough for a short value and its margins, so that a grid of 20
+/// columns (Tihbat's counters from 1 to 20) is drawn some 1,100 px wide and is shown at its
+/// size, its labels readable, on a desktop page.
+const MIN_CELL_W: i32 = 44;
 /// The width of the colour bar.
 const BAR_W: i32 = 16;
 
@@ -64,7 +68,12 @@ impl Layout {
         let x_w = canvas::widest(x.iter().map(String::as_str), LABEL_PX);
         let value_w = canvas::widest(values.into_iter().map(String::as_str), LABEL_PX);
         let upright = x_w + 12 > 120;
-        let cell_w = if upright { 64 } else { 64.max(x_w + 12) }.max(value_w + 12);
+        let cell_w = if upright {
+            MIN_CELL_W
+        } else {
+            MIN_CELL_W.max(x_w + 12)
+        }
+        .max(value_w + 12);
         let band = if upright { x_w + 12 } else { 26 };
         let y_w = canvas::widest(y.iter().map(String::as_str), LABEL_PX);
         let left = MARGIN + y_w.max(canvas::text_width(y_key, LABEL_PX)) + 10;

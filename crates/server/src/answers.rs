@@ -21,14 +21,17 @@ pub(crate) struct Fault(ErrorBody);
 
 /// 400 for a route whose only input is the game id of its path.
 #[derive(IntoResponses)]
-#[response(status = 400, description = "A game id that is not valid in a path")]
+#[response(
+    status = 400,
+    description = "A game id that is not UTF-8 once percent-decoded (an id that names no game is 404)"
+)]
 pub(crate) struct BadGameId(ErrorBody);
 
 /// 400 for a route that reads a JSON body and the game id of its path.
 #[derive(IntoResponses)]
 #[response(
     status = 400,
-    description = "Malformed JSON, missing or unknown fields, or a game id that is not valid in a path"
+    description = "Malformed JSON, missing or unknown fields, or a game id that is not UTF-8 once percent-decoded"
 )]
 pub(crate) struct BadBodyOrGameId(ErrorBody);
 

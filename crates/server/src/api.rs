@@ -11,7 +11,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use qasab_ai::players::{AGENT_NAMES, AnyPlayer, FILE_OPTIONS, option_docs};
-use qasab_core::{AnyRuleset, Player};
+use qasab_core::{AnyRuleset, Beginning, Player};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::{Array, ArrayBuilder, ObjectBuilder, SchemaType, Type};
@@ -313,7 +313,7 @@ pub(crate) struct ActionsQuery {
     params(GameId, ActionsQuery),
     responses(
         (status = 200, description = "The actions", body = ActionsView),
-        (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
         NoGame,
         Fault,
     ),
@@ -492,8 +492,43 @@ pub(crate) struct RulesetInfo {
     default_seats: [&'static str; 2],
     /// The options a ruleset string may set.
     options: Vec<RulesetOption>,
+    /// Who makes the first move under these rules (at the preset's defaults in the list of
+    /// presets; under the options given in `GET /api/rulesets/{ruleset}`).
+    begins: Begins,
     /// The rules in plain language.
     rules: String,
+}
+
+/// Who makes the first move of a game.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Begins {
+    /// The seat that moves first, or `null` when an opening of throws decides it.
+    #[schema(required = true)]
+    seat: Option<&'static str>,
+    /// The same in plain words: `white moves first`, or which throw makes its thrower begin
+    /// and who throws first until then.
+    text: String,
+}
+
+impl Begins {
+    fn of(rules: &AnyRuleset) -> Begins {
+        match rules.beginning() {
+            Beginning::Seat(p) => {
+                let seat = rules.seat_name(p);
+                Begins {
+                    seat: Some(seat),
+                    text: format!("{seat} moves first"),
+                }
+            }
+            Beginning::FirstToThrow { first, throw } => Begins {
+                seat: None,
+                text: format!(
+                    "whoever first throws {throw} moves first; until then the players throw in turn, {} first",
+                    rules.seat_name(first)
+                ),
+            },
+        }
+    }
 }
 
 /// An option of a ruleset preset.
@@ -533,6 +568,44 @@ pub(crate) async fn rulesets() -> Json<Value> {
             })
             .clone(),
     )
+}
+
+/// The `{ruleset}` of `GET /api/rulesets/{ruleset}`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(
+    dead_code,
+    reason = "describes the parameter; the handler reads it as a string"
+)]
+pub(crate) struct RulesetString {
+    /// A ruleset string, as `POST /api/games` takes it: `tab(opening=normal)`, `tihbat(first=north)`.
+    ruleset: String,
+}
+
+/// One ruleset string: its preset's entry of `GET /api/rulesets` with the options in force
+#[utoipa::path(
+    get,
+    path = "/api/rulesets/{ruleset}",
+    operation_id = "getRuleset",
+    tag = "meta",
+    params(RulesetString),
+    responses(
+        (status = 200, description = "The preset's entry as `GET /api/rulesets` lists it, but with `begins`, `default_seats` (the strongest player of this exact ruleset) and `rules` for the options the string sets", body = RulesetInfo),
+        (status = 400, description = "A path segment that is not UTF-8 once percent-decoded", body = ErrorBody),
+        (status = 422, description = "Not a valid ruleset string (the core's message)", body = ErrorBody),
+        Fault,
+    ),
+)]
+pub(crate) async fn ruleset(
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, AppError> {
+    let Path(text) =
+        path.map_err(|e| AppError::BadRequest(format!("bad ruleset: {}", e.body_text())))?;
+    let rules: AnyRuleset = text
+        .parse()
+        .map_err(|e: qasab_core::RulesetError| AppError::Unprocessable(e.to_string()))?;
+    // Keys sorted, as in the list of presets.
+    Ok(Json(json!(ruleset_info(&rules))))
 }
 
 /// A computer player with the options its spec may set.
@@ -613,6 +686,7 @@ fn ruleset_info(rules: &AnyRuleset) -> RulesetInfo {
                 rules: o.rules,
             })
             .collect(),
+        begins: Begins::of(rules),
         rules: rules.rules_text(),
     }
 }

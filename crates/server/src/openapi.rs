@@ -32,6 +32,7 @@ use crate::{api, hint, variants, web, ws};
     ),
     paths(
         api::rulesets,
+        api::ruleset,
         api::players,
         openapi,
         api::create,

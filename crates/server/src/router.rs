@@ -23,6 +23,7 @@ use crate::{api, hint, openapi, variants, web, ws};
 fn table() -> Vec<Route> {
     let mut routes = vec![
         Route::get("/api/rulesets", api::rulesets),
+        Route::get("/api/rulesets/{ruleset}", api::ruleset),
         Route::get("/api/players", api::players),
         Route::get("/api/openapi.json", openapi::openapi),
         Route::post("/api/games", api::create),

@@ -186,7 +186,7 @@ pub(crate) async fn index(State(state): State<AppState>) -> Result<Json<Vec<Stud
     params(StudyId),
     responses(
         (status = 200, description = "The study's results", body = ResultsDoc),
-        (status = 400, description = "An id that is not valid in a path", body = ErrorBody),
+        (status = 400, description = "An id that is not UTF-8 once percent-decoded", body = ErrorBody),
         (status = 404, description = "No study with this id", body = ErrorBody),
         Fault,
     ),

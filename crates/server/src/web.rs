@@ -204,7 +204,7 @@ pub(crate) async fn variants_page() -> Response {
     ),
     responses(
         (status = 200, description = "The view of the game after its first `index` actions", body = StateView),
-        (status = 400, description = "The index is not a non-negative integer, or the id is not valid in a path", body = ErrorBody),
+        (status = 400, description = "The index is not a non-negative integer, or the id is not UTF-8 once percent-decoded", body = ErrorBody),
         (status = 404, description = "No game with this id, or an index past the game's current state", body = ErrorBody),
         Fault,
     ),

@@ -99,7 +99,7 @@ impl Drop for Place {
     params(GameId),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol; the frames are StateMessage"),
-        (status = 400, description = "Not a WebSocket upgrade request, or a game id that is not valid in a path", body = ErrorBody),
+        (status = 400, description = "Not a WebSocket upgrade request, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
         NoGame,
         (status = 429, description = "The game already has as many live watchers as the server takes", body = ErrorBody),
         Fault,

@@ -44,6 +44,70 @@ async fn rulesets_list_every_preset_with_documented_options() {
     }
 }
 
+/// Who begins, as each ruleset says: a seat, or `null` with the opening throw that decides it;
+/// the list says it for each preset at its defaults, `/api/rulesets/{ruleset}` under the
+/// options of the string.
+#[tokio::test]
+async fn rulesets_say_who_begins() {
+    let s = Server::new();
+    let (_, list) = s.get("/api/rulesets").await;
+    let begins = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["begins"].clone())
+            .unwrap()
+    };
+    for name in ["tab", "tab-modern", "tab-ludii"] {
+        let b = begins(name);
+        assert_eq!(b["seat"], Value::Null, "{name}: {b}");
+        assert!(
+            b["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("whoever first throws"),
+            "{name}: {b}"
+        );
+    }
+    for (name, seat) in [
+        ("tab-hyde", "white"),
+        ("tab-hyde-ludii", "white"),
+        ("tihbat", "south"),
+    ] {
+        let b = begins(name);
+        assert_eq!(
+            b,
+            json!({"seat": seat, "text": format!("{seat} moves first")}),
+            "{name}"
+        );
+    }
+    for (ruleset, seat) in [
+        ("tab(opening=normal)", json!("white")),
+        ("tihbat(first=north)", json!("north")),
+        ("tab-hyde(opening=until-tab)", Value::Null),
+    ] {
+        let path = format!(
+            "/api/rulesets/{}",
+            ruleset.replace('(', "%28").replace(')', "%29")
+        );
+        let (status, info) = s.get(&path).await;
+        assert_eq!(status, StatusCode::OK, "{ruleset}: {info}");
+        assert_eq!(info["begins"]["seat"], seat, "{ruleset}: {info}");
+        assert_eq!(info["name"], ruleset.split('(').next().unwrap());
+        // The strongest player of this very ruleset, and its rules with the options in force.
+        let expected = qasab_ai::players::AnyPlayer::strongest(&ruleset.parse().unwrap());
+        assert_eq!(info["default_seats"][1], json!(expected), "{ruleset}");
+        let option = &ruleset[ruleset.find('(').unwrap() + 1..ruleset.len() - 1];
+        assert!(
+            info["rules"].as_str().unwrap().contains(option),
+            "{ruleset}"
+        );
+    }
+    let (status, body) = s.get("/api/rulesets/tab(columns=4)").await;
+    assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, "columns");
+}
+
 /// The players with their options, for the page's choice of opponent and its levels.
 #[tokio::test]
 async fn players_list_every_player_with_its_options() {
@@ -169,6 +233,7 @@ async fn openapi_document_describes_every_route() {
     let paths = doc["paths"].as_object().unwrap();
     for (path, method) in [
         ("/api/rulesets", "get"),
+        ("/api/rulesets/{ruleset}", "get"),
         ("/api/players", "get"),
         ("/api/openapi.json", "get"),
         ("/api/games", "post"),
@@ -718,6 +783,15 @@ async fn unknown_games_and_paths_are_404() {
         .call(Method::POST, "/api/games/nope/undo", Some("x"), None)
         .await;
     assert_error(status, &body, StatusCode::NOT_FOUND, "no game");
+    // An id the server did not give out is a game that is not there, however it is written:
+    // 404, not 400 (the path is well formed).
+    for id in ["xyz", "0123456789abcdef0", "n%20o", "%C3%A9"] {
+        let (status, body) = s.get(&format!("/api/games/{id}")).await;
+        assert_error(status, &body, StatusCode::NOT_FOUND, "no game with id");
+    }
+    // 400 only for a segment that is no text at all (not UTF-8 once percent-decoded).
+    let (status, body) = s.get("/api/games/%FF").await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "bad game id");
     let (status, body) = s.get("/api/nothing").await;
     assert_error(status, &body, StatusCode::NOT_FOUND, "no such path");
     let (status, body) = s.call(Method::DELETE, "/api/games", None, None).await;

@@ -61,3 +61,27 @@ export async function loadPaths() {
 }
 
 export const hasRoute = (path) => Object.prototype.hasOwnProperty.call(page.paths, path);
+
+const rulesetInfos = new Map(); // ruleset string -> promise of its entry (GET /api/rulesets/{ruleset})
+
+/**
+ * The entry of one ruleset string, with its options in force: who begins, the strongest player
+ * of that exact ruleset. Throws the server's refusal (422) of a ruleset string that is not valid.
+ */
+export function rulesetInfo(ruleset) {
+  if (!rulesetInfos.has(ruleset)) {
+    const info = api('GET', `/api/rulesets/${encodeURIComponent(ruleset)}`);
+    info.catch(() => rulesetInfos.delete(ruleset));
+    rulesetInfos.set(ruleset, info);
+  }
+  return rulesetInfos.get(ruleset);
+}
+
+/** The spec of the strongest computer player of a ruleset string, or null if it is not known. */
+export async function strongestOf(ruleset) {
+  try {
+    return (await rulesetInfo(ruleset)).default_seats[1];
+  } catch {
+    return null;
+  }
+}

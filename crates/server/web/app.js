@@ -8,7 +8,7 @@ import { boardKeys, hint, play, showGame, stepKeys, undo } from './game.js';
 import { showIndex } from './live.js';
 import { $, page, showMessage } from './page.js';
 import { openRecord } from './record.js';
-import { render } from './render.js';
+import { render, scrollEdges, showMovable } from './render.js';
 import { showSetup } from './setup.js';
 import { showVariants } from './variants.js';
 
@@ -56,6 +56,8 @@ async function main() {
     page.pace = Number($('pace').value);
   });
   $('board').addEventListener('keydown', boardKeys);
+  $('board').addEventListener('scroll', scrollEdges, { passive: true });
+  $('board-to-movable').addEventListener('click', showMovable);
   document.addEventListener('keydown', stepKeys);
   window.addEventListener('resize', onResize);
   const m = /^\/play\/([^/]+)\/?$/.exec(location.pathname);

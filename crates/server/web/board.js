@@ -4,7 +4,7 @@
 //
 // A Tâb board is drawn in real pixels (no scaling), its squares sized to the space there is
 // but never below MIN_CELL: a wide board scrolls sideways in its box instead of shrinking, and
-// its labels stay at their size.
+// its labels stay at their size. Its legend is the page's, outside the box that scrolls.
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -163,12 +163,7 @@ function drawTab(container, view, opts) {
     });
   });
   svg.appendChild(texts);
-  const legend = document.createElement('p');
-  legend.className = 'legend';
-  legend.textContent = 'Dashed ring: not yet converted (moves only with a tab). Red corner: '
-    + 'has been in the enemy row. A number: a stack; ~ a dissolved stack. ✕ frozen in the enemy '
-    + 'row; ↔ may not leave it. Orange frame: the last move.';
-  container.replaceChildren(svg, legend);
+  container.replaceChildren(svg);
 }
 
 // Draws the four Tihbat pits.
@@ -261,7 +256,13 @@ export function drawThrows(sticks, pending, view) {
     sticks.classList.toggle('played', played);
     const caption = document.createElement('p');
     caption.className = 'throw-caption';
-    caption.textContent = `Last throw: ${t.value} (${t.name})${t.description ? ` — ${t.description}` : ''}${played ? ' (played)' : ''}`;
+    // The game's description names the throw already ("white throws 2 (itneyn)"): then it
+    // is said once.
+    const named = `${t.value} (${t.name})`;
+    const said = t.description && t.description.includes(named)
+      ? t.description
+      : `${named}${t.description ? ` — ${t.description}` : ''}`;
+    caption.textContent = `Last throw: ${said}${played ? ' (played)' : ''}`;
     sticks.replaceChildren(sticksPicture(t, 'sticks-svg'), caption);
   }
   const items = [];

@@ -1,9 +1,9 @@
 // The game screen at `/play/{id}`: the seats this page holds, picking and playing actions
 // from the board or the keyboard, hints and undo.
 
-import { api, hasRoute, loadPaths } from './api.js';
+import { api, hasRoute, loadPaths, strongestOf } from './api.js';
 import { receive, refresh, showIndex, startLive } from './live.js';
-import { $, page, showMessage } from './page.js';
+import { $, page, playerName, showMessage } from './page.js';
 import {
   boardButtons,
   controls,
@@ -137,14 +137,15 @@ export async function hint() {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'choice';
-      const value = typeof m.value === 'number' ? m.value.toFixed(h.kind === 'estimate' ? 3 : 2) : String(m.value);
-      b.textContent = `${m.action}: ${m.description} (${value})`;
+      b.textContent = `${m.action}: ${m.description} (${hintValue(m.value, h.kind)})`;
       b.addEventListener('click', () => play(m.action));
       li.appendChild(b);
       list.appendChild(li);
     }
-    list.setAttribute('aria-label', `Hint by ${h.agent} (${h.kind}), best first`);
-    list.hidden = false;
+    const by = h.agent === page.strongest ? 'the strongest computer player' : playerName(h.agent, null).replace('Computer — ', 'the computer player ');
+    $('hint-title').textContent = `Your moves ranked by ${by}, best first. ${HINT_SCALE[h.kind] || ''}`.trim();
+    $('hint-title').title = h.agent;
+    $('hint-box').hidden = false;
   } catch (err) {
     if (err.status === 404 && !/no game/.test(err.message)) {
       page.hintRoute = false;
@@ -155,6 +156,21 @@ export async function hint() {
     $('hint').disabled = false;
     render();
   }
+}
+
+/** What a hint's values mean, by the answer's `kind` (as the terminal's hint says it). */
+const HINT_SCALE = {
+  estimate: 'The value in brackets is the estimated result for you, from −1 (a loss) to +1 (a win).',
+  'exact-margin': "The value in brackets is exact: your captures still to come minus your opponent's, with perfect play.",
+  'approximate-margin': "The value in brackets is your captures still to come minus your opponent's, with perfect play as if the position were new (not proven for this game's history).",
+};
+
+/** A hint's value with its sign, a true minus, and as many decimals as its kind has. */
+function hintValue(value, kind) {
+  if (typeof value !== 'number') return String(value);
+  const text = kind === 'estimate' ? Math.abs(value).toFixed(3) : String(Math.abs(value));
+  const sign = value > 0 ? '+' : value < 0 ? '\u2212' : '';
+  return `${sign}${text}`;
 }
 
 export async function undo() {
@@ -198,6 +214,8 @@ export async function showGame(id) {
     showMessage(err.status === 404 ? `There is no game ${id} on this server.` : `The game could not be loaded: ${err.message}`);
     return;
   }
+  // The strongest player of this very ruleset, to name the computer seat that is it.
+  page.strongest = await strongestOf(view.ruleset);
   const refused = [];
   for (const t of tokens) {
     try {

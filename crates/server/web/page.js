@@ -6,6 +6,7 @@ export const $ = (id) => document.getElementById(id);
 export const page = {
   rulesets: [],
   players: [], // every computer player with its options, from the API
+  strongest: null, // the spec of the strongest player of the game's ruleset, once known
   paths: {}, // the API's paths, from its OpenAPI document (to know the optional routes)
   id: null,
   tokens: {}, // seat name -> token
@@ -18,6 +19,7 @@ export const page = {
   lastStep: 0, // when the last step was shown (ms)
   pace: 600, // ms per step of another's turn
   flipped: null, // the board turned round (null until the page knows whose it is)
+  boardPlaced: null, // the game and orientation whose board was last scrolled to its start
   selected: null, // the square or pit picked as the source of a move
   focus: null, // the square or pit that has the board's roving focus
   busy: false,
@@ -41,4 +43,19 @@ export function showMessage(text) {
 export function playLink(id, tokens, extra = '') {
   const frag = tokens.map((t) => `token=${t}`).join('&');
   return `/play/${id}${frag || extra ? '#' : ''}${frag}${frag && extra ? '&' : ''}${extra}`;
+}
+
+/**
+ * A seat's player in words: `person` for a human seat, else the computer with its level or
+ * player (`Computer — strongest`, `Computer — mcts, level 3`, `Computer — greedy`). The spec
+ * itself is for a details line.
+ */
+export function playerName(spec, strongest) {
+  if (spec === 'human') return 'person';
+  if (strongest && spec === strongest) return 'Computer — strongest';
+  const m = /^([a-z_-]+)(?:\((.*)\))?$/.exec(spec);
+  if (!m) return `Computer — ${spec}`;
+  const level = m[2] && /^level=(\d+)$/.exec(m[2]);
+  if (level) return `Computer — ${m[1]}, level ${level[1]}`;
+  return m[2] ? `Computer — ${m[1]} (${m[2]})` : `Computer — ${m[1]}`;
 }

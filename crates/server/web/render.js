@@ -4,7 +4,7 @@
 // depends on nothing that acts.
 
 import { drawBoard, drawThrows } from './board.js';
-import { $, page } from './page.js';
+import { $, page, playerName } from './page.js';
 
 /** What picking a square or pit, an action, or an entry of the move list does. */
 export const controls = {
@@ -185,29 +185,57 @@ function resultText(view) {
   const t = view.turn;
   if (t.kind !== 'over') return '';
   const who = t.winner ? `${t.winner} wins` : 'No winner';
-  const mine = t.winner && page.tokens[t.winner] && heldSeats().length === 1 ? ' — you win!' : '';
+  const held = heldSeats();
+  let mine = '';
+  if (t.winner && held.length === 1) mine = page.tokens[t.winner] ? ' — you win!' : ' — you lose';
   return `${who}${mine}: ${t.description}${t.truncated ? ' (stopped by a safety limit)' : ''}. Scores ${view.seats[0].seat} ${t.scores[0]}, ${view.seats[1].seat} ${t.scores[1]}.`;
 }
 
-function addInfo(dl, term, value) {
+function addInfo(dl, term, value, details = null) {
   const dt = document.createElement('dt');
   dt.textContent = term;
   const dd = document.createElement('dd');
   dd.textContent = value;
+  if (details) {
+    dd.title = details;
+    const more = document.createElement('span');
+    more.className = 'details';
+    more.textContent = details;
+    dd.append(' ', more);
+  }
   dl.append(dt, dd);
 }
+
+/** Who plays a seat, in words: you, a person, or the computer by its level. */
+function playerOf(view, s) {
+  if (s.player !== 'human') return playerName(s.player, page.strongest);
+  return page.tokens[s.seat] && heldSeats().length === 1 ? 'you' : 'person';
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function renderInfo(view) {
   const dl = $('info');
   dl.replaceChildren();
   const d = view.drawing || {};
   addInfo(dl, 'To move', view.turn.kind === 'over' ? '—' : view.turn.seat || '—');
+  view.seats.forEach((s) => {
+    const who = playerOf(view, s);
+    // The spec below the name, unless the name says all of it ("Computer — greedy").
+    const spec = s.player === 'human' || who.endsWith(`— ${s.player}`) ? null : s.player;
+    addInfo(dl, s.seat, who, spec);
+  });
+  // Each side's own pieces, and what the other side took of them: no line mixes the two sides.
   view.seats.forEach((s, i) => {
-    addInfo(dl, s.seat, `${s.player === 'human' ? (page.tokens[s.seat] ? (heldSeats().length > 1 ? 'person' : 'you') : 'person') : s.player}`);
+    const other = view.seats[1 - i].seat;
     if (d.kind === 'tab') {
-      addInfo(dl, `${s.seat} captured`, `${view.scores[i]}; on board ${d.on_board[i]} (${d.unconverted[i]} unconverted)${d.removed[i] ? `, lost to reductions ${d.removed[i]}` : ''}`);
+      const parts = [`${d.on_board[i]} on the board`];
+      if (d.unconverted[i]) parts[0] += ` (${d.unconverted[i]} not yet converted)`;
+      parts.push(`${view.scores[1 - i]} taken by ${other}`);
+      if (d.removed[i]) parts.push(`${d.removed[i]} lost to reductions`);
+      addInfo(dl, `${s.seat}'s pieces`, parts.join('; '));
     } else {
-      addInfo(dl, `${s.seat} captured`, String(view.scores[i]));
+      addInfo(dl, `Captured by ${s.seat}`, plural(view.scores[i], 'counter', 'counters'));
     }
   });
 }
@@ -292,6 +320,10 @@ function renderActions(view, canAct) {
   select.closest('.keyboard').hidden = !canAct;
 }
 
+/** How the board is played from the keyboard, in the words of its board. */
+const KEYS_SQUARES = 'Keyboard: Tab to a piece, arrow keys to another, Enter to pick it; then arrow keys among its squares, Enter to play, Escape to cancel.';
+const KEYS_PITS = 'Keyboard: Tab to a pit, arrow keys to another of your pits, Enter to sow it.';
+
 /** The board's buttons (squares or pits that can be picked), in drawing order. */
 export const boardButtons = () => [...$('board').querySelectorAll('[role=button]')];
 export const nameOf = (g) => g.dataset.square ?? g.dataset.pit;
@@ -324,6 +356,7 @@ function renderBoard(canAct) {
   }
   // A board wider than its box scrolls sideways, and then takes the focus itself too.
   const scrolls = board.scrollWidth > board.clientWidth + 1;
+  const d = view.drawing || {};
   if (scrolls) {
     board.setAttribute('tabindex', '0');
     board.setAttribute('role', 'region');
@@ -333,6 +366,73 @@ function renderBoard(canAct) {
     board.removeAttribute('role');
     board.removeAttribute('aria-label');
   }
+  const note = $('board-scroll');
+  note.hidden = !scrolls;
+  $('board-scroll-text').textContent = scrolls
+    ? `The board's ${d.columns} columns are wider than the screen: scroll the board sideways to see them all.`
+    : '';
+  $('board-legend').hidden = d.kind !== 'tab';
+  $('board-help').textContent = d.kind === 'tihbat' ? KEYS_PITS : KEYS_SQUARES;
+  // A game opens (and a board turned round starts again) where this page's own pieces start.
+  const place = `${page.id} ${Boolean(page.flipped)}`;
+  if (page.boardPlaced !== place) {
+    page.boardPlaced = place;
+    placeBoard(board, view);
+  }
+  scrollEdges();
+}
+
+/**
+ * Scrolls a board wider than its box to the first column (as drawn) that holds a piece of the
+ * seat this page plays (the first seat's for a spectator or two people on one screen), with
+ * the row numbers in view when they fit.
+ */
+function placeBoard(board, view) {
+  if (board.scrollWidth <= board.clientWidth + 1) return;
+  const held = heldSeats();
+  const mine = held.length === 1 ? held[0] : view.seats[0].seat;
+  const squares = [...board.querySelectorAll(`[data-owner="${mine}"]`)];
+  if (!squares.length) {
+    board.scrollLeft = 0;
+    return;
+  }
+  const origin = board.getBoundingClientRect().left - board.scrollLeft;
+  const first = Math.min(...squares.map((g) => g.getBoundingClientRect().left - origin));
+  const cell = Number(board.querySelector('svg').dataset.cell) || 0;
+  // Back by one square and the row numbers, so that the start reads as a start.
+  board.scrollLeft = Math.max(0, first - cell - 20);
+}
+
+/** The board's pieces that can move, none of which is in view: the side they are on, or null. */
+function movableOutOfView(board) {
+  const sources = [...board.querySelectorAll('g.source, g.selected')];
+  if (!sources.length) return null;
+  const box = board.getBoundingClientRect();
+  const rects = sources.map((g) => g.getBoundingClientRect());
+  if (rects.some((r) => r.right > box.left + 4 && r.left < box.right - 4)) return null;
+  return rects[0].left >= box.right - 4 ? 'right' : 'left';
+}
+
+/**
+ * Marks the board's box with the sides it can still scroll to (its edges are shaded there),
+ * and offers to scroll to the pieces that can move when none of them is in view.
+ */
+export function scrollEdges() {
+  const board = $('board');
+  const frame = $('board-frame');
+  const max = board.scrollWidth - board.clientWidth;
+  frame.classList.toggle('more-left', max > 1 && board.scrollLeft > 1);
+  frame.classList.toggle('more-right', max > 1 && board.scrollLeft < max - 1);
+  const side = max > 1 ? movableOutOfView(board) : null;
+  const go = $('board-to-movable');
+  go.hidden = side === null;
+  go.textContent = side ? `The pieces you can move are further ${side}: show them` : '';
+}
+
+/** Scrolls the board to its first piece that can move. */
+export function showMovable() {
+  const g = $('board').querySelector('g.selected, g.source');
+  if (g) g.scrollIntoView({ block: 'nearest', inline: 'center' });
 }
 
 export function render() {
@@ -385,6 +485,6 @@ export function render() {
 }
 
 export function hideHints() {
-  $('hints').hidden = true;
+  $('hint-box').hidden = true;
   $('hints').replaceChildren();
 }

@@ -1,7 +1,7 @@
 // The new-game screen at `/`: the ruleset and its options, the opponent, and the links to
 // share for a game against a friend.
 
-import { api, loadPlayers, loadRulesets } from './api.js';
+import { api, loadPlayers, loadRulesets, rulesetInfo } from './api.js';
 import { $, page, playLink, showMessage } from './page.js';
 
 // An option's values as a list of choices, or null when they are a range or free text.
@@ -98,21 +98,17 @@ function renderOptions() {
   }
   const computer = $('computer-player');
   computer.replaceChildren();
-  for (const p of computerPlayers(r)) {
-    const opt = document.createElement('option');
-    opt.value = p;
-    opt.textContent = p;
-    computer.appendChild(opt);
-  }
-  // The strongest player, when it is a whole spec rather than a player's name, is offered
-  // first under its own entry.
+  // The strongest player (the default) is named as such; when it is a whole spec rather than
+  // a player's name it has an entry of its own, first. The spec is in the line below.
   const strongest = defaultComputer(r);
-  if (!computerPlayers(r).includes(strongest)) {
+  const add = (value, text) => {
     const opt = document.createElement('option');
-    opt.value = strongest;
-    opt.textContent = `strongest: ${strongest}`;
-    computer.prepend(opt);
-  }
+    opt.value = value;
+    opt.textContent = text;
+    computer.appendChild(opt);
+  };
+  if (!computerPlayers(r).includes(strongest)) add(strongest, 'strongest (the default)');
+  for (const p of computerPlayers(r)) add(p, p === strongest ? `${p}: strongest (the default)` : p);
   computer.value = strongest;
   $('computer-level').value = 'default';
   const seat = $('my-seat');
@@ -120,10 +116,49 @@ function renderOptions() {
   r.seats.forEach((s, i) => {
     const opt = document.createElement('option');
     opt.value = String(i);
-    opt.textContent = `${s}${i === 0 ? ' (moves first)' : ''}`;
+    opt.textContent = s;
     seat.appendChild(opt);
   });
   syncLevel();
+  describeRuleset();
+}
+
+let described = 0; // the last description asked for: an older answer is dropped
+
+/**
+ * Says who begins and which computer player plays, for the ruleset with the options chosen:
+ * the server's entry for that exact ruleset string (the preset's while the options are its
+ * defaults).
+ */
+async function describeRuleset() {
+  const r = currentRuleset();
+  const ruleset = rulesetString();
+  const asked = ++described;
+  let info = r;
+  let refused = null;
+  if (ruleset !== r.name) {
+    try {
+      info = await rulesetInfo(ruleset);
+    } catch (err) {
+      refused = err;
+    }
+  }
+  if (asked !== described) return;
+  if (refused) {
+    $('begins').textContent = `These options cannot be played together: ${refused.message}`;
+    $('computer-spec').textContent = '';
+    return;
+  }
+  const begins = info.begins;
+  $('begins').textContent = begins ? `Who begins: ${begins.text}.` : '';
+  for (const opt of $('my-seat').options) {
+    const name = r.seats[Number(opt.value)];
+    opt.textContent = begins && begins.seat === name ? `${name} (moves first)` : name;
+  }
+  const spec = computerSpec();
+  $('computer-spec').textContent = spec === null
+    ? `The computer plays ${info.default_seats[1]}, the strongest player for these rules.`
+    : `The computer plays ${spec}.`;
 }
 
 // Only the players with strength presets take a level, from their own range.
@@ -145,6 +180,12 @@ function syncLevel() {
   });
   select.value = levels.some((l) => String(l) === chosen) ? chosen : 'default';
   select.disabled = levels.length === 0;
+}
+
+/** After another player or level: the line naming the computer's spec follows. */
+function onComputerChange() {
+  syncLevel();
+  describeRuleset();
 }
 
 function rulesetString() {
@@ -244,7 +285,9 @@ export async function showSetup() {
     select.appendChild(opt);
   }
   select.addEventListener('change', renderOptions);
-  $('computer-player').addEventListener('change', syncLevel);
+  $('computer-player').addEventListener('change', onComputerChange);
+  $('computer-level').addEventListener('change', describeRuleset);
+  $('option-list').addEventListener('change', describeRuleset);
   for (const radio of document.querySelectorAll('input[name=mode]')) {
     radio.addEventListener('change', () => {
       $('computer-choice').hidden = !$('mode-computer').checked;

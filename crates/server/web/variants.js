@@ -63,23 +63,15 @@ function solverCell(solver) {
 const metric = (name, format) => (v) => estimateCell(v.metrics && v.metrics[name], format);
 
 /**
- * The columns of a study's table after the variant's label: a header and a cell maker; a cell
- * maker's null is a missing value. Columns that no variant has a value for are left out.
+ * The columns of a study's table after the variant and its Play button: a header and a cell
+ * maker; a cell maker's null is a missing value. Columns that no variant has a value for are
+ * left out.
  */
 function studyColumns(variants) {
   const seats = (variants.find((v) => Array.isArray(v.seats) && v.seats.length) || {}).seats || [];
   const columns = [
-    {
-      header: 'Ruleset',
-      cell: (v) => {
-        const code = document.createElement('code');
-        code.textContent = v.ruleset;
-        return code;
-      },
-      always: true,
-      wrap: true,
-    },
-    { header: 'Games', cell: (v) => (isNumber(v.games) ? String(v.games) : null), always: true },
+    // A study that only solved (Tihbat's exact values) played no game: no column of zeros.
+    { header: 'Games', cell: (v) => (isNumber(v.games) && v.games > 0 ? String(v.games) : null) },
   ];
   seats.forEach((seat, i) => {
     columns.push({ header: `${seat} wins`, cell: (v) => estimateCell(v.win_rates && v.win_rates[i], formatPercent) });
@@ -92,7 +84,63 @@ function studyColumns(variants) {
     { header: 'Skill gap', cell: metric('SkillGap', formatNumber) },
     { header: 'Value of the start (solver)', cell: (v) => solverCell(v.solver), wrap: true },
   );
-  return columns.filter((c) => c.always || variants.some((v) => c.cell(v) !== null));
+  return columns.filter((c) => variants.some((v) => c.cell(v) !== null));
+}
+
+/**
+ * A ruleset string or label that may break after its `(`, `,` and `=`, so that a long one
+ * wraps in its column instead of running under the next.
+ */
+function breakable(text) {
+  const frag = document.createDocumentFragment();
+  for (const part of text.split(/(?<=[(,=])/)) {
+    if (frag.childNodes.length) frag.appendChild(document.createElement('wbr'));
+    frag.append(part);
+  }
+  return frag;
+}
+
+/** The row's header: the variant's label, and its whole ruleset string when that differs. */
+function variantHeader(v) {
+  const th = document.createElement('th');
+  th.scope = 'row';
+  th.setAttribute('role', 'rowheader');
+  th.className = 'variant';
+  const label = v.label || v.ruleset;
+  const name = document.createElement('span');
+  name.className = 'variant-label';
+  name.appendChild(breakable(label));
+  th.appendChild(name);
+  if (v.ruleset && v.ruleset !== label) {
+    const code = document.createElement('code');
+    code.className = 'variant-ruleset';
+    code.appendChild(breakable(v.ruleset));
+    th.append(' ', code);
+  }
+  return th;
+}
+
+/**
+ * A cell with its column's name before its content. The name shows only when the table is
+ * laid out as cards (on a phone), and is hidden from assistive technology, which reads the
+ * column's header.
+ */
+function labelledCell(header, content, className = '') {
+  const td = document.createElement('td');
+  td.setAttribute('role', 'cell');
+  if (className) td.className = className;
+  const name = document.createElement('span');
+  name.className = 'cell-label';
+  name.setAttribute('aria-hidden', 'true');
+  name.textContent = header;
+  td.appendChild(name);
+  if (content === null) {
+    td.append('—');
+    td.classList.add('missing');
+  } else {
+    td.append(content);
+  }
+  return td;
 }
 
 function studyTable(study, results) {
@@ -108,51 +156,47 @@ function studyTable(study, results) {
   title.textContent = intervals ? 'Variants, with 95% intervals below each value' : 'Variants';
   const wrap = document.createElement('div');
   wrap.className = 'table-scroll';
-  // Focusable so that a table wider than the screen scrolls from the keyboard.
+  // Focusable so that a table wider than its box scrolls from the keyboard.
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
   wrap.setAttribute('aria-label', `Variants of ${study.title}`);
   const table = document.createElement('table');
   table.className = 'study-table';
+  // The roles said outright: on a phone the table is laid out as cards, and a browser may
+  // drop a table's semantics with its layout.
+  table.setAttribute('role', 'table');
   table.setAttribute('aria-labelledby', titleId);
   const head = document.createElement('tr');
-  // Play next to the variant's name, in view without scrolling the table on a phone.
+  head.setAttribute('role', 'row');
+  // Play next to the variant's name, in view without scrolling the table.
   for (const text of ['Variant', 'Play', ...columns.map((c) => c.header)]) {
     const th = document.createElement('th');
     th.scope = 'col';
+    th.setAttribute('role', 'columnheader');
     th.textContent = text;
     head.appendChild(th);
   }
   const thead = document.createElement('thead');
+  thead.setAttribute('role', 'rowgroup');
   thead.appendChild(head);
   const tbody = document.createElement('tbody');
+  tbody.setAttribute('role', 'rowgroup');
   for (const v of variants) {
     const tr = document.createElement('tr');
+    tr.setAttribute('role', 'row');
     tr.dataset.ruleset = v.ruleset;
-    const th = document.createElement('th');
-    th.scope = 'row';
-    th.textContent = v.label || v.ruleset;
-    const cell = document.createElement('td');
     const play = document.createElement('button');
     play.type = 'button';
     play.className = 'play-variant';
     play.textContent = 'Play';
     play.setAttribute('aria-label', `Play ${v.label || v.ruleset} against the computer`);
     play.addEventListener('click', () => playVariant(v.ruleset, play));
+    const cell = document.createElement('td');
+    cell.setAttribute('role', 'cell');
+    cell.className = 'play';
     cell.appendChild(play);
-    tr.append(th, cell);
-    for (const c of columns) {
-      const td = document.createElement('td');
-      if (c.wrap) td.className = 'wrap';
-      const content = c.cell(v);
-      if (content === null) {
-        td.textContent = '—';
-        td.classList.add('missing');
-      } else {
-        td.append(content);
-      }
-      tr.appendChild(td);
-    }
+    tr.append(variantHeader(v), cell);
+    for (const c of columns) tr.appendChild(labelledCell(c.header, c.cell(v), c.wrap ? 'wrap' : ''));
     tbody.appendChild(tr);
   }
   table.append(thead, tbody);
@@ -180,18 +224,47 @@ function studyArticle(study) {
     for (const chart of study.charts) {
       const figure = document.createElement('figure');
       figure.className = 'chart';
+      const src = `/variants/${encodeURIComponent(study.id)}/${encodeURIComponent(chart.file)}`;
+      // The chart at its own size (never wider than the page): a click or a tap opens it full
+      // size in a dialog; a link still, to open it alone in a tab.
+      const link = document.createElement('a');
+      link.href = src;
+      link.className = 'chart-open';
       const img = document.createElement('img');
-      img.src = `/variants/${encodeURIComponent(study.id)}/${encodeURIComponent(chart.file)}`;
+      img.src = src;
       img.alt = chart.caption;
       img.loading = 'lazy';
+      const zoom = document.createElement('span');
+      zoom.className = 'chart-zoom';
+      zoom.textContent = 'Full size';
+      link.append(img, zoom);
+      link.addEventListener('click', (e) => {
+        if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        openChart(src, chart.caption, link);
+      });
       const caption = document.createElement('figcaption');
       caption.textContent = chart.caption;
-      figure.append(img, caption);
+      figure.append(link, caption);
       charts.appendChild(figure);
     }
     article.appendChild(charts);
   }
   return article;
+}
+
+/** Opens a chart at its full size in the chart dialog; the focus returns to `opener` after. */
+function openChart(src, caption, opener) {
+  const dialog = $('chart-dialog');
+  $('chart-dialog-title').textContent = caption;
+  const img = $('chart-full-img');
+  img.alt = caption;
+  img.src = src;
+  $('chart-file').href = src;
+  dialog.addEventListener('close', () => opener.focus(), { once: true });
+  dialog.showModal();
+  $('chart-full').scrollTo(0, 0);
+  $('chart-close').focus();
 }
 
 /** Fills a study's article with its results: the command and the table of its variants. */

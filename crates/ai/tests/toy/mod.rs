@@ -87,6 +87,10 @@ impl Ruleset for ToyRules {
     fn rules_text(&self) -> String {
         self.title().into()
     }
+
+    fn beginning(&self) -> qasab_core::Beginning {
+        qasab_core::Beginning::Seat(Player::One)
+    }
 }
 
 impl serde::Serialize for ToyState {

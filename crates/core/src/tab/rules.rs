@@ -6,7 +6,7 @@ use crate::options::{
     ConstText, OptionDef, ValueError, Values, choice_enum, choice_option, int_in, int_option,
 };
 use crate::player::Player;
-use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, ruleset_strings};
+use crate::ruleset::{Beginning, Ruleset as RulesetTrait, RulesetError, ruleset_strings};
 use crate::sticks::StickOdds;
 
 use super::State;
@@ -678,6 +678,17 @@ impl RulesetTrait for Ruleset {
 
     fn rules_text(&self) -> String {
         super::text::rules_text(self)
+    }
+
+    /// L-4: the opening's first throw is White's.
+    fn beginning(&self) -> Beginning {
+        match self.opening {
+            Opening::UntilTab => Beginning::FirstToThrow {
+                first: Player::One,
+                throw: "a tâb (a throw of 1)",
+            },
+            Opening::Normal => Beginning::Seat(Player::One),
+        }
     }
 }
 

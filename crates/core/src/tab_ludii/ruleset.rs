@@ -4,7 +4,9 @@ use crate::game::{PositionIdError, Weighted};
 use crate::grid::HYDE_COLUMNS;
 use crate::options::{ConstText, OptionDef, ValueError, Values, int_option};
 use crate::player::Player;
-use crate::ruleset::{Ruleset as RulesetTrait, RulesetError, parse_int_in, ruleset_strings};
+use crate::ruleset::{
+    Beginning, Ruleset as RulesetTrait, RulesetError, parse_int_in, ruleset_strings,
+};
 use crate::sticks::{StickOdds, Throw};
 
 use super::State;
@@ -484,6 +486,18 @@ impl RulesetTrait for Ruleset {
 
     fn rules_text(&self) -> String {
         super::text::rules_text(self)
+    }
+
+    /// LT-2: in Tab, every move is a pass until someone throws a 1, White throwing first; At-Tab
+    /// has no opening.
+    fn beginning(&self) -> Beginning {
+        match self.game() {
+            Preset::Tab => Beginning::FirstToThrow {
+                first: Player::One,
+                throw: "a 1",
+            },
+            Preset::Hyde => Beginning::Seat(Player::One),
+        }
     }
 }
 

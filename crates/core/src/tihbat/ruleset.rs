@@ -3,7 +3,7 @@
 use crate::game::PositionIdError;
 use crate::options::{OptionDef, ValueError, Values, choice_enum, choice_option, int_option};
 use crate::player::Player;
-use crate::ruleset::{Ruleset as RulesetTrait, ruleset_strings};
+use crate::ruleset::{Beginning, Ruleset as RulesetTrait, ruleset_strings};
 
 use super::State;
 
@@ -250,6 +250,10 @@ impl RulesetTrait for Ruleset {
 
     fn rules_text(&self) -> String {
         super::text::rules_text(self)
+    }
+
+    fn beginning(&self) -> Beginning {
+        Beginning::Seat(self.first)
     }
 }
 

@@ -121,3 +121,43 @@ fn text_reads_on_both_ends_of_the_scale() {
     assert_eq!(ink_on(colour(0.0, (0.0, 1.0))), WHITE);
     assert_eq!(ink_on(colour(1.0, (0.0, 1.0))), BLACK);
 }
+
+/// Twenty columns of short values (the counters of a Tihbat study) make a chart narrow enough
+/// to be shown at its own size on a desktop page, with cells still wider than their values.
+#[test]
+fn twenty_short_columns_fit_a_desktop_page() {
+    let x: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
+    let y = strings(&["none", "own-side"]);
+    let cells: Vec<Vec<Option<f64>>> = (0..2)
+        .map(|r| {
+            (0..20)
+                .map(|i| Some(f64::from(i * (r + 1)) - 10.0))
+                .collect()
+        })
+        .collect();
+    let svg = heat_map(
+        "Exact value",
+        "seeds",
+        &x,
+        "chain",
+        &y,
+        &cells,
+        "counters",
+        None,
+    )
+    .unwrap();
+    let (width, _) = crate::test_support::size(&svg);
+    assert!(width <= 1100.0, "{width} px wide");
+    // The cells: every rectangle of a cell's height.
+    let widths: Vec<f64> = crate::test_support::with_doc(&svg, |doc| {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("height") == Some("36"))
+            .map(|n| n.attribute("width").unwrap().parse().unwrap())
+            .collect()
+    });
+    assert!(!widths.is_empty());
+    assert!(
+        widths.iter().all(|&w| w >= f64::from(MIN_CELL_W)),
+        "{widths:?}"
+    );
+}

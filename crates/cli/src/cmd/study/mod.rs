@@ -23,6 +23,11 @@ use crate::cli::StudyArgs;
 use store::Store;
 
 pub fn run(args: &StudyArgs) -> Result<ExitCode> {
+    if let Some(dir) = &args.redraw {
+        let files = output::redraw(dir)?;
+        outln!("wrote {} files to {}", files.len(), dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let spec = build(args)?;
     spec.check()?;
     let store = args

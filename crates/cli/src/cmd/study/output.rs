@@ -173,20 +173,51 @@ fn describe(report: &StudyReport) -> String {
     s
 }
 
+/// Writes `text` to `dir/name` and notes the file in `files`.
+fn write_file(dir: &Path, name: &str, text: &str, files: &mut Vec<PathBuf>) -> Result<()> {
+    let path = dir.join(name);
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    files.push(path);
+    Ok(())
+}
+
 /// Writes results.json, results.csv, the charts and report.html into `dir`; returns the files.
 pub fn write_all(dir: &Path, report: &StudyReport, command: &str) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
-    let mut write = |name: &str, text: &str| -> Result<()> {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-        files.push(path);
-        Ok(())
-    };
-    write("results.json", &(json(report, command)? + "\n"))?;
-    write("results.csv", &csv(report)?)?;
+    write_file(
+        dir,
+        "results.json",
+        &(json(report, command)? + "\n"),
+        &mut files,
+    )?;
+    write_file(dir, "results.csv", &csv(report)?, &mut files)?;
+    files.extend(write_pictures(dir, report, command)?);
+    Ok(files)
+}
+
+/// Draws the charts and report.html of the study in `dir` again from its results.json, which
+/// is read, not written: the games and their figures stay as they were.
+pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>> {
+    #[derive(serde::Deserialize)]
+    struct Results {
+        command: String,
+        #[serde(flatten)]
+        report: StudyReport,
+    }
+    let path = dir.join("results.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let results: Results = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not the results of a study", path.display()))?;
+    write_pictures(dir, &results.report, &results.command)
+}
+
+/// Writes the charts and report.html into `dir`; returns the files.
+fn write_pictures(dir: &Path, report: &StudyReport, command: &str) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
     let charts = charts(report)?;
     for c in &charts {
-        write(&c.file, &c.svg)?;
+        write_file(dir, &c.file, &c.svg, &mut files)?;
     }
     let html = qasab_plot::report_html(&Report {
         title: format!("Qasab study: {}", report.base),
@@ -198,7 +229,7 @@ pub fn write_all(dir: &Path, report: &StudyReport, command: &str) -> Result<Vec<
         table: summary(report),
         charts,
     });
-    write("report.html", &html)?;
+    write_file(dir, "report.html", &html, &mut files)?;
     Ok(files)
 }
 
