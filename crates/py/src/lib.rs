@@ -8,6 +8,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
+mod endgame;
 mod jobs;
 mod net;
 
@@ -816,5 +817,12 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(net::net_encoding, m)?)?;
     m.add_function(wrap_pyfunction!(net::net_value, m)?)?;
     m.add_function(wrap_pyfunction!(net::net_save_network, m)?)?;
+    // qasab.endgame wraps these (python/qasab/endgame.py).
+    m.add("NotInTableError", py.get_type::<endgame::NotInTableError>())?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_probe, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_probe_position, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_build, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_header, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_verify, m)?)?;
     Ok(())
 }

@@ -122,6 +122,23 @@ def net_save_network(
     metadata: Optional[Dict[str, str]] = None,
 ) -> None: ...
 
+# Wrapped by qasab.endgame (qasab/endgame.py), which documents them.
+class NotInTableError(QasabError): ...
+
+def endgame_probe(state: State, tables: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]: ...
+def endgame_probe_position(
+    ruleset: str, position_id: str, tables: Union[str, "os.PathLike[str]"]
+) -> Dict[str, Any]: ...
+def endgame_build(
+    ruleset: str,
+    seeds: List[str],
+    out: Union[str, "os.PathLike[str]"],
+    bank_cap: int,
+    max_positions: int,
+) -> str: ...
+def endgame_header(path: Union[str, "os.PathLike[str]"]) -> str: ...
+def endgame_verify(path: Union[str, "os.PathLike[str]"]) -> Tuple[int, float]: ...
+
 # Wrapped by qasab.distributed (qasab/distributed/), which documents them.
 class Job:
     """What qasab arena, simulate or study plays, in units that chunks play anywhere."""

@@ -29,8 +29,8 @@ use thiserror::Error;
 
 pub use file::{Entry, Header, TableFile};
 pub use typed::{
-    BuildSpec, Built, Probe, ProbedMove, Progress, VERIFY_TOLERANCE, VerifyReport, build, probe,
-    probe_state, verify,
+    BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, VERIFY_TOLERANCE,
+    VerifyReport, build, probe, probe_state, verify,
 };
 
 /// Why a table could not be built, read or used.

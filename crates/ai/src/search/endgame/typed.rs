@@ -517,3 +517,67 @@ where
         tolerance: VERIFY_TOLERANCE,
     })
 }
+
+/// The environment variable naming a directory of tables, read by the front ends (the
+/// command line and Python) where no directory is given.
+pub const TABLES_ENV: &str = "QASAB_TABLES";
+
+/// The tables of one ruleset found in a directory: every `*.qeg` file whose header names the
+/// ruleset. A position is looked up in each in turn.
+#[derive(Clone, Debug)]
+pub struct TableSet {
+    rules: AnyRuleset,
+    tables: Vec<(String, TableFile)>,
+}
+
+impl TableSet {
+    /// Opens every table of `rules` in `dir` (files ending in `.qeg`, in name order), each
+    /// checked as [`TableFile::open`] checks it.
+    ///
+    /// # Errors
+    /// The directory cannot be read, or one of its tables is damaged.
+    pub fn open_dir(dir: &std::path::Path, rules: &AnyRuleset) -> Result<TableSet, EndgameError> {
+        let io = |e: std::io::Error| EndgameError::Io {
+            path: dir.display().to_string(),
+            why: e.to_string(),
+        };
+        let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        paths.retain(|p| p.extension().is_some_and(|x| x == "qeg"));
+        paths.sort();
+        let want = rules.to_string();
+        let mut tables = Vec::new();
+        for path in paths {
+            let table = TableFile::open(&path)?;
+            if table.header.ruleset == want {
+                tables.push((path.display().to_string(), table));
+            }
+        }
+        Ok(TableSet {
+            rules: rules.clone(),
+            tables,
+        })
+    }
+
+    /// The files opened, in the order they are searched.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.tables.iter().map(|(p, _)| p.as_str())
+    }
+
+    /// The answer of the first table that holds the position `id`.
+    ///
+    /// # Errors
+    /// A bad id, or [`EndgameError::NotInTable`] if no table holds it.
+    pub fn probe(&self, id: &str) -> Result<Probe, EndgameError> {
+        for (_, table) in &self.tables {
+            match probe(table, &self.rules, id) {
+                Err(EndgameError::NotInTable(_)) => continue,
+                answer => return answer,
+            }
+        }
+        Err(EndgameError::NotInTable(id.to_string()))
+    }
+}

@@ -1,0 +1,72 @@
+"""qasab.endgame: tables built, probed and verified from Python, agreeing with the command
+line's format and refusing what they must."""
+
+import doctest
+import os
+
+import pytest
+
+import qasab
+import qasab.endgame as eg
+
+DUEL = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21"
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "duel.qeg"
+    header = eg.build("tab-ludii", [DUEL], path)
+    assert header["positions"] == 776 and header["seeds"] == [DUEL]
+    return path
+
+
+def test_probe_a_position_and_the_decisions_of_a_players_turn(table):
+    at_throw = eg.probe_position("tab-ludii", DUEL, table)
+    assert at_throw["chance"] and at_throw["player"] == 0
+    assert abs(at_throw["win"] - at_throw["loss"] - at_throw["value"]) < 1e-5
+    assert abs(at_throw["win"] + at_throw["loss"] + at_throw["draw"] - 1) < 1e-5
+    # White throws 3: one decision, whose value is the position's.
+    after = DUEL.replace("/white/", "/white:3/")
+    to_move = eg.probe_position("tab-ludii", after, table)
+    assert not to_move["chance"]
+    assert [m["move"] for m in to_move["moves"]] == ["3:d2-a2"]
+    assert to_move["moves"][0]["value"] == to_move["value"]
+
+
+def test_a_state_outside_the_table(table):
+    state = qasab.load_game("tab-ludii").new_initial_state()
+    with pytest.raises(eg.NotInTableError):
+        eg.probe(state, table)
+    with pytest.raises(qasab.QasabError, match="not tab-hyde-ludii|is for tab-ludii"):
+        eg.probe(qasab.load_game("tab-hyde-ludii").new_initial_state(), table)
+
+
+def test_verify_and_header(table):
+    positions, err = eg.verify(table)
+    assert positions == 776 and err < 1e-6
+    h = eg.header(table)
+    assert h["ruleset"] == "tab-ludii" and h["wins"] + h["losses"] + h["draws"] + h["mixed"] == 776
+
+
+def test_damaged_file_is_refused(table):
+    data = bytearray(table.read_bytes())
+    data[-40] ^= 1
+    table.write_bytes(bytes(data))
+    with pytest.raises(qasab.QasabError, match="checksum"):
+        eg.header(table)
+
+
+def test_tables_from_the_environment(table, monkeypatch):
+    state = qasab.load_game("tab-ludii").new_initial_state()
+    monkeypatch.delenv(eg.TABLES_ENV, raising=False)
+    with pytest.raises(qasab.QasabError, match=eg.TABLES_ENV):
+        eg.probe(state)
+    monkeypatch.setenv(eg.TABLES_ENV, os.fspath(table.parent))
+    with pytest.raises(eg.NotInTableError):
+        eg.probe(state)
+
+
+def test_docstring_examples(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = doctest.testmod(eg, optionflags=doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL)
+    assert result.attempted > 0 and result.failed == 0
