@@ -30,6 +30,9 @@ pub enum ValueKind {
     ApproximateMargin,
     /// An estimate of the mover's expected result in `[-1, 1]`.
     Estimate,
+    /// The mover's exact expected result in `[-1, 1]` (+1 a win, −1 a loss, 0 play that never
+    /// ends), from the endgame tables.
+    ExactResult,
 }
 
 /// Move values from an agent, best first.

@@ -1,9 +1,15 @@
 //! Endgame tables: built from small positions, checked against an independent search, the
 //! Bellman check, colour symmetry, and refusal of bad files and positions.
 
+use std::sync::Arc;
+
+use qasab_ai::play::driver::{ChanceSource, play_out};
+use qasab_ai::players::random::RandomAgent;
+use qasab_ai::players::tables::WithTables;
 use qasab_ai::search::endgame::{
-    self, BuildSpec, EndgameError, TableFile, file as table_file, probe_state,
+    self, BuildSpec, EndgameError, TableFile, TableSet, file as table_file, probe_state,
 };
+use qasab_ai::{Agent, ValueKind};
 use qasab_core::{AnyRuleset, GameState, Player, Ruleset, Turn, tab_ludii};
 
 /// White on d2, Black on e3 of `tab-ludii`, both in the middle loop; White to throw.
@@ -241,4 +247,71 @@ fn damaged_and_mismatched_files_and_bad_positions_are_refused() {
         endgame::build(&tihbat, &spec, &mut |_| {}),
         Err(EndgameError::NoTables(_))
     ));
+}
+
+/// Plays `games` seeded games from `start` and returns White's mean result (+1, −1, 0).
+fn mean_result(
+    start: &tab_ludii::State,
+    games: u64,
+    mut agents: impl FnMut(u64) -> [Box<dyn Agent<tab_ludii::State>>; 2],
+) -> f64 {
+    let mut sum = 0.0;
+    for g in 0..games {
+        let mut pair = agents(g);
+        let end = play_out(*start, &mut pair, &mut ChanceSource::new(g), |_, _| {});
+        sum += match end.turn() {
+            Turn::Over(o) => match o.winner {
+                Some(Player::One) => 1.0,
+                Some(Player::Two) => -1.0,
+                None => 0.0,
+            },
+            _ => unreachable!("played to the end"),
+        };
+    }
+    sum / games as f64
+}
+
+#[test]
+fn a_player_with_tables_plays_their_best_moves_and_does_not_do_worse_than_their_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_file("tab-ludii", &[LUDII_1V1], &dir);
+    let any: AnyRuleset = "tab-ludii".parse().unwrap();
+    let tables = Arc::new(TableSet::open_dir(dir.path(), &any).unwrap());
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let start = rules.state_from_id(LUDII_1V1).unwrap();
+    let with = |seed: u64| -> Box<dyn Agent<tab_ludii::State>> {
+        Box::new(WithTables::new(
+            Box::new(RandomAgent::new(seed)),
+            tables.clone(),
+        ))
+    };
+    // At a player's turn in the table: the exact values, and a best move chosen.
+    let mut s = start;
+    s.apply_chance_unchecked(s.parse_chance("2").unwrap());
+    let mut agent = with(1);
+    let eval = agent.evaluate(&s).expect("in the table");
+    assert_eq!(eval.kind, ValueKind::ExactResult);
+    let best = eval.moves[0].1;
+    let chosen = agent.choose(&s);
+    let value_of = |m| eval.moves.iter().find(|(x, _)| *x == m).unwrap().1;
+    assert_eq!(value_of(chosen), best);
+    // Outside the tables the player is itself: the start has no table values.
+    assert!(agent.evaluate(&rules.initial_state()).is_none());
+    // Seeded games from the table's position: White with the tables scores at least the
+    // table's value against a random Black, and about it against Black with the tables.
+    let value = white_value(&TableFile::open(&path).unwrap(), &start);
+    let games = 600;
+    let margin = 3.0 / (games as f64).sqrt();
+    let against_random = mean_result(&start, games, |g| {
+        [with(2 * g), Box::new(RandomAgent::new(2 * g + 1))]
+    });
+    assert!(
+        against_random >= value - margin,
+        "{against_random} < {value}"
+    );
+    let against_itself = mean_result(&start, games, |g| [with(2 * g), with(2 * g + 1)]);
+    assert!(
+        (against_itself - value).abs() <= margin,
+        "{against_itself} vs {value}"
+    );
 }

@@ -139,6 +139,11 @@ pub struct PlayArgs {
     /// the game's strongest player).
     #[arg(long, value_name = "PLAYER")]
     pub hint: Option<String>,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, the computer players
+    /// play and the hint ranks the moves by their exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 /// The help of a seat's flag of `qasab play`: the players of the registry, by name.

@@ -1649,3 +1649,95 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     words
 }
+
+/// `qasab endgame`: a table built, described, probed and verified; a damaged one refused; a
+/// game played with a directory of tables.
+#[test]
+fn endgame_tables_from_the_command_line() {
+    const DUEL: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
+    let dir = temp("endgame-tables");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("duel.qeg");
+    let t = table.to_str().unwrap();
+    let built = ok(&["endgame", "build", "tab-ludii", "--from", DUEL, "--out", t]);
+    assert!(built.contains("positions   776 at a throw"), "{built}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&ok(&["endgame", "stats", t, "--json"])).unwrap();
+    assert_eq!(stats["positions"], 776);
+    assert_eq!(stats["seeds"][0], DUEL);
+    let probe: serde_json::Value =
+        serde_json::from_str(&ok(&["endgame", "probe", t, DUEL, "--json"])).unwrap();
+    assert_eq!(probe["player"], "white");
+    assert_eq!(probe["turn"], "throw");
+    let value = probe["value"].as_f64().unwrap();
+    let (win, loss) = (
+        probe["win"].as_f64().unwrap(),
+        probe["loss"].as_f64().unwrap(),
+    );
+    assert!((win - loss - value).abs() < 1e-5);
+    // After a throw of 3, the one decision and its value.
+    let after = DUEL.replace("/white/", "/white:3/");
+    let text = ok(&["endgame", "probe", t, &after]);
+    assert!(text.starts_with("white to move: value "), "{text}");
+    assert!(text.contains("3:d2-a2") && text.contains("best"), "{text}");
+    let verified = ok(&["endgame", "verify", t]);
+    assert!(
+        verified.contains("checksum ok; 776 positions"),
+        "{verified}"
+    );
+    // Outside the table, a bad id, a damaged file: refused with their reasons.
+    let start = "W,W,W,W,W,W,W/7/7/B,B,B,B,B,B,B/white/opening/1,0/0,0/1x7,0x7/0x21/1x7,0x7/0x21";
+    let o = qasab(&["endgame", "probe", t, start], "");
+    assert_ne!(o.code, 0);
+    assert!(o.stderr.contains("not in table"), "{}", o.stderr);
+    let o = qasab(&["endgame", "probe", t, "7/7"], "");
+    assert!(
+        o.code != 0 && o.stderr.contains("position id"),
+        "{}",
+        o.stderr
+    );
+    let mut bytes = std::fs::read(&table).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 1;
+    let damaged = dir.join("damaged.qeg");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let o = qasab(&["endgame", "verify", damaged.to_str().unwrap()], "");
+    assert!(
+        o.code != 0 && o.stderr.contains("checksum mismatch"),
+        "{}",
+        o.stderr
+    );
+    std::fs::remove_file(&damaged).unwrap();
+    // Tihbat has its own solver.
+    let o = qasab(&["endgame", "build", "tihbat", "--from", "x"], "");
+    assert!(
+        o.code != 0 && o.stderr.contains("qasab solve"),
+        "{}",
+        o.stderr
+    );
+    // A game with the tables' directory: the start is in no table, so it plays as without.
+    let with = ok(&[
+        "play",
+        "tab-ludii",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--seed",
+        "3",
+        "--tables",
+        dir.to_str().unwrap(),
+    ]);
+    let without = ok(&[
+        "play",
+        "tab-ludii",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(with, without);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

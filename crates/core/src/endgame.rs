@@ -38,6 +38,11 @@ pub trait Essence: GameState {
     /// result does not count them, and the counts of `caps` cut to their bounds. States with
     /// equal essences are one entry of a table.
     fn essence(&self, caps: EssenceCaps) -> Self;
+
+    /// The state with the counters that only the safety limits and the statistics read set to
+    /// zero and nothing else changed: the same decisions, none of which reaches a limit in the
+    /// turn. What a table reads at a player's turn.
+    fn unlimited(&self) -> Self;
 }
 
 /// Work over a game whose positions can be tabled, run by [`with_essence`] for the game of a

@@ -54,7 +54,7 @@ pub struct HintMove {
 /// What the values of a hint mean. `exact-margin`: the captures still to come, the mover's
 /// minus the opponent's, under perfect play; `approximate-margin`: the same where the exact
 /// value could not be proven for this history; `estimate`: the mover's expected result in
-/// [-1, 1].
+/// [-1, 1]; `exact-result`: the mover's exact expected result in [-1, 1] from endgame tables.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HintKind {
@@ -64,6 +64,10 @@ pub enum HintKind {
     ApproximateMargin,
     /// The mover's expected result in [-1, 1].
     Estimate,
+    /// The mover's exact expected result in [-1, 1] (0: play that never ends), from endgame
+    /// tables (docs/ENDGAMES.md). This server loads no tables, so its hints are never of this
+    /// kind yet.
+    ExactResult,
 }
 
 /// Every legal move of a decision, ranked by a player.
@@ -86,6 +90,7 @@ fn hint_kind(kind: ValueKind) -> HintKind {
         ValueKind::ExactMargin => HintKind::ExactMargin,
         ValueKind::ApproximateMargin => HintKind::ApproximateMargin,
         ValueKind::Estimate => HintKind::Estimate,
+        ValueKind::ExactResult => HintKind::ExactResult,
     }
 }
 

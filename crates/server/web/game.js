@@ -161,6 +161,7 @@ export async function hint() {
 /** What a hint's values mean, by the answer's `kind` (as the terminal's hint says it). */
 const HINT_SCALE = {
   estimate: 'The value in brackets is the estimated result for you, from −1 (a loss) to +1 (a win).',
+  'exact-result': 'The value in brackets is your exact result from the endgame tables, from −1 (a loss) to +1 (a win); 0 is play that never ends.',
   'exact-margin': "The value in brackets is exact: your captures still to come minus your opponent's, with perfect play.",
   'approximate-margin': "The value in brackets is your captures still to come minus your opponent's, with perfect play as if the position were new (not proven for this game's history).",
 };
@@ -168,7 +169,7 @@ const HINT_SCALE = {
 /** A hint's value with its sign, a true minus, and as many decimals as its kind has. */
 function hintValue(value, kind) {
   if (typeof value !== 'number') return String(value);
-  const text = kind === 'estimate' ? Math.abs(value).toFixed(3) : String(Math.abs(value));
+  const text = kind === 'estimate' || kind === 'exact-result' ? Math.abs(value).toFixed(3) : String(Math.abs(value));
   const sign = value > 0 ? '+' : value < 0 ? '\u2212' : '';
   return `${sign}${text}`;
 }

@@ -55,12 +55,13 @@ impl Thresholds {
     /// The thresholds for values of `kind`.
     ///
     /// Estimates lie in `[-1, 1]` (the mover's expected result, a win counting 1): 0.04, 0.08 and
-    /// 0.16, the equity steps backgammon analysers use, read as fractions of a game. Exact and
+    /// 0.16, the equity steps backgammon analysers use, read as fractions of a game; the
+    /// tables' exact results are on the same scale and marked alike. Exact and
     /// approximate margins count counters captured: one counter is doubtful, two a mistake,
     /// four a blunder.
     pub fn for_kind(kind: ValueKind) -> Thresholds {
         match kind {
-            ValueKind::Estimate => Thresholds {
+            ValueKind::Estimate | ValueKind::ExactResult => Thresholds {
                 doubtful: 0.04,
                 mistake: 0.08,
                 blunder: 0.16,
@@ -166,12 +167,14 @@ pub struct Analysis<M, C> {
     pub players: [PlayerSummary; 2],
 }
 
-/// The name of a kind of value in reports: `exact-margin`, `approximate-margin`, `estimate`.
+/// The name of a kind of value in reports: `exact-margin`, `approximate-margin`, `estimate`,
+/// `exact-result`.
 pub fn kind_name(k: ValueKind) -> &'static str {
     match k {
         ValueKind::ExactMargin => "exact-margin",
         ValueKind::ApproximateMargin => "approximate-margin",
         ValueKind::Estimate => "estimate",
+        ValueKind::ExactResult => "exact-result",
     }
 }
 

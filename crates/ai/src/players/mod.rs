@@ -12,6 +12,8 @@
 //! * [`plan`]: what a spec costs and how it is prepared ([`Plan`]), and the network files it
 //!   may read; [`search`]: the evaluation of the search players, shipped or from a file; [`limits`]: what a host allows ([`Limits`]).
 //! * [`any`]: the dynamic player of any game ([`AnyPlayer`], [`AnyAgent`]).
+//! * [`tables`]: any player with the endgame tables ([`tables::WithTables`]), which play
+//!   exactly wherever a table holds the position.
 //!
 //! Above the searches, which know nothing of specs but their own options; below
 //! [`crate::play`], which plays the agents.
@@ -28,6 +30,7 @@ pub mod random;
 pub mod registry;
 pub mod search;
 pub mod solver;
+pub mod tables;
 
 pub use any::{AnyAgent, AnyEvaluation, AnyPlayer};
 pub use limits::{FILE_OPTIONS, Limits};

@@ -6,6 +6,7 @@ use qasab_core::{AnyRuleset, Registered, Ruleset, with_ruleset};
 use crate::eval::net::Encode;
 use crate::eval::{Evaluate, NetId};
 use crate::players::plan::Plan;
+use crate::search::endgame::TableSet;
 use crate::search::mcts::MctsOptions;
 use crate::spec::{AgentError, AgentSpec};
 
@@ -64,6 +65,15 @@ pub trait Playable: Evaluate {
     /// of the game it solves, [`Cost::solver_seeds`](crate::spec::Cost::solver_seeds)) and how to solve it. `None` by default.
     fn solver(rules: &Self::Ruleset) -> Option<Plan<Self>> {
         let _ = rules;
+        None
+    }
+
+    /// The exact values that the endgame tables `tables` give at `state`, a player's turn:
+    /// every legal move with its value (the mover's expected result, +1 a win, −1 a loss, 0
+    /// play that never ends), in move order. `None` for a game without tables or a position
+    /// no table holds.
+    fn table_values(tables: &TableSet, state: &Self) -> Option<Vec<(Self::Move, f64)>> {
+        let _ = (tables, state);
         None
     }
 }

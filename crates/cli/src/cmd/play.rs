@@ -11,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::Agent;
 use qasab_ai::play::driver::{ChanceSource, seat_seed};
+use qasab_ai::players::tables::WithTables;
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::rng::derive_seed;
 use qasab_ai::{Evaluation, ValueKind};
@@ -81,6 +82,14 @@ where
         };
         specs[p.index()] = Some(v.clone());
     }
+    let any: qasab_core::AnyRuleset = rules.to_string().parse()?;
+    let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    let with_tables = |agent: Box<dyn Agent<R::State>>| -> Box<dyn Agent<R::State>> {
+        match &tables {
+            Some(t) => Box::new(WithTables::new(agent, t.clone())),
+            None => agent,
+        }
+    };
     let mut seats = Vec::new();
     for p in Player::ALL {
         let spec = specs[p.index()].take().unwrap_or_default();
@@ -90,7 +99,7 @@ where
             let prepared = PreparedAgent::<R::State>::new(&spec, rules)
                 .with_context(|| format!("--{}", rules.seat_name(p)))?;
             Seat::Computer {
-                agent: prepared.make(seat_seed(seed, p)),
+                agent: with_tables(prepared.make(seat_seed(seed, p))),
             }
         });
     }
@@ -102,7 +111,7 @@ where
     let hint_prepared = || PreparedAgent::<R::State>::new(&hint_spec, rules).context("--hint");
     let hint_seed = derive_seed(seed, HINT_STREAM);
     if args.hint.is_some() {
-        hint = Some(hint_prepared()?.make(hint_seed));
+        hint = Some(with_tables(hint_prepared()?.make(hint_seed)));
     }
 
     let names = |p: Player| match &seats[p.index()] {
@@ -190,7 +199,7 @@ where
                             "board" => out!("{}", state.render()),
                             "hint" => {
                                 if hint.is_none() {
-                                    hint = Some(hint_prepared()?.make(hint_seed));
+                                    hint = Some(with_tables(hint_prepared()?.make(hint_seed)));
                                 }
                                 let agent = hint.as_mut().expect("hint agent");
                                 let who = agent.spec();
@@ -444,6 +453,9 @@ fn print_hint<S: GameState>(
             "not proven for this history: your future captures minus your opponent's, as if the position were new"
         }
         ValueKind::Estimate => "estimated result, from -1 (loss) to +1 (win)",
+        ValueKind::ExactResult => {
+            "exact result from the endgame tables, from -1 (loss) to +1 (win), 0 play that never ends"
+        }
     };
     outln!("  Hint from {who} ({meaning}):");
     let best = eval.moves.first().map(|&(_, v)| v);
@@ -452,6 +464,7 @@ fn print_hint<S: GameState>(
         let value = match eval.kind {
             ValueKind::ExactMargin | ValueKind::ApproximateMargin => format!("{v:+}"),
             ValueKind::Estimate => format!("{v:+.3}"),
+            ValueKind::ExactResult => format!("{v:+.4}"),
         };
         outln!(
             "    {:<8} {value:>7}  {}{tag}",

@@ -14,7 +14,7 @@ impl Essence for State {
         ByPlayer::new(self.alive[0], self.alive[1])
     }
 
-    fn essence(&self, caps: EssenceCaps) -> State {
+    fn unlimited(&self) -> State {
         let mut s = *self;
         // The counters only the limits (L-18) and the statistics read.
         s.turns = 0;
@@ -22,6 +22,11 @@ impl Essence for State {
         s.opening_throws = 0;
         s.actions = 0;
         s.stats = Stats::default();
+        s
+    }
+
+    fn essence(&self, caps: EssenceCaps) -> State {
+        let mut s = self.unlimited();
         // The captures decide the result only under `end=most-captures` (L-17), and there only
         // their difference does; pieces lost to reductions are never read again.
         if s.rules.end == End::MostCaptures {

@@ -17,14 +17,19 @@ impl Essence for State {
         ByPlayer::new(pieces(0), pieces(1))
     }
 
-    fn essence(&self, _caps: EssenceCaps) -> State {
+    fn unlimited(&self) -> State {
         let mut s = *self;
         // Ludii's turn and decision counters are read only by the move and turn caps; the
-        // tally only by the statistics. Pieces stand on squares, not by number, so there is no
-        // order to fix.
+        // tally only by the statistics.
         s.turn = 1;
         s.decisions = 0;
         s.tally = Tally::default();
+        s
+    }
+
+    fn essence(&self, _caps: EssenceCaps) -> State {
+        // Pieces stand on squares, not by number, so there is no order to fix.
+        let mut s = self.unlimited();
         match s.rules.game() {
             // LT-9: the mover wins; Ludii's Tab keeps no score.
             Preset::Tab => s.scores = [0; 2],

@@ -15,7 +15,7 @@
 //! [`graph::build`] expands the positions breadth first from the seeds, in batches over the
 //! threads. [`solve::solve`] iterates the Bellman equations (Gauss–Seidel, from 0) group by
 //! group of the number of pieces on the board, fewest first, until no value moves by more than
-//! the tolerance, then computes each side's chance to win under optimal play. [`file`] writes
+//! the tolerance, then computes each side's chance to win under optimal play. [`mod@file`] writes
 //! and reads the table; [`probe`] answers for any position in it, and for every decision of a
 //! player's turn whose ends are in it; [`verify`] rebuilds the positions and checks every
 //! stored value against one Bellman step from the stored values of its successors.
@@ -29,8 +29,8 @@ use thiserror::Error;
 
 pub use file::{Entry, Header, TableFile};
 pub use typed::{
-    BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, VERIFY_TOLERANCE,
-    VerifyReport, build, probe, probe_state, verify,
+    BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, TypedProbe,
+    VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, verify,
 };
 
 /// Why a table could not be built, read or used.

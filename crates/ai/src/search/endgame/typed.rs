@@ -311,6 +311,22 @@ pub fn probe_state<S>(table: &TableFile, state: &S) -> Result<Probe, EndgameErro
 where
     S: Essence + std::hash::Hash + Eq,
 {
+    probe_typed(table, state).map(|(probe, _)| probe)
+}
+
+/// A probe's answer with the decisions of a player's turn as moves, in move order, with their
+/// values (none at a chance turn).
+pub type TypedProbe<M> = (Probe, Vec<(M, f64)>);
+
+/// [`probe_state`] with the decisions of a player's turn as moves, in move order, with their
+/// values.
+///
+/// # Errors
+/// As [`probe_state`].
+pub fn probe_typed<S>(table: &TableFile, state: &S) -> Result<TypedProbe<S::Move>, EndgameError>
+where
+    S: Essence + std::hash::Hash + Eq,
+{
     let caps = EssenceCaps {
         bank: table.header.bank_cap,
     };
@@ -326,7 +342,7 @@ where
         ))),
         Turn::Chance => {
             let e = lookup(state)?;
-            Ok(Probe {
+            let probe = Probe {
                 player: state.chance_player().unwrap_or(Player::One),
                 chance: true,
                 value: f64::from(e.value),
@@ -334,12 +350,13 @@ where
                 win: Some(f64::from(e.win)),
                 loss: Some(f64::from(e.loss)),
                 moves: Vec::new(),
-            })
+            };
+            Ok((probe, Vec::new()))
         }
         Turn::Player(p) => {
-            // The counters of the limits are dropped first: the tables solve the game without
-            // them.
-            let root = state.essence(caps);
+            // The counters of the limits are dropped first (the tables solve the game without
+            // them); the pieces keep their numbers, so the decisions are the state's own.
+            let root = state.unlimited();
             let turn = TurnGraph::new(&root, 1 << 16);
             if !turn.is_complete() {
                 return Err(EndgameError::TurnTooLarge {
@@ -373,10 +390,10 @@ where
                 lo.push(a);
                 hi.push(b);
             }
-            let moves: Vec<ProbedMove> = turn
-                .root_values(&lo)
-                .into_iter()
-                .map(|(m, v)| ProbedMove {
+            let typed = turn.root_values(&lo);
+            let moves: Vec<ProbedMove> = typed
+                .iter()
+                .map(|&(m, v)| ProbedMove {
                     text: m.to_string(),
                     value: v,
                 })
@@ -390,15 +407,18 @@ where
                 .into_iter()
                 .map(|(_, v)| v)
                 .fold(f64::NEG_INFINITY, f64::max);
-            Ok(Probe {
-                player: p,
-                chance: false,
-                value,
-                value_hi,
-                win: None,
-                loss: None,
-                moves,
-            })
+            Ok((
+                Probe {
+                    player: p,
+                    chance: false,
+                    value,
+                    value_hi,
+                    win: None,
+                    loss: None,
+                    moves,
+                },
+                typed,
+            ))
         }
     }
 }
@@ -565,6 +585,34 @@ impl TableSet {
     /// The files opened, in the order they are searched.
     pub fn files(&self) -> impl Iterator<Item = &str> {
         self.tables.iter().map(|(p, _)| p.as_str())
+    }
+
+    /// The answer of the first table that holds `state` (of the set's ruleset), with the
+    /// decisions of a player's turn as moves.
+    ///
+    /// # Errors
+    /// [`EndgameError::NotInTable`] if no table holds it.
+    pub fn probe_typed<S>(&self, state: &S) -> Result<TypedProbe<S::Move>, EndgameError>
+    where
+        S: Essence + std::hash::Hash + Eq,
+    {
+        for (_, table) in &self.tables {
+            match probe_typed(table, state) {
+                Err(EndgameError::NotInTable(_)) => continue,
+                answer => return answer,
+            }
+        }
+        Err(EndgameError::NotInTable(state.position_id()))
+    }
+
+    /// Whether the set holds no table.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The ruleset of the set's tables.
+    pub fn rules(&self) -> &AnyRuleset {
+        &self.rules
     }
 
     /// The answer of the first table that holds the position `id`.

@@ -1,0 +1,47 @@
+//! Any player with the endgame tables: where a table holds the position, the tables' exact
+//! values choose the move; elsewhere the player plays as it would (docs/ENDGAMES.md).
+
+use std::sync::Arc;
+
+use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::players::playable::Playable;
+use crate::search::endgame::TableSet;
+use crate::search::turn::{best_first, best_moves};
+
+/// A player that consults the endgame tables first.
+pub struct WithTables<S: Playable> {
+    inner: Box<dyn Agent<S>>,
+    tables: Arc<TableSet>,
+}
+
+impl<S: Playable> WithTables<S> {
+    /// `inner`, consulting `tables` first.
+    pub fn new(inner: Box<dyn Agent<S>>, tables: Arc<TableSet>) -> Self {
+        WithTables { inner, tables }
+    }
+}
+
+impl<S: Playable> Agent<S> for WithTables<S> {
+    /// The player's own spec: the tables change its moves only where they are exact.
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    /// In a table, the first move in move order among those of the best exact value.
+    fn choose(&mut self, state: &S) -> S::Move {
+        match S::table_values(&self.tables, state) {
+            Some(values) => best_moves(&values)[0],
+            None => self.inner.choose(state),
+        }
+    }
+
+    fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
+        match S::table_values(&self.tables, state) {
+            Some(values) => Some(Evaluation {
+                kind: ValueKind::ExactResult,
+                moves: best_first(values),
+            }),
+            None => self.inner.evaluate(state),
+        }
+    }
+}
