@@ -315,3 +315,47 @@ fn a_player_with_tables_plays_their_best_moves_and_does_not_do_worse_than_their_
         "{against_itself} vs {value}"
     );
 }
+
+#[test]
+fn a_table_of_every_one_against_one_position_of_ludii_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    let spec = BuildSpec {
+        pieces: Some([1, 1]),
+        ..BuildSpec::default()
+    };
+    let built = endgame::build(&rules, &spec, &mut |_| {}).unwrap();
+    assert_eq!(built.header.domain, "pieces");
+    assert_eq!(built.header.pieces, [1, 1]);
+    assert!(built.header.seeds.is_empty());
+    let path = dir.path().join("p11.qeg");
+    table_file::write(&path, &built.header, built.entries).unwrap();
+    let table = TableFile::open(&path).unwrap();
+    let report = endgame::verify(&table, "p11.qeg").unwrap();
+    assert_eq!(report.positions, table.len());
+    // Every placement is in the table, and its value lies within the bounds of the exhaustive
+    // search (checked on every 97th, to keep the test short).
+    let ludii: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let mut placements = Vec::new();
+    let given = <tab_ludii::State as qasab_core::Essence>::placements(
+        &ludii,
+        qasab_core::ByPlayer::new(1, 1),
+        &mut |s| placements.push(s),
+    )
+    .unwrap();
+    assert_eq!(given as usize, placements.len());
+    assert!(placements.len() > 1000);
+    for (i, s) in placements.iter().enumerate() {
+        let v = white_value(&table, s);
+        if i % 97 == 0 {
+            let (lo, hi) = (bound(s, 3, -1.0), bound(s, 3, 1.0));
+            assert!(lo - 1e-6 <= v && v <= hi + 1e-6, "{}", s.position_id());
+        }
+    }
+    // Hyde's Ludii encoding and the faithful rulesets say why they have no such tables yet.
+    for other in ["tab-hyde-ludii", "tab(columns=7)"] {
+        let r: AnyRuleset = other.parse().unwrap();
+        let err = endgame::build(&r, &spec, &mut |_| {}).unwrap_err().to_string();
+        assert!(err.contains("--from"), "{err}");
+    }
+}

@@ -450,7 +450,8 @@ pub struct BenchArgs {
 /// `qasab endgame` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum EndgameCommand {
-    /// Solve every position reachable from the given positions exactly, and write the table.
+    /// Solve every position reachable from the given positions (or every position with at most
+    /// the given pieces) exactly, and write the table.
     Build(EndgameBuildArgs),
     /// The exact value of a position, and of every decision at a player's turn.
     Probe {
@@ -489,8 +490,16 @@ pub struct EndgameBuildArgs {
     pub ruleset: String,
     /// A position id at a throw; the table holds every position reachable from it (repeat for
     /// several).
-    #[arg(long = "from", value_name = "POSITION_ID", required = true)]
+    #[arg(
+        long = "from",
+        value_name = "POSITION_ID",
+        required_unless_present = "pieces",
+        conflicts_with = "pieces"
+    )]
     pub from: Vec<String>,
+    /// Every position with at most W white and B black pieces on the board (tab-ludii).
+    #[arg(long, value_name = "W,B")]
+    pub pieces: Option<String>,
     /// The table file to write.
     #[arg(long, default_value = "endgame.qeg")]
     pub out: PathBuf,

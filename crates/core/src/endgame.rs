@@ -43,6 +43,19 @@ pub trait Essence: GameState {
     /// zero and nothing else changed: the same decisions, none of which reaches a limit in the
     /// turn. What a table reads at a player's turn.
     fn unlimited(&self) -> Self;
+
+    /// Every position at a throw with exactly `pieces` on the board (White's, Black's), either
+    /// side to throw, each a state that passes [`GameState::validate`]: the seeds of a table of
+    /// every position with at most these pieces (`qasab endgame build --pieces`). Returns how
+    /// many it gave.
+    ///
+    /// # Errors
+    /// Why the game cannot list them (a ruleset whose positions it does not enumerate yet).
+    fn placements(
+        rules: &Self::Ruleset,
+        pieces: ByPlayer<u8>,
+        out: &mut dyn FnMut(Self),
+    ) -> Result<u64, String>;
 }
 
 /// Work over a game whose positions can be tabled, run by [`with_essence`] for the game of a

@@ -110,8 +110,10 @@ pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
 
 fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     let rules = parse_ruleset(&args.ruleset)?;
+    let pieces = args.pieces.as_deref().map(parse_pieces).transpose()?;
     let spec = BuildSpec {
         seeds: args.from.clone(),
+        pieces,
         bank_cap: args.bank_cap,
         max_positions: args.max_positions,
         ..BuildSpec::default()
@@ -220,4 +222,16 @@ pub fn tables_for(
         return Ok(None);
     }
     Ok(Some(std::sync::Arc::new(set)))
+}
+
+/// `W,B`: the most white and black pieces of a table.
+fn parse_pieces(text: &str) -> Result<[u8; 2]> {
+    let bad = || {
+        anyhow!(
+            "--pieces {text}: expected W,B, the most white and black pieces on the board (e.g. 2,2)"
+        )
+    };
+    let (w, b) = text.split_once(',').ok_or_else(bad)?;
+    let count = |x: &str| x.trim().parse::<u8>().ok().filter(|&n| n > 0);
+    Ok([count(w).ok_or_else(bad)?, count(b).ok_or_else(bad)?])
 }

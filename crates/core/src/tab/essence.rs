@@ -75,6 +75,19 @@ impl Essence for State {
         s.next = Next::EMPTY;
         s
     }
+
+    /// Not enumerated yet: a piece's history (the squares or rows it has seen, its visit to
+    /// the enemy row) multiplies the positions of even one piece a side; tables start from
+    /// positions instead (`--from`).
+    fn placements(
+        rules: &Self::Ruleset,
+        _pieces: ByPlayer<u8>,
+        _out: &mut dyn FnMut(State),
+    ) -> Result<u64, String> {
+        Err(format!(
+            "{rules}: tables by piece count are not available for the faithful rulesets yet (the pieces' histories multiply the positions); build from positions with --from"
+        ))
+    }
 }
 
 impl Tabled for State {

@@ -38,7 +38,8 @@ pub struct Header {
     pub domain: String,
     /// White's and Black's most pieces on the board.
     pub pieces: [u8; 2],
-    /// The seed positions' ids (`from` tables), to rebuild the positions from.
+    /// The seed positions' ids (`from` tables), to rebuild the positions from; empty for a
+    /// `pieces` table, whose seeds are every placement of up to `pieces`.
     pub seeds: Vec<String>,
     /// The bank cap of the positions' essence.
     pub bank_cap: u16,

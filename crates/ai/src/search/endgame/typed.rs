@@ -3,7 +3,9 @@
 use std::time::Instant;
 
 use qasab_core::endgame::{EssenceWork, with_essence};
-use qasab_core::{AnyRuleset, Essence, EssenceCaps, GameState, Player, Registered, Ruleset, Turn};
+use qasab_core::{
+    AnyRuleset, ByPlayer, Essence, EssenceCaps, GameState, Player, Registered, Ruleset, Turn,
+};
 
 use super::EndgameError;
 use super::file::{Entry, Header, INDEX, TableFile};
@@ -16,6 +18,9 @@ use crate::search::turn::TurnGraph;
 pub struct BuildSpec {
     /// The ids of the positions whose reachable positions the table holds.
     pub seeds: Vec<String>,
+    /// Instead of `seeds`: every position with at most these pieces (White's, Black's) on
+    /// the board, as the game lists them ([`Essence::placements`]).
+    pub pieces: Option<[u8; 2]>,
     /// Banked tâbs beyond this many count as this many.
     pub bank_cap: u16,
     /// The value iteration stops when no value moves by more than this in a sweep.
@@ -32,6 +37,7 @@ impl Default for BuildSpec {
     fn default() -> Self {
         BuildSpec {
             seeds: Vec::new(),
+            pieces: None,
             bank_cap: EssenceCaps::default().bank,
             tolerance: 1e-12,
             max_sweeps: 1_000_000,
@@ -105,6 +111,26 @@ fn settings(spec: &BuildSpec) -> BuildSettings {
     }
 }
 
+/// The seed positions of a table: every placement of at most `pieces`, or the positions of
+/// `ids`.
+fn seeds_for<S: Essence>(
+    rules: &S::Ruleset,
+    pieces: Option<[u8; 2]>,
+    ids: &[String],
+) -> Result<Vec<S>, EndgameError> {
+    let Some([w, b]) = pieces else {
+        return seeds_of(rules, ids);
+    };
+    let mut seeds = Vec::new();
+    for white in 1..=w {
+        for black in 1..=b {
+            S::placements(rules, ByPlayer::new(white, black), &mut |s| seeds.push(s))
+                .map_err(EndgameError::Position)?;
+        }
+    }
+    Ok(seeds)
+}
+
 fn seeds_of<S: GameState>(rules: &S::Ruleset, ids: &[String]) -> Result<Vec<S>, EndgameError> {
     ids.iter()
         .map(|id| {
@@ -124,7 +150,7 @@ where
     S: Essence + std::hash::Hash + Eq + Send + Sync,
 {
     let started = Instant::now();
-    let seeds: Vec<S> = seeds_of(rules, &spec.seeds)?;
+    let seeds: Vec<S> = seeds_for(rules, spec.pieces, &spec.seeds)?;
     let g = graph::build(&seeds, settings(spec), |found, expanded| {
         progress(Progress::Expand { found, expanded })
     })?;
@@ -139,6 +165,7 @@ where
         let m = s.material();
         pieces = [pieces[0].max(m.one), pieces[1].max(m.two)];
     }
+    let pieces = spec.pieces.unwrap_or(pieces);
     let (mut wins, mut losses, mut draws, mut mixed) = (0, 0, 0, 0);
     for (_, e) in &entries {
         if e.win >= 1.0 - 1e-6 {
@@ -153,9 +180,18 @@ where
     }
     let header = Header {
         ruleset: rules.to_string(),
-        domain: "from".into(),
+        domain: if spec.pieces.is_some() {
+            "pieces"
+        } else {
+            "from"
+        }
+        .into(),
         pieces,
-        seeds: spec.seeds.clone(),
+        seeds: if spec.pieces.is_some() {
+            Vec::new()
+        } else {
+            spec.seeds.clone()
+        },
         bank_cap: spec.bank_cap,
         index: INDEX.into(),
         positions: entries.len() as u64,
@@ -484,7 +520,8 @@ where
         why,
     };
     let h = &table.header;
-    let seeds: Vec<S> = seeds_of(rules, &h.seeds)?;
+    let pieces = (h.domain == "pieces").then_some(h.pieces);
+    let seeds: Vec<S> = seeds_for(rules, pieces, &h.seeds)?;
     let spec = BuildSpec {
         bank_cap: h.bank_cap,
         max_positions: h.positions as usize,
