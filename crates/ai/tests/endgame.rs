@@ -355,7 +355,9 @@ fn a_table_of_every_one_against_one_position_of_ludii_tab() {
     // Hyde's Ludii encoding and the faithful rulesets say why they have no such tables yet.
     for other in ["tab-hyde-ludii", "tab(columns=7)"] {
         let r: AnyRuleset = other.parse().unwrap();
-        let err = endgame::build(&r, &spec, &mut |_| {}).unwrap_err().to_string();
+        let err = endgame::build(&r, &spec, &mut |_| {})
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("--from"), "{err}");
     }
 }

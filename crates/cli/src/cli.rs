@@ -510,7 +510,10 @@ pub struct EndgameBuildArgs {
     /// mattering.
     #[arg(long, default_value_t = qasab_core::EssenceCaps::default().bank)]
     pub bank_cap: u16,
-    /// The most positions the table may hold (each takes about 200 bytes while building).
+    /// Ludii's track counts (LT-6) beyond this size count as this size.
+    #[arg(long, default_value_t = qasab_core::EssenceCaps::default().counts)]
+    pub count_cap: i32,
+    /// The most positions the table may hold.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_positions: usize,
     /// Print the table's statistics as JSON.

@@ -19,11 +19,16 @@ pub struct EssenceCaps {
     /// Banked tâbs beyond this many are dropped (L-8): the table stands a bank of `bank` for
     /// any larger one, and its builder shows where a larger cap stops changing the values.
     pub bank: u16,
+    /// Ludii's track counts (LT-6) are cut to `-counts..=counts`. They can drift without
+    /// bound as pieces go round (a move may add at one index and take at another), but the
+    /// rules read only whether a count is positive, so a count far from zero stands for any
+    /// farther one.
+    pub counts: i32,
 }
 
 impl Default for EssenceCaps {
     fn default() -> Self {
-        EssenceCaps { bank: 8 }
+        EssenceCaps { bank: 8, counts: 4 }
     }
 }
 

@@ -101,21 +101,27 @@ fn probe_id(rules: &AnyRuleset, id: &str, tables: &std::path::Path) -> PyResult<
 }
 
 /// Builds the table of every position reachable from the positions `seeds` (ids, each at a
-/// throw) under `ruleset`, writes it to `out` and returns its header as JSON text.
+/// throw), or with `pieces` = (W, B) of every position with at most those pieces, under
+/// `ruleset`; writes it to `out` and returns its header as JSON text.
 #[pyfunction]
-#[pyo3(signature = (ruleset, seeds, out, bank_cap, max_positions))]
+#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn endgame_build(
     py: Python<'_>,
     ruleset: &str,
     seeds: Vec<String>,
     out: PathBuf,
     bank_cap: u16,
+    count_cap: i32,
     max_positions: usize,
+    pieces: Option<(u8, u8)>,
 ) -> PyResult<String> {
     let rules = parse_ruleset(ruleset)?;
     let spec = BuildSpec {
         seeds,
+        pieces: pieces.map(|(w, b)| [w, b]),
         bank_cap,
+        count_cap,
         max_positions,
         ..BuildSpec::default()
     };

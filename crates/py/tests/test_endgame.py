@@ -70,3 +70,13 @@ def test_docstring_examples(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = doctest.testmod(eg, optionflags=doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_table_by_piece_count(tmp_path):
+    path = tmp_path / "p11.qeg"
+    header = eg.build("tab-ludii", [], path, pieces=(1, 1))
+    assert header["domain"] == "pieces" and header["pieces"] == [1, 1]
+    assert header["seeds"] == [] and header["positions"] > 1000
+    assert eg.probe_position("tab-ludii", DUEL, path)["chance"]
+    with pytest.raises(qasab.QasabError, match="--from"):
+        eg.build("tab(columns=7)", [], tmp_path / "x.qeg", pieces=(1, 1))

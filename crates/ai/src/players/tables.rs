@@ -45,3 +45,19 @@ impl<S: Playable> Agent<S> for WithTables<S> {
         }
     }
 }
+
+/// The [`Playable::table_values`] of a game whose positions have an
+/// [`Essence`](qasab_core::Essence): the values of the first table that holds the position.
+/// Written once here, used in the `impl Playable` of each such game.
+macro_rules! table_hooks {
+    () => {
+        fn table_values(
+            tables: &crate::search::endgame::TableSet,
+            state: &Self,
+        ) -> Option<Vec<(Self::Move, f64)>> {
+            let (_, moves) = tables.probe_typed(state).ok()?;
+            (!moves.is_empty()).then_some(moves)
+        }
+    };
+}
+pub(crate) use table_hooks;

@@ -115,13 +115,14 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
         seeds: args.from.clone(),
         pieces,
         bank_cap: args.bank_cap,
+        count_cap: args.count_cap,
         max_positions: args.max_positions,
         ..BuildSpec::default()
     };
     eprintln!(
-        "building {rules}: at most {} positions, about {} MB while building",
+        "building {rules}: at most {} positions; about 200 bytes each, and {} bytes for each one waiting to be expanded",
         args.max_positions,
-        args.max_positions / 5_000
+        endgame::state_bytes(&rules).unwrap_or(0)
     );
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("template"));
@@ -182,7 +183,11 @@ fn print_stats(h: &Header, json: bool) -> Result<()> {
             ""
         }
     );
-    outln!("bank cap    {}", h.bank_cap);
+    outln!(
+        "caps        bank {}, track counts {}",
+        h.bank_cap,
+        h.count_cap
+    );
     outln!("built in    {:.1} s", h.build_seconds);
     Ok(())
 }

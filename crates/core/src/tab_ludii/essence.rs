@@ -48,9 +48,17 @@ impl Essence for State {
         }
     }
 
-    fn essence(&self, _caps: EssenceCaps) -> State {
+    fn essence(&self, caps: EssenceCaps) -> State {
         // Pieces stand on squares, not by number, so there is no order to fix.
         let mut s = self.unlimited();
+        if s.rules.game() == Preset::Tab {
+            let n = usize::from(s.rules.columns());
+            for side in &mut s.counts {
+                for at in (HOME_AT..HOME_AT + 2 * n).chain(ENEMY_AT..ENEMY_AT + 3 * n) {
+                    side[at] = side[at].clamp(-caps.counts, caps.counts);
+                }
+            }
+        }
         match s.rules.game() {
             // LT-9: the mover wins; Ludii's Tab keeps no score.
             Preset::Tab => s.scores = [0; 2],

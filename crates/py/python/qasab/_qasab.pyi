@@ -134,7 +134,9 @@ def endgame_build(
     seeds: List[str],
     out: Union[str, "os.PathLike[str]"],
     bank_cap: int,
+    count_cap: int,
     max_positions: int,
+    pieces: Optional[Tuple[int, int]] = None,
 ) -> str: ...
 def endgame_header(path: Union[str, "os.PathLike[str]"]) -> str: ...
 def endgame_verify(path: Union[str, "os.PathLike[str]"]) -> Tuple[int, float]: ...

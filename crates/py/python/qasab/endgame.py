@@ -85,13 +85,16 @@ def build(
     seeds: Iterable[str],
     out: PathLike,
     *,
+    pieces: Optional[Tuple[int, int]] = None,
     bank_cap: int = 8,
+    count_cap: int = 4,
     max_positions: int = 20_000_000,
 ) -> Dict[str, Any]:
-    """Builds the table of every position reachable from ``seeds`` (position ids at a throw)
-    under ``ruleset``, writes it to ``out`` and returns its header (docs/ENDGAMES.md)."""
+    """Builds the table of every position reachable from ``seeds`` (position ids at a throw),
+    or with ``pieces=(W, B)`` and no seeds of every position with at most those pieces, under
+    ``ruleset``; writes it to ``out`` and returns its header (docs/ENDGAMES.md)."""
     text = _qasab.endgame_build(
-        ruleset, list(seeds), os.fspath(out), bank_cap, max_positions
+        ruleset, list(seeds), os.fspath(out), bank_cap, count_cap, max_positions, pieces
     )
     return json.loads(text)
 

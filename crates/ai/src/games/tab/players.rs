@@ -19,13 +19,7 @@ pub const TAB_MINIMAX: f64 = 0.4;
 impl Playable for State {
     crate::players::net::network_hooks!();
 
-    fn table_values(
-        tables: &crate::search::endgame::TableSet,
-        state: &Self,
-    ) -> Option<Vec<(Self::Move, f64)>> {
-        let (_, moves) = tables.probe_typed(state).ok()?;
-        (!moves.is_empty()).then_some(moves)
-    }
+    crate::players::tables::table_hooks!();
 
     /// Rollouts stop at once: the leaf's static evaluation is the reward. Random play to the
     /// end of a faithful Tâb game says little about the position (searches of 1,000 iterations

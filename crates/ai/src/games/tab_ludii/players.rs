@@ -8,13 +8,7 @@ use crate::search::mcts::{MctsOptions, RolloutPolicy};
 impl Playable for State {
     crate::players::net::network_hooks!();
 
-    fn table_values(
-        tables: &crate::search::endgame::TableSet,
-        state: &Self,
-    ) -> Option<Vec<(Self::Move, f64)>> {
-        let (_, moves) = tables.probe_typed(state).ok()?;
-        (!moves.is_empty()).then_some(moves)
-    }
+    crate::players::tables::table_hooks!();
 
     /// Rollouts that take the largest capture on offer (`rollout=captures`): on `tab-ludii` at
     /// 1,000 iterations a move they beat `random` in 98.7% of 1,000 games, where uniform

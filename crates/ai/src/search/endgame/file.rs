@@ -43,6 +43,8 @@ pub struct Header {
     pub seeds: Vec<String>,
     /// The bank cap of the positions' essence.
     pub bank_cap: u16,
+    /// The cap on Ludii's track counts in the positions' essence.
+    pub count_cap: i32,
     /// How positions are keyed.
     pub index: String,
     /// Positions in the table.

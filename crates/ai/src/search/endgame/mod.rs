@@ -30,7 +30,7 @@ use thiserror::Error;
 pub use file::{Entry, Header, TableFile};
 pub use typed::{
     BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, TypedProbe,
-    VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, verify,
+    VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, state_bytes, verify,
 };
 
 /// Why a table could not be built, read or used.
@@ -54,7 +54,7 @@ pub enum EndgameError {
     },
     /// The table would hold more positions than allowed.
     #[error(
-        "the table would hold more than {limit} positions; raise --max-positions if memory allows (about 200 bytes a position while building)"
+        "the table would hold more than {limit} positions; raise --max-positions if memory allows"
     )]
     TooLarge {
         /// The most positions allowed.

@@ -23,6 +23,8 @@ pub struct BuildSpec {
     pub pieces: Option<[u8; 2]>,
     /// Banked tâbs beyond this many count as this many.
     pub bank_cap: u16,
+    /// Ludii's track counts beyond this size count as this size.
+    pub count_cap: i32,
     /// The value iteration stops when no value moves by more than this in a sweep.
     pub tolerance: f64,
     /// The most sweeps of one pass.
@@ -39,6 +41,7 @@ impl Default for BuildSpec {
             seeds: Vec::new(),
             pieces: None,
             bank_cap: EssenceCaps::default().bank,
+            count_cap: EssenceCaps::default().counts,
             tolerance: 1e-12,
             max_sweeps: 1_000_000,
             max_positions: 20_000_000,
@@ -105,6 +108,7 @@ fn settings(spec: &BuildSpec) -> BuildSettings {
     BuildSettings {
         caps: EssenceCaps {
             bank: spec.bank_cap,
+            counts: spec.count_cap,
         },
         turn_states: spec.turn_states,
         max_nodes: spec.max_positions,
@@ -193,6 +197,7 @@ where
             spec.seeds.clone()
         },
         bank_cap: spec.bank_cap,
+        count_cap: spec.count_cap,
         index: INDEX.into(),
         positions: entries.len() as u64,
         tolerance: spec.tolerance,
@@ -365,6 +370,7 @@ where
 {
     let caps = EssenceCaps {
         bank: table.header.bank_cap,
+        counts: table.header.count_cap,
     };
     let lookup = |s: &S| -> Result<Entry, EndgameError> {
         table
@@ -524,6 +530,7 @@ where
     let seeds: Vec<S> = seeds_for(rules, pieces, &h.seeds)?;
     let spec = BuildSpec {
         bank_cap: h.bank_cap,
+        count_cap: h.count_cap,
         max_positions: h.positions as usize,
         ..BuildSpec::default()
     };
@@ -665,4 +672,20 @@ impl TableSet {
         }
         Err(EndgameError::NotInTable(id.to_string()))
     }
+}
+
+/// The bytes of one state of the game of `rules` (a position waiting to be expanded takes
+/// that much while a table is built), if the game has tables.
+pub fn state_bytes(rules: &AnyRuleset) -> Option<usize> {
+    struct Work;
+    impl EssenceWork for Work {
+        type Output = usize;
+        fn run<S: Essence + Registered + std::hash::Hash + Eq + Send + Sync>(
+            self,
+            _rules: &S::Ruleset,
+        ) -> usize {
+            std::mem::size_of::<S>()
+        }
+    }
+    with_essence(rules, Work)
 }
