@@ -88,18 +88,18 @@ pub const NET_OPTIONS: &[OptionDef<NetSettings>] = &[
 
 /// The plan of the `net` player ([`NetPlayer`]: the best end of its turn by the
 /// network) for `rules`. With `weights=FILE` the file is read when the plan is prepared, after
-/// a host has checked its limits ([`crate::Limits::files`]), and the plan's cost names it.
+/// a host has checked its limits ([`crate::players::Limits::files`]), and the plan's cost names it.
 ///
 /// # Errors
-/// [`crate::AgentError`] for a ruleset with no shipped network; when prepared,
+/// [`crate::spec::AgentError`] for a ruleset with no shipped network; when prepared,
 /// for a network file that cannot be read or was trained on other inputs.
 pub fn net_plan<S: Encode + Playable>(
-    spec: &crate::AgentSpec,
+    spec: &crate::spec::AgentSpec,
     rules: &S::Ruleset,
     file: Option<String>,
-) -> Result<Plan<S>, crate::AgentError> {
+) -> Result<Plan<S>, crate::spec::AgentError> {
     let Some(path) = file else {
-        let net = for_rules::<S>(rules).map_err(|e| crate::AgentError::NotAvailable {
+        let net = for_rules::<S>(rules).map_err(|e| crate::spec::AgentError::NotAvailable {
             agent: spec.name.clone(),
             ruleset: rules.to_string(),
             why: e,
