@@ -28,6 +28,7 @@ mod game;
 pub(crate) mod id;
 mod movegen;
 mod moves;
+mod narrate;
 mod next;
 mod observe;
 #[cfg(any(test, feature = "reference"))]

@@ -1,0 +1,44 @@
+//! Criterion benchmarks of the endgame tables: building the table of one `tab-ludii` duel
+//! (776 positions: expansion, value iteration, chances), and probing it at a throw and at a
+//! player's turn.
+//!
+//! Run with `cargo bench -p qasab-ai --bench endgame`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use qasab_ai::search::endgame::{self, BuildSpec, TableFile, file as table_file, probe_state};
+use qasab_core::{AnyRuleset, GameState, Ruleset, tab_ludii};
+
+const DUEL: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
+
+fn tables(c: &mut Criterion) {
+    let any: AnyRuleset = "tab-ludii".parse().expect("a preset");
+    let spec = BuildSpec {
+        seeds: vec![DUEL.to_string()],
+        ..BuildSpec::default()
+    };
+    c.bench_function("tab-ludii duel table build (776 positions)", |b| {
+        b.iter(|| endgame::build(black_box(&any), &spec, &mut |_| {}).expect("built"))
+    });
+    let built = endgame::build(&any, &spec, &mut |_| {}).expect("built");
+    let dir = std::env::temp_dir().join(format!("qasab-bench-endgame-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join("duel.qeg");
+    table_file::write(&path, &built.header, built.entries).expect("written");
+    let table = TableFile::open(&path).expect("read");
+    let rules: tab_ludii::Ruleset = "tab-ludii".parse().expect("a preset");
+    let at_throw = rules.state_from_id(DUEL).expect("an id");
+    let mut to_move = at_throw;
+    to_move.apply_chance_unchecked(to_move.parse_chance("3").expect("a throw"));
+    c.bench_function("tab-ludii probe at a throw", |b| {
+        b.iter(|| probe_state(&table, black_box(&at_throw)).expect("in the table"))
+    });
+    c.bench_function("tab-ludii probe at a player's turn", |b| {
+        b.iter(|| probe_state(&table, black_box(&to_move)).expect("in the table"))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, tables);
+criterion_main!(benches);
