@@ -240,6 +240,16 @@ fn damaged_and_mismatched_files_and_bad_positions_are_refused() {
         endgame::probe(&table, &rules, &start),
         Err(EndgameError::NotInTable(_))
     ));
+    // A state of another reading whose position id is the same: refused, not answered with
+    // the values of other rules.
+    let nine: tab_ludii::Ruleset = "tab-ludii(columns=9)".parse().unwrap();
+    let other_state = nine
+        .state_from_id("9/4,W,4/5,B,3/9/white/main/1,0/8,8/0x18/0x27/0x18/0x27")
+        .unwrap();
+    assert!(matches!(
+        probe_state(&table, &other_state),
+        Err(EndgameError::OtherRuleset { .. })
+    ));
     // Tihbat has no tables.
     let tihbat: AnyRuleset = "tihbat".parse().unwrap();
     let spec = BuildSpec::default();

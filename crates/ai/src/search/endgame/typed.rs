@@ -328,14 +328,14 @@ pub fn probe(table: &TableFile, rules: &AnyRuleset, id: &str) -> Result<Probe, E
             probe_state(self.table, &s)
         }
     }
-    check_ruleset(table, rules)?;
+    check_ruleset(table, &rules.to_string())?;
     with_essence(rules, Work { table, id })
         .unwrap_or_else(|| Err(EndgameError::NoTables(rules.to_string())))
 }
 
-/// Refuses a table made for another ruleset.
-fn check_ruleset(table: &TableFile, rules: &AnyRuleset) -> Result<(), EndgameError> {
-    if table.header.ruleset != rules.to_string() {
+/// Refuses a table made for another ruleset than `rules` (a canonical string).
+fn check_ruleset(table: &TableFile, rules: &str) -> Result<(), EndgameError> {
+    if table.header.ruleset != rules {
         return Err(EndgameError::OtherRuleset {
             table: table.header.ruleset.clone(),
             asked: rules.to_string(),
@@ -368,6 +368,9 @@ pub fn probe_typed<S>(table: &TableFile, state: &S) -> Result<TypedProbe<S::Move
 where
     S: Essence + std::hash::Hash + Eq,
 {
+    // A position id does not name its ruleset, so the same id under another reading would
+    // find an entry solved for other rules.
+    check_ruleset(table, &state.ruleset().to_string())?;
     let caps = EssenceCaps {
         bank: table.header.bank_cap,
         counts: table.header.count_cap,
