@@ -1,0 +1,101 @@
+//! The essence of a position (`Essence`): what the tables of solved positions store. The
+//! counters of the limits (L-18) are dropped, interchangeable pieces numbered one way, and
+//! the counts the rules let grow without end cut to the caps (L-8 banked tâbs, LT-6 Ludii's
+//! track counts).
+
+use qasab_core::{ByPlayer, Essence, EssenceCaps, GameState, Ruleset, tab, tab_ludii};
+
+fn tab_state(rules: &str, id: &str) -> tab::State {
+    let r: tab::Ruleset = rules.parse().unwrap();
+    r.state_from_id(id).unwrap()
+}
+
+#[test]
+fn the_limits_counters_are_dropped_and_the_bank_is_cut_to_its_cap() {
+    let s = tab_state(
+        "tab(columns=7)",
+        "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/24.3/6.6/0.0/11.7.0.40/0.0.0.0.0.0.0/-",
+    );
+    let e = s.essence(EssenceCaps { bank: 8, counts: 4 });
+    let fields: Vec<String> = e.position_id().split('/').map(str::to_string).collect();
+    assert_eq!(fields[4], "8.3", "banks above the cap stand at the cap");
+    assert_eq!(
+        fields[7], "0.0.0.0",
+        "turns, turns without progress, opening throws, actions"
+    );
+    assert_eq!(
+        fields[5], "0.0",
+        "captures do not decide the result under end=elimination"
+    );
+    assert_eq!(e.material(), ByPlayer::new(1, 1));
+    // A larger cap keeps the bank; the essence of an essence is itself.
+    let kept = s.essence(EssenceCaps {
+        bank: 30,
+        counts: 4,
+    });
+    assert_eq!(kept.position_id().split('/').nth(4), Some("24.3"));
+    assert_eq!(e.essence(EssenceCaps { bank: 8, counts: 4 }), e);
+    // The same position with other counters has the same essence; `unlimited` keeps the bank.
+    let other = tab_state(
+        "tab(columns=7)",
+        "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/24.3/6.6/0.0/1.0.0.0/0.0.0.0.0.0.0/-",
+    );
+    assert_eq!(
+        other.essence(EssenceCaps::default()),
+        s.essence(EssenceCaps::default())
+    );
+    assert_eq!(s.unlimited().position_id().split('/').nth(4), Some("24.3"));
+}
+
+#[test]
+fn interchangeable_pieces_have_one_essence_whatever_their_numbers() {
+    // Under reduction=off a piece keeps no squares, so White's one piece on c2 may be any of
+    // them.
+    let id = |white: &str| {
+        format!("throw:w/-/{white}/x,x,x,x,x,x,e3.c34/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-")
+    };
+    let a = tab_state("tab(columns=7,reduction=off)", &id("x,x,x,x,x,c2.c12,x"));
+    let b = tab_state("tab(columns=7,reduction=off)", &id("x,x,x,x,x,x,c2.c12"));
+    assert_ne!(a, b);
+    let caps = EssenceCaps::default();
+    assert_eq!(a.essence(caps), b.essence(caps));
+    assert_eq!(a.essence(caps).position_id(), b.essence(caps).position_id());
+}
+
+#[test]
+fn ludii_track_counts_are_cut_to_their_cap() {
+    let r: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let s = r
+        .state_from_id("7/3,W,3/4,B,2/7/white/main/1,0/6,6/5,0x13/0x21/0x14/0x21")
+        .unwrap();
+    let cut = s.essence(EssenceCaps { bank: 8, counts: 4 });
+    assert!(
+        cut.position_id().ends_with("/4,0x13/0x21/0x14/0x21"),
+        "{}",
+        cut.position_id()
+    );
+    let kept = s.essence(EssenceCaps { bank: 8, counts: 5 });
+    assert!(kept.position_id().ends_with("/5,0x13/0x21/0x14/0x21"));
+    // Ludii's Tab keeps no score that decides (LT-9): the captures are dropped.
+    assert!(cut.position_id().contains("/0,0/"), "{}", cut.position_id());
+}
+
+#[test]
+fn ludii_placements_are_valid_positions_at_a_throw_with_the_pieces_asked() {
+    let r: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
+    let mut n = 0u64;
+    let given = tab_ludii::State::placements(&r, ByPlayer::new(2, 1), &mut |s| {
+        assert!(s.validate().is_ok());
+        assert_eq!(s.turn(), qasab_core::Turn::Chance);
+        assert_eq!(s.material(), ByPlayer::new(2, 1));
+        n += 1;
+    })
+    .unwrap();
+    assert_eq!(given, n);
+    assert!(n > 10_000, "{n}");
+    // Bad counts are refused with the reason.
+    let err = tab_ludii::State::placements(&r, ByPlayer::new(0, 1), &mut |_| {}).unwrap_err();
+    assert!(err.contains("from 1 to 7 pieces"), "{err}");
+    let err = tab_ludii::State::placements(&r, ByPlayer::new(8, 1), &mut |_| {}).unwrap_err();
+    assert!(err.contains("from 1 to 7 pieces"), "{err}");
+}
