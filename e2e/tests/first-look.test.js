@@ -201,7 +201,13 @@ test('game pages do not scroll sideways on a phone', async () => {
     const page = watch(await context.newPage(), problems);
     const created = await api(env, 'POST', '/api/games', { ruleset, seats });
     await page.goto(`${env.server.url}${created.seats[0].link}`);
-    await settled(page);
+    // The layout is what is measured: a drawn game page, whoever is to act (waiting for the
+    // computer's whole turn on a 29-column board would measure the search, not the page).
+    await page.waitForFunction(
+      () => ['ready', 'over', 'waiting'].includes(document.body.dataset.state),
+      null,
+      { timeout: 60000 },
+    );
     const w = await widths(page);
     assert.ok(w.page <= w.window, `${ruleset}: ${JSON.stringify(w)}`);
     await screenshot(page, `game-phone-${ruleset.replace(/\W+/g, '-')}`);
