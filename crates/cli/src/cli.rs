@@ -481,6 +481,32 @@ pub enum EndgameCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Play the games `qasab simulate` plays and classify each one a safety limit stops: a draw
+    /// the rules force (both sides hold a sanctuary), a side that cannot lose, or a game the
+    /// players left unfinished.
+    Stalls(EndgameStallsArgs),
+}
+
+/// Arguments of `qasab endgame stalls`.
+#[derive(Args, Debug)]
+pub struct EndgameStallsArgs {
+    /// The ruleset.
+    pub ruleset: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The two players in seat order, comma-separated: e.g. net,net.
+    #[arg(long, default_value = "random,random")]
+    pub players: String,
+    /// Base seed: the games are those of `qasab simulate` with the same seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object, with every stopped game's final position id.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `qasab endgame build`.

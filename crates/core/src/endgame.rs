@@ -61,6 +61,15 @@ pub trait Essence: GameState {
         pieces: ByPlayer<u8>,
         out: &mut dyn FnMut(Self),
     ) -> Result<u64, String>;
+
+    /// The squares (named as the board names them) of each side's sanctuaries: units that no
+    /// enemy piece can ever reach and that their owner never has to move, so that a side
+    /// holding one can never lose, and a game where both sides hold one is a draw under
+    /// perfect play (docs/ENDGAMES.md, "Fortresses"). `None` where the game or its ending
+    /// does not decide it.
+    fn sanctuaries(&self) -> Option<ByPlayer<Vec<String>>> {
+        None
+    }
 }
 
 /// Work over a game whose positions can be tabled, run by [`with_essence`] for the game of a

@@ -2,6 +2,8 @@
 //!
 //! * [`driver`]: one game between agents, with chance from a seed.
 //! * [`simulate`]: many games on all cores, with statistics.
+//! * [`stalls`]: the games of a simulation that a safety limit stops, and whether the rules
+//!   force the draw.
 //! * [`arena`]: round robins between players with paired throws, and their ratings.
 //! * [`analysis`]: every decision of a game against an agent's best, and the luck of throws.
 //! * [`study`]: the variant study, seeded chunks of paired games and their metrics.
@@ -18,5 +20,6 @@ pub mod bench;
 pub mod driver;
 pub mod jobs;
 pub mod simulate;
+pub mod stalls;
 pub mod stats;
 pub mod study;

@@ -83,6 +83,38 @@ pub fn simulate_range<S: Playable>(
     Ok(range.map(|g| sim.play(rules, g)).collect())
 }
 
+/// The final states of the games `0..games` of a simulation, in order: the same games as
+/// [`simulate`] plays with these arguments (see the module docs), for work that reads how
+/// they ended.
+///
+/// # Errors
+/// [`AgentError`] if a spec is invalid for the ruleset.
+pub fn simulate_ends<S: Playable>(
+    rules: &S::Ruleset,
+    specs: [&str; 2],
+    games: u64,
+    seed: u64,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<S>, AgentError> {
+    let sim = Simulation::<S>::new(rules, specs, seed)?;
+    let run = || {
+        (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let end = sim.end(rules, g);
+                tick();
+                end
+            })
+            .collect::<Vec<_>>()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    Ok(pool.install(run))
+}
+
 /// The two prepared players of a simulation and their base seeds.
 struct Simulation<S: Playable> {
     agents: [PreparedAgent<S>; 2],
@@ -110,13 +142,17 @@ impl<S: Playable> Simulation<S> {
 
     /// Plays game `g`.
     fn play(&self, rules: &S::Ruleset, g: u64) -> GameSummary {
+        summarize(&self.end(rules, g))
+    }
+
+    /// Plays game `g` and gives its final state.
+    fn end(&self, rules: &S::Ruleset, g: u64) -> S {
         let mut players = [
             self.agents[0].make(derive_seed(self.bases[0], g)),
             self.agents[1].make(derive_seed(self.bases[1], g)),
         ];
         let mut chance = ChanceSource::new(derive_seed(self.seed, g));
-        let end = play_out(rules.initial_state(), &mut players, &mut chance, |_, _| {});
-        summarize(&end)
+        play_out(rules.initial_state(), &mut players, &mut chance, |_, _| {})
     }
 }
 

@@ -76,6 +76,20 @@ pub trait Playable: Evaluate {
         let _ = (tables, state);
         None
     }
+
+    /// Each side's sanctuaries at `state` ([`qasab_core::Essence::sanctuaries`]); `None` for
+    /// a game that does not look for them.
+    fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<String>>> {
+        let _ = state;
+        None
+    }
+
+    /// The pieces each side has on the board ([`qasab_core::Essence::material`]); `None` for
+    /// a game without tables.
+    fn material(state: &Self) -> Option<qasab_core::ByPlayer<u8>> {
+        let _ = state;
+        None
+    }
 }
 
 /// Work generic over a game with networks (training, encodings, network files), run on the

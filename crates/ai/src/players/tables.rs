@@ -47,7 +47,8 @@ impl<S: Playable> Agent<S> for WithTables<S> {
 }
 
 /// The [`Playable::table_values`] of a game whose positions have an
-/// [`Essence`](qasab_core::Essence): the values of the first table that holds the position.
+/// [`Essence`](qasab_core::Essence): the values of the first table that holds the position,
+/// the sanctuaries and the material.
 /// Written once here, used in the `impl Playable` of each such game.
 macro_rules! table_hooks {
     () => {
@@ -57,6 +58,14 @@ macro_rules! table_hooks {
         ) -> Option<Vec<(Self::Move, f64)>> {
             let (_, moves) = tables.probe_typed(state).ok()?;
             (!moves.is_empty()).then_some(moves)
+        }
+
+        fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<String>>> {
+            qasab_core::Essence::sanctuaries(state)
+        }
+
+        fn material(state: &Self) -> Option<qasab_core::ByPlayer<u8>> {
+            Some(qasab_core::Essence::material(state))
         }
     };
 }

@@ -100,6 +100,7 @@ pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        EndgameCommand::Stalls(args) => super::stalls::run(&args),
         EndgameCommand::Stats { file, json } => {
             let table = TableFile::open(&file)?;
             print_stats(&table.header, json)?;

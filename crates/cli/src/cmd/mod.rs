@@ -18,6 +18,7 @@ mod rules;
 mod serve;
 mod simulate;
 mod solve;
+mod stalls;
 mod study;
 mod train;
 

@@ -25,6 +25,19 @@ impl Essence for State {
         s
     }
 
+    /// See `fortress.rs`.
+    fn sanctuaries(&self) -> Option<ByPlayer<Vec<String>>> {
+        let grid = self.grid();
+        super::board::Position::sanctuaries(self).map(|sides| {
+            sides.map(|squares| {
+                squares
+                    .into_iter()
+                    .map(|s| super::moves::Spot::of(grid, s).to_string())
+                    .collect()
+            })
+        })
+    }
+
     fn essence(&self, caps: EssenceCaps) -> State {
         let mut s = self.unlimited();
         // The captures decide the result only under `end=most-captures` (L-17), and there only

@@ -24,6 +24,7 @@ mod actions;
 mod board;
 mod essence;
 mod flow;
+mod fortress;
 mod game;
 pub(crate) mod id;
 mod movegen;

@@ -1,0 +1,164 @@
+//! Why games stop at a safety limit: the games of a simulation that a limit stops (L-18),
+//! each final position classified by its sanctuaries (docs/ENDGAMES.md, "Fortresses").
+//!
+//! A side that holds a sanctuary (a unit no enemy piece can ever reach and that it never has
+//! to move) can never lose; when both sides hold one, the game is a draw under perfect play,
+//! whatever the throws: the rules, not the players, stop it. A stop where neither side holds
+//! one is a game that the players did not finish, not one the rules forbid finishing.
+
+use qasab_core::{Player, Ruleset, Turn};
+use serde::Serialize;
+
+use crate::play::simulate::simulate_ends;
+use crate::players::Playable;
+use crate::spec::AgentError;
+
+/// What the sanctuaries say of a stopped game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Both sides hold a sanctuary: a draw under perfect play, forced by the rules.
+    Draw,
+    /// This side holds a sanctuary and the other does not: it can never lose; whether it
+    /// could win is not decided here.
+    CannotLose(Player),
+    /// Neither side holds one: nothing in the position stops either side from winning.
+    Open,
+    /// The game's ending does not make a sanctuary decisive (`end=most-captures`), or the game
+    /// does not look for them.
+    NotAnalysed,
+}
+
+impl Verdict {
+    /// The verdict of a position's sanctuaries.
+    pub fn of(sanctuaries: Option<&qasab_core::ByPlayer<Vec<String>>>) -> Verdict {
+        let Some(s) = sanctuaries else {
+            return Verdict::NotAnalysed;
+        };
+        match (s[Player::One].is_empty(), s[Player::Two].is_empty()) {
+            (false, false) => Verdict::Draw,
+            (false, true) => Verdict::CannotLose(Player::One),
+            (true, false) => Verdict::CannotLose(Player::Two),
+            (true, true) => Verdict::Open,
+        }
+    }
+
+    /// Its name in reports: `draw`, `white-cannot-lose` (with the ruleset's seat names),
+    /// `open`, `not-analysed`.
+    pub fn name<R: Ruleset>(self, rules: &R) -> String {
+        match self {
+            Verdict::Draw => "draw".into(),
+            Verdict::CannotLose(p) => format!("{}-cannot-lose", rules.seat_name(p)),
+            Verdict::Open => "open".into(),
+            Verdict::NotAnalysed => "not-analysed".into(),
+        }
+    }
+}
+
+/// One game stopped by a limit.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stall {
+    /// The game's number in the simulation (0-based; `qasab simulate` plays the same game).
+    pub game: u64,
+    /// The limit that stopped it.
+    pub reason: String,
+    /// Turns played.
+    pub turns: u32,
+    /// The final position's id.
+    pub position: String,
+    /// Pieces on the board, White's then Black's.
+    pub material: Option<[u8; 2]>,
+    /// The squares of each side's sanctuaries, White's then Black's.
+    pub sanctuaries: Option<[Vec<String>; 2]>,
+    /// What they decide ([`Verdict::name`]).
+    pub verdict: String,
+    #[serde(skip)]
+    kind: Verdict,
+}
+
+/// The stopped games of a simulation and what their final positions decide.
+#[derive(Clone, Debug, Serialize)]
+pub struct StallReport {
+    /// The canonical ruleset string.
+    pub ruleset: String,
+    /// The players, in seat order.
+    pub players: [String; 2],
+    /// The simulation's seed.
+    pub seed: u64,
+    /// Games played.
+    pub games: u64,
+    /// Games stopped by a limit.
+    pub stopped: u64,
+    /// Stopped games that are draws under perfect play (both sides hold a sanctuary).
+    pub draws: u64,
+    /// Stopped games where only White (first) or only Black (second) holds a sanctuary.
+    pub cannot_lose: [u64; 2],
+    /// Stopped games where neither side holds one.
+    pub open: u64,
+    /// Stopped games not analysed (see [`Verdict::NotAnalysed`]).
+    pub not_analysed: u64,
+    /// Every stopped game, in game order.
+    pub stalls: Vec<Stall>,
+}
+
+impl Stall {
+    /// What the sanctuaries decide.
+    pub fn verdict(&self) -> Verdict {
+        self.kind
+    }
+}
+
+/// Plays the games `qasab simulate` plays with these arguments and classifies each one that a
+/// safety limit stops.
+///
+/// # Errors
+/// [`AgentError`] if a spec is invalid for the ruleset.
+pub fn stalls<S: Playable>(
+    rules: &S::Ruleset,
+    specs: [&str; 2],
+    games: u64,
+    seed: u64,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<StallReport, AgentError> {
+    let ends = simulate_ends::<S>(rules, specs, games, seed, threads, tick)?;
+    let stalls: Vec<Stall> = ends
+        .iter()
+        .enumerate()
+        .filter_map(|(g, end)| stall_of(rules, g as u64, end))
+        .collect();
+    let count = |f: &dyn Fn(Verdict) -> bool| stalls.iter().filter(|s| f(s.kind)).count() as u64;
+    Ok(StallReport {
+        ruleset: rules.to_string(),
+        players: specs.map(str::to_string),
+        seed,
+        games,
+        stopped: stalls.len() as u64,
+        draws: count(&|v| v == Verdict::Draw),
+        cannot_lose: Player::ALL.map(|p| count(&|v| v == Verdict::CannotLose(p))),
+        open: count(&|v| v == Verdict::Open),
+        not_analysed: count(&|v| v == Verdict::NotAnalysed),
+        stalls,
+    })
+}
+
+/// The classification of game `g`'s final position, if a limit stopped it.
+fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stall> {
+    let Turn::Over(o) = end.turn() else {
+        return None;
+    };
+    if !o.reason.is_truncation() {
+        return None;
+    }
+    let sanctuaries = S::sanctuaries(end);
+    let kind = Verdict::of(sanctuaries.as_ref());
+    Some(Stall {
+        game: g,
+        reason: o.reason.name().to_string(),
+        turns: end.turns(),
+        position: end.position_id(),
+        material: S::material(end).map(|m| m.into_array()),
+        verdict: kind.name(rules),
+        kind,
+        sanctuaries: sanctuaries.map(|s| s.into_array()),
+    })
+}
