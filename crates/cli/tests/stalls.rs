@@ -24,7 +24,12 @@ fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
     assert!(!stalls.is_empty());
     assert_eq!(v["stopped"].as_u64(), Some(stalls.len() as u64));
     for s in stalls {
-        assert!(s["position"].as_str().unwrap().starts_with("over:no-progress"));
+        assert!(
+            s["position"]
+                .as_str()
+                .unwrap()
+                .starts_with("over:no-progress")
+        );
         let verdict = s["verdict"].as_str().unwrap();
         assert!(
             ["draw", "white-cannot-lose", "black-cannot-lose", "open"].contains(&verdict),
@@ -48,8 +53,16 @@ fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
 
     let text = qasab(&args);
     assert_eq!(text.code, 0, "{}", text.stderr);
-    assert!(text.stdout.contains("stopped by a limit"), "{}", text.stdout);
-    assert!(text.stdout.contains("draws the rules force"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("stopped by a limit"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("draws the rules force"),
+        "{}",
+        text.stdout
+    );
 
     // A bad ruleset or player is refused with the reason.
     let bad = qasab(&["endgame", "stalls", "tab(columns=8)"]);
