@@ -490,8 +490,13 @@ pub enum EndgameCommand {
 /// Arguments of `qasab endgame stalls`.
 #[derive(Args, Debug)]
 pub struct EndgameStallsArgs {
-    /// The ruleset.
-    pub ruleset: String,
+    /// The ruleset of the games to play (not with --records).
+    #[arg(required_unless_present = "records", conflicts_with = "records")]
+    pub ruleset: Option<String>,
+    /// Read the games from these record files, or every file of these directories (as
+    /// `qasab arena --records DIR` writes them), instead of playing them.
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub records: Vec<PathBuf>,
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     pub games: u64,

@@ -69,3 +69,72 @@ fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
     assert_ne!(bad.code, 0);
     assert!(bad.stderr.contains("columns"), "{}", bad.stderr);
 }
+
+#[test]
+fn stalls_reads_the_records_of_an_arena() {
+    let dir = std::env::temp_dir().join(format!("qasab-stalls-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let arena = qasab(&[
+        "arena",
+        "tab-modern(columns=7,no_progress=12)",
+        "--players",
+        "greedy",
+        "random",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(arena.code, 0, "{}", arena.stderr);
+    let out = qasab(&[
+        "endgame",
+        "stalls",
+        "--records",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["games"], 8);
+    assert!(v["simulation"].is_null());
+    // Every game a limit stopped, and no other: its record ends in a stop.
+    let mut stopped = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        if text.contains("no-progress") {
+            stopped += 1;
+        }
+    }
+    assert_eq!(v["stopped"], stopped);
+    for s in v["stalls"].as_array().unwrap() {
+        assert!(s["record"].as_str().unwrap().ends_with(".qrec"));
+    }
+
+    // Records of two rulesets are refused, naming the file.
+    let other = dir.join("zz-other.qrec");
+    let tab = qasab(&[
+        "arena",
+        "tab-ludii",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--records",
+        dir.join("ludii").to_str().unwrap(),
+    ]);
+    assert_eq!(tab.code, 0, "{}", tab.stderr);
+    let first = std::fs::read_dir(dir.join("ludii"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::copy(first, &other).unwrap();
+    let mixed = qasab(&["endgame", "stalls", "--records", dir.to_str().unwrap()]);
+    assert_ne!(mixed.code, 0);
+    assert!(mixed.stderr.contains("zz-other.qrec"), "{}", mixed.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

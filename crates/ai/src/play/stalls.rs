@@ -57,8 +57,12 @@ impl Verdict {
 /// One game stopped by a limit.
 #[derive(Clone, Debug, Serialize)]
 pub struct Stall {
-    /// The game's number in the simulation (0-based; `qasab simulate` plays the same game).
+    /// The game's number in the simulation (0-based; `qasab simulate` plays the same game),
+    /// or among the records read.
     pub game: u64,
+    /// The record the game was read from, if it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
     /// The limit that stopped it.
     pub reason: String,
     /// Turns played.
@@ -80,11 +84,10 @@ pub struct Stall {
 pub struct StallReport {
     /// The canonical ruleset string.
     pub ruleset: String,
-    /// The players, in seat order.
-    pub players: [String; 2],
-    /// The simulation's seed.
-    pub seed: u64,
-    /// Games played.
+    /// The players, in seat order, and the simulation's seed; `None` for games read from
+    /// records.
+    pub simulation: Option<([String; 2], u64)>,
+    /// Games played or read.
     pub games: u64,
     /// Games stopped by a limit.
     pub stopped: u64,
@@ -126,23 +129,41 @@ pub fn stalls<S: Playable>(
         .enumerate()
         .filter_map(|(g, end)| stall_of(rules, g as u64, end))
         .collect();
-    let count = |f: &dyn Fn(Verdict) -> bool| stalls.iter().filter(|s| f(s.kind)).count() as u64;
-    Ok(StallReport {
-        ruleset: rules.to_string(),
-        players: specs.map(str::to_string),
-        seed,
+    Ok(StallReport::new(
+        rules.to_string(),
+        Some((specs.map(str::to_string), seed)),
         games,
-        stopped: stalls.len() as u64,
-        draws: count(&|v| v == Verdict::Draw),
-        cannot_lose: Player::ALL.map(|p| count(&|v| v == Verdict::CannotLose(p))),
-        open: count(&|v| v == Verdict::Open),
-        not_analysed: count(&|v| v == Verdict::NotAnalysed),
         stalls,
-    })
+    ))
 }
 
-/// The classification of game `g`'s final position, if a limit stopped it.
-fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stall> {
+impl StallReport {
+    /// The report of `stalls` found among `games` games (of a simulation, or read from
+    /// records).
+    pub fn new(
+        ruleset: String,
+        simulation: Option<([String; 2], u64)>,
+        games: u64,
+        stalls: Vec<Stall>,
+    ) -> StallReport {
+        let count =
+            |f: &dyn Fn(Verdict) -> bool| stalls.iter().filter(|s| f(s.kind)).count() as u64;
+        StallReport {
+            ruleset,
+            simulation,
+            games,
+            stopped: stalls.len() as u64,
+            draws: count(&|v| v == Verdict::Draw),
+            cannot_lose: Player::ALL.map(|p| count(&|v| v == Verdict::CannotLose(p))),
+            open: count(&|v| v == Verdict::Open),
+            not_analysed: count(&|v| v == Verdict::NotAnalysed),
+            stalls,
+        }
+    }
+}
+
+/// The classification of game `g`'s final position `end`, if a limit stopped it.
+pub fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stall> {
     let Turn::Over(o) = end.turn() else {
         return None;
     };
@@ -153,6 +174,7 @@ fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stall> {
     let kind = Verdict::of(sanctuaries.as_ref());
     Some(Stall {
         game: g,
+        record: None,
         reason: o.reason.name().to_string(),
         turns: end.turns(),
         position: end.position_id(),

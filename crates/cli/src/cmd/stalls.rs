@@ -3,22 +3,97 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::play::jobs::SimulateJob;
-use qasab_ai::play::stalls::{StallReport, Verdict, stalls};
+use qasab_ai::play::stalls::{StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
+use qasab_core::record::{Record, replay};
 use qasab_core::{Player, Ruleset, with_ruleset};
 
 use super::parse_ruleset;
 use crate::cli::EndgameStallsArgs;
 
 pub fn run(args: &EndgameStallsArgs) -> Result<ExitCode> {
+    let Some(ruleset) = &args.ruleset else {
+        return from_records(args);
+    };
     // The same checks, players and games as `qasab simulate`.
-    let job = SimulateJob::new(&args.ruleset, &args.players, args.games, args.seed)?;
-    let any = parse_ruleset(&args.ruleset)?;
+    let job = SimulateJob::new(ruleset, &args.players, args.games, args.seed)?;
+    let any = parse_ruleset(ruleset)?;
     let [a, b] = &job.players;
     with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], args))
+}
+
+/// The record files named, a directory standing for its files in name order.
+fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read the directory {}", path.display()))?
+                .map(|e| e.map(|e| e.path()))
+                .collect::<std::io::Result<_>>()
+                .with_context(|| format!("cannot read the directory {}", path.display()))?;
+            inside.retain(|p| p.is_file());
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    if files.is_empty() {
+        bail!("--records: no record file found");
+    }
+    Ok(files)
+}
+
+/// Classifies the games of records, which must all be of one ruleset.
+fn from_records(args: &EndgameStallsArgs) -> Result<ExitCode> {
+    let files = record_files(&args.records)?;
+    let mut records = Vec::new();
+    for file in &files {
+        records.push((file, super::read_record(file)?));
+    }
+    let (_, (_, first)) = &records[0];
+    let first = first.clone();
+    if let Some((file, (_, other))) = records.iter().find(|(_, (_, any))| *any != first) {
+        bail!(
+            "{}: a game of {other}, where the first record is of {first}; classify one ruleset at a time",
+            file.display()
+        );
+    }
+    let records: Vec<(&PathBuf, Record)> = records.into_iter().map(|(f, (r, _))| (f, r)).collect();
+    with_ruleset!(&first, r => classify_records(r, &records, args.json))
+}
+
+fn classify_records<R: Ruleset>(
+    rules: &R,
+    records: &[(&PathBuf, Record)],
+    json: bool,
+) -> Result<ExitCode>
+where
+    R::State: Playable,
+{
+    let mut found = Vec::new();
+    for (g, (file, record)) in records.iter().enumerate() {
+        let end = replay::<R::State>(record)
+            .map_err(|e| anyhow!("{}: {e}", file.display()))?
+            .state;
+        if let Some(mut stall) = stall_of(rules, g as u64, &end) {
+            stall.record = Some(file.display().to_string());
+            found.push(stall);
+        }
+    }
+    let report = StallReport::new(rules.to_string(), None, records.len() as u64, found);
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print(rules, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn classify<R: Ruleset>(rules: &R, specs: [&str; 2], args: &EndgameStallsArgs) -> Result<ExitCode>
@@ -55,15 +130,20 @@ fn verdict_text<R: Ruleset>(rules: &R, v: Verdict) -> String {
 
 fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
     let [w, b] = Player::ALL.map(|p| rules.seat_name(p));
-    outln!(
-        "{}: {} games of {} against {}, seed {}: {} stopped by a limit",
-        r.ruleset,
-        r.games,
-        r.players[0],
-        r.players[1],
-        r.seed,
-        r.stopped
-    );
+    match &r.simulation {
+        None => outln!(
+            "{}: {} recorded games: {} stopped by a limit",
+            r.ruleset,
+            r.games,
+            r.stopped
+        ),
+        Some(([a, b], seed)) => outln!(
+            "{}: {} games of {a} against {b}, seed {seed}: {} stopped by a limit",
+            r.ruleset,
+            r.games,
+            r.stopped
+        ),
+    }
     if r.stopped == 0 {
         return Ok(());
     }
@@ -99,6 +179,9 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
         format!("sanctuaries ({w} | {b})")
     );
     for s in &r.stalls {
+        if let Some(file) = &s.record {
+            outln!("{file}:");
+        }
         let pieces = s
             .material
             .map_or_else(|| "-".to_string(), |[a, b]| format!("{a}-{b}"));
@@ -126,8 +209,12 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
         );
     }
     outln!();
-    outln!(
-        "`--json` gives each game's final position id; `qasab simulate` with the same arguments plays the same games."
-    );
+    if r.simulation.is_none() {
+        outln!("`--json` gives each game's final position id.");
+    } else {
+        outln!(
+            "`--json` gives each game's final position id; `qasab simulate` with the same arguments plays the same games."
+        );
+    }
     Ok(())
 }
