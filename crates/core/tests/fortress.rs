@@ -70,6 +70,22 @@ fn the_same_stack_is_no_sanctuary_where_the_rules_make_it_move() {
     // Without a bank a tâb must be played (L-7), and it peels a piece off the stack.
     let no_bank = WHITE_STACK_ON_I.replace("/11.0/", "/0.0/");
     assert_eq!(sanctuaries(&state("tab(tab_bank=none)", &no_bank)), NONE);
+    // No move reduces a stack, so none may be declined.
+    let no_histories: String = WHITE_STACK_ON_I
+        .split('/')
+        .map(|field| {
+            field
+                .split(',')
+                .map(|piece| piece.split_once('v').map_or(piece, |(kept, _)| kept))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("/");
+    assert_eq!(
+        sanctuaries(&state("tab(reduction=off)", &no_histories)),
+        NONE
+    );
     // Every usable throw must be played, reductions included.
     assert_eq!(
         sanctuaries(&state("tab(throw_use=compulsory)", WHITE_STACK_ON_I)),
