@@ -9,7 +9,7 @@
 use std::hash::Hash;
 
 use crate::any::{AnyRuleset, Registered};
-use crate::game::GameState;
+use crate::game::{GameState, PositionIdError};
 use crate::player::ByPlayer;
 use crate::ruleset::Ruleset;
 
@@ -91,6 +91,32 @@ pub trait Tabled: GameState {
     fn with_essence<W: EssenceWork>(rules: &Self::Ruleset, work: W) -> Option<W::Output> {
         let _ = (rules, work);
         None
+    }
+}
+
+/// The sanctuaries ([`Essence::sanctuaries`]) of the position `id` of the game of `rules`:
+/// `Ok(None)` for a game or an ending where they decide nothing.
+///
+/// # Errors
+/// The id is not a valid position of `rules`.
+pub fn sanctuaries_of(
+    rules: &AnyRuleset,
+    id: &str,
+) -> Result<Option<ByPlayer<Vec<String>>>, PositionIdError> {
+    struct Read<'a>(&'a str);
+    impl EssenceWork for Read<'_> {
+        type Output = Result<Option<ByPlayer<Vec<String>>>, PositionIdError>;
+        fn run<S: Essence + Registered + Hash + Eq + Send + Sync>(
+            self,
+            rules: &S::Ruleset,
+        ) -> Self::Output {
+            Ok(rules.state_from_id(self.0)?.sanctuaries())
+        }
+    }
+    match with_essence(rules, Read(id)) {
+        Some(answer) => answer,
+        // A game without tables: the id is still checked.
+        None => rules.state_from_id(id).map(|_| None),
     }
 }
 

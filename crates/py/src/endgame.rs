@@ -100,6 +100,49 @@ fn probe_id(rules: &AnyRuleset, id: &str, tables: &std::path::Path) -> PyResult<
     }
 }
 
+/// The sanctuaries of `state` (docs/ENDGAMES.md, "Fortresses"): a dict from each side's name
+/// to the squares of its units that no enemy piece can ever reach and that it never has to
+/// move, or `None` for a game or an ending where they decide nothing.
+#[pyfunction]
+pub(crate) fn endgame_sanctuaries<'py>(
+    py: Python<'py>,
+    state: &PyState,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    sanctuaries(
+        py,
+        &state.inner.ruleset(),
+        &state.inner.state().position_id(),
+    )
+}
+
+/// As `endgame_sanctuaries`, for the position `position_id` of `ruleset`.
+#[pyfunction]
+pub(crate) fn endgame_sanctuaries_position<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    position_id: &str,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    sanctuaries(py, ruleset, position_id)
+}
+
+fn sanctuaries<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    id: &str,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let rules: AnyRuleset = parse_ruleset(ruleset)?;
+    let found = qasab_core::endgame::sanctuaries_of(&rules, id)
+        .map_err(|e| QasabError::new_err(e.to_string()))?;
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    for p in qasab_core::Player::ALL {
+        d.set_item(rules.seat_name(p), found[p].clone())?;
+    }
+    Ok(Some(d))
+}
+
 /// Builds the table of every position reachable from the positions `seeds` (ids, each at a
 /// throw), or with `pieces` = (W, B) of every position with at most those pieces, under
 /// `ruleset`; writes it to `out` and returns its header as JSON text.

@@ -824,5 +824,7 @@ fn _qasab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(endgame::endgame_build, m)?)?;
     m.add_function(wrap_pyfunction!(endgame::endgame_header, m)?)?;
     m.add_function(wrap_pyfunction!(endgame::endgame_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_sanctuaries, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame::endgame_sanctuaries_position, m)?)?;
     Ok(())
 }

@@ -80,3 +80,19 @@ def test_a_table_by_piece_count(tmp_path):
     assert eg.probe_position("tab-ludii", DUEL, path)["chance"]
     with pytest.raises(qasab.QasabError, match="--from"):
         eg.build("tab(columns=7)", [], tmp_path / "x.qeg", pieces=(1, 1))
+
+
+# White's stack of two on i, which no Black piece can reach and which need never move; Black's
+# three pieces go round the middle rows.
+STACK_ON_I = "throw:b/-/x,x,i.ce1234vffffffffc,x,x,x,x,x,i.ce1234vfffffff00/x,k.ce1234v7ffffffff,N.ce1234v3ffffffff,x,K.ce1234vffffffff,x,x,x,x/11.0/6.7/0.0/156.0.1.562/247.42.17.0.36.0.0/-"
+
+
+def test_sanctuaries():
+    assert eg.sanctuaries_position("tab", STACK_ON_I) == {"white": ["i"], "black": []}
+    # Under end=most-captures the captures decide, and a sanctuary decides nothing.
+    assert eg.sanctuaries_position("tab(end=most-captures)", STACK_ON_I) is None
+    # The start of a game: none; Tihbat has none to look for.
+    assert eg.sanctuaries(qasab.load_game("tab").new_initial_state()) == {"white": [], "black": []}
+    assert eg.sanctuaries(qasab.load_game("tihbat").new_initial_state()) is None
+    with pytest.raises(qasab.QasabError):
+        eg.sanctuaries_position("tab", "not an id")

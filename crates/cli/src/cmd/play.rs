@@ -205,6 +205,9 @@ where
                                 let who = agent.spec();
                                 let eval = thinking(&who, || agent.evaluate(&state));
                                 print_hint(&state, who, eval)?;
+                                if let Some(note) = fortress_note(rules, &state) {
+                                    outln!("{note}");
+                                }
                             }
                             "undo" => {
                                 let Some(i) = by_human.iter().rposition(|&h| h) else {
@@ -475,6 +478,46 @@ fn print_hint<S: GameState>(
     Ok(())
 }
 
+/// What the sanctuaries of the position decide (docs/ENDGAMES.md, "Fortresses"), if a side
+/// holds one.
+fn fortress_note<R: Ruleset>(rules: &R, state: &R::State) -> Option<String>
+where
+    R::State: Playable,
+{
+    let found = <R::State as Playable>::sanctuaries(state)?;
+    let holds = |p: Player| {
+        (!found[p].is_empty()).then(|| format!("{} on {}", rules.seat_name(p), found[p].join(", ")))
+    };
+    let what = "a unit no enemy piece can reach and that never has to move";
+    match (holds(Player::One), holds(Player::Two)) {
+        (Some(a), Some(b)) => Some(format!(
+            "  Both sides hold a sanctuary ({what}: {a}; {b}): neither can win, and the game is a draw under perfect play."
+        )),
+        (Some(a), None) | (None, Some(a)) => {
+            let holder = if found[Player::One].is_empty() {
+                Player::Two
+            } else {
+                Player::One
+            };
+            Some(format!(
+                "  {} holds a sanctuary ({what}: {a}): {} cannot lose, and {} cannot win.",
+                capitalized(rules.seat_name(holder)),
+                rules.seat_name(holder),
+                rules.seat_name(!holder)
+            ))
+        }
+        (None, None) => None,
+    }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// How long a computer player may think before a spinner says so.
 const QUIET_THINKING: Duration = Duration::from_millis(300);
 
@@ -522,6 +565,28 @@ fn save_record(path: &Path, text: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hint_says_what_sanctuaries_decide() {
+        let rules: qasab_core::tab::Ruleset = "tab".parse().unwrap();
+        // White's stack of two on i, Black's three pieces in the middle rows.
+        let one = rules
+            .state_from_id("throw:b/-/x,x,i.ce1234vffffffffc,x,x,x,x,x,i.ce1234vfffffff00/x,k.ce1234v7ffffffff,N.ce1234v3ffffffff,x,K.ce1234vffffffff,x,x,x,x/11.0/6.7/0.0/156.0.1.562/247.42.17.0.36.0.0/-")
+            .unwrap();
+        let note = fortress_note(&rules, &one).unwrap();
+        assert!(
+            note.contains("White holds a sanctuary") && note.contains("white on i"),
+            "{note}"
+        );
+        assert!(note.contains("black cannot win"), "{note}");
+        // Each side's stack on the last square of the enemy row.
+        let both = rules
+            .state_from_id("throw:w/-/x,x,i.ce1234vffffffffc,x,x,x,x,x,i.ce1234vfffffff00/x,I.ce1234v7ffffffff,x,x,x,x,x,x,I.ce1234vfffffff/22.23/7.7/0.0/156.0.2.508/260.56.16.0.55.0.0/-")
+            .unwrap();
+        let note = fortress_note(&rules, &both).unwrap();
+        assert!(note.contains("draw under perfect play"), "{note}");
+        assert_eq!(fortress_note(&rules, &rules.initial_state()), None);
+    }
 
     #[test]
     fn tab_completes_moves_and_commands() {

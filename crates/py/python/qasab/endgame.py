@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _qasab
 from ._qasab import NotInTableError, State
@@ -109,3 +109,17 @@ def verify(path: PathLike) -> Tuple[int, float]:
     against one Bellman step. Returns (positions, largest difference); raises
     ``QasabError`` naming what fails."""
     return _qasab.endgame_verify(os.fspath(path))
+
+
+def sanctuaries(state: State) -> Optional[Dict[str, List[str]]]:
+    """Each side's sanctuaries at ``state`` (docs/ENDGAMES.md, "Fortresses"): the squares of its
+    units that no enemy piece can ever reach and that it never has to move, by side name. A
+    side holding one can never lose; when both do, the game is a draw under perfect play.
+    ``None`` for a game or an ending where they decide nothing (Tihbat, ``end=most-captures``)."""
+    return _qasab.endgame_sanctuaries(state)
+
+
+def sanctuaries_position(ruleset: str, position_id: str) -> Optional[Dict[str, List[str]]]:
+    """As ``sanctuaries``, for the position ``position_id`` of ``ruleset``; raises
+    ``QasabError`` for an id that is not a position of the ruleset."""
+    return _qasab.endgame_sanctuaries_position(ruleset, position_id)
