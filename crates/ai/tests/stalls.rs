@@ -45,6 +45,11 @@ fn the_stopped_games_are_the_simulations_and_each_verdict_is_its_sanctuaries() {
         };
         assert_eq!(s.verdict, expected);
         assert_eq!(s.material, Some(state.material().into_array()));
+        let kept = found
+            .clone()
+            .map(|v| v.iter().map(|u| u.pieces).sum::<u8>());
+        let m = state.material().into_array();
+        assert_eq!(s.free, Some([m[0] - kept[0], m[1] - kept[1]]));
         assert_eq!(s.turns, state.turns());
     }
 }

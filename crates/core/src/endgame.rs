@@ -13,6 +13,16 @@ use crate::game::{GameState, PositionIdError};
 use crate::player::ByPlayer;
 use crate::ruleset::Ruleset;
 
+/// A unit that no enemy piece can ever reach and that its owner never has to move
+/// ([`Essence::sanctuaries`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Sanctuary {
+    /// Its square, named as the board names it.
+    pub square: String,
+    /// Its pieces.
+    pub pieces: u8,
+}
+
 /// Bounds a table puts on counts that the rules let grow without end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EssenceCaps {
@@ -62,12 +72,11 @@ pub trait Essence: GameState {
         out: &mut dyn FnMut(Self),
     ) -> Result<u64, String>;
 
-    /// The squares (named as the board names them) of each side's sanctuaries: units that no
-    /// enemy piece can ever reach and that their owner never has to move, so that a side
-    /// holding one can never lose, and a game where both sides hold one is a draw under
-    /// perfect play (docs/ENDGAMES.md, "Fortresses"). `None` where the game or its ending
-    /// does not decide it.
-    fn sanctuaries(&self) -> Option<ByPlayer<Vec<String>>> {
+    /// Each side's sanctuaries: units that no enemy piece can ever reach and that their owner
+    /// never has to move, so that a side holding one can never lose, and a game where both
+    /// sides hold one is a draw under perfect play (docs/ENDGAMES.md, "Fortresses"). `None`
+    /// where the game or its ending does not decide it.
+    fn sanctuaries(&self) -> Option<ByPlayer<Vec<Sanctuary>>> {
         None
     }
 }
@@ -102,10 +111,10 @@ pub trait Tabled: GameState {
 pub fn sanctuaries_of(
     rules: &AnyRuleset,
     id: &str,
-) -> Result<Option<ByPlayer<Vec<String>>>, PositionIdError> {
+) -> Result<Option<ByPlayer<Vec<Sanctuary>>>, PositionIdError> {
     struct Read<'a>(&'a str);
     impl EssenceWork for Read<'_> {
-        type Output = Result<Option<ByPlayer<Vec<String>>>, PositionIdError>;
+        type Output = Result<Option<ByPlayer<Vec<Sanctuary>>>, PositionIdError>;
         fn run<S: Essence + Registered + Hash + Eq + Send + Sync>(
             self,
             rules: &S::Ruleset,

@@ -46,7 +46,7 @@ games!(__game_modules;);
 
 pub use actions::{ActionIdError, ActionIds};
 pub use any::{AnyAction, AnyGame, AnyRuleset, AnyState, RULESET_NAMES, Registered};
-pub use endgame::{Essence, EssenceCaps};
+pub use endgame::{Essence, EssenceCaps, Sanctuary};
 pub use game::{
     Action, ActionError, ActionOf, ChanceError, EndReason, GameState, InvalidState, MoveError,
     NoChance, Outcome, ParseActionError, PositionIdError, StickStats, Turn, Weighted,

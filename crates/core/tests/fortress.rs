@@ -18,7 +18,10 @@ fn state(rules: &str, id: &str) -> tab::State {
 const NONE: [Vec<String>; 2] = [Vec::new(), Vec::new()];
 
 fn sanctuaries(s: &tab::State) -> [Vec<String>; 2] {
-    s.sanctuaries().expect("end=elimination").into_array()
+    s.sanctuaries()
+        .expect("end=elimination")
+        .into_array()
+        .map(|side| side.into_iter().map(|u| u.square).collect())
 }
 
 /// White's stack of two on `i`, in Black's home row, 11 banked tâbs; Black's three pieces go
@@ -166,10 +169,12 @@ fn check_game(mut s: tab::State, rng: &mut Xoshiro256PlusPlus, actions: usize) -
     let mut checked = 0;
     for _ in 0..actions {
         if let Some(found) = s.sanctuaries() {
-            for (side, squares) in found.into_array().into_iter().enumerate() {
-                for sq in squares {
+            for (side, units) in found.into_array().into_iter().enumerate() {
+                for sanctuary in units {
+                    let sq = sanctuary.square;
                     if !followed.iter().any(|f| f.side == side && f.sq == sq) {
                         let unit = unit_on(&s, side, &sq);
+                        assert_eq!(unit.len(), usize::from(sanctuary.pieces));
                         followed.push(Followed {
                             side,
                             sq,

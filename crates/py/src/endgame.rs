@@ -138,7 +138,8 @@ fn sanctuaries<'py>(
     };
     let d = PyDict::new(py);
     for p in qasab_core::Player::ALL {
-        d.set_item(rules.seat_name(p), found[p].clone())?;
+        let squares: Vec<&str> = found[p].iter().map(|s| s.square.as_str()).collect();
+        d.set_item(rules.seat_name(p), squares)?;
     }
     Ok(Some(d))
 }

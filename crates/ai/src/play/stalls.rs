@@ -6,7 +6,7 @@
 //! whatever the throws: the rules, not the players, stop it. A stop where neither side holds
 //! one is a game that the players did not finish, not one the rules forbid finishing.
 
-use qasab_core::{Player, Ruleset, Turn};
+use qasab_core::{ByPlayer, Player, Ruleset, Sanctuary, Turn};
 use serde::Serialize;
 
 use crate::play::simulate::simulate_ends;
@@ -30,7 +30,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// The verdict of a position's sanctuaries.
-    pub fn of(sanctuaries: Option<&qasab_core::ByPlayer<Vec<String>>>) -> Verdict {
+    pub fn of(sanctuaries: Option<&ByPlayer<Vec<Sanctuary>>>) -> Verdict {
         let Some(s) = sanctuaries else {
             return Verdict::NotAnalysed;
         };
@@ -71,8 +71,11 @@ pub struct Stall {
     pub position: String,
     /// Pieces on the board, White's then Black's.
     pub material: Option<[u8; 2]>,
-    /// The squares of each side's sanctuaries, White's then Black's.
-    pub sanctuaries: Option<[Vec<String>; 2]>,
+    /// Each side's sanctuaries (square and pieces), White's then Black's.
+    pub sanctuaries: Option<[Vec<Sanctuary>; 2]>,
+    /// The pieces each side has outside its sanctuaries. A side that cannot lose and has some
+    /// can play for a win with them at no risk.
+    pub free: Option<[u8; 2]>,
     /// What they decide ([`Verdict::name`]).
     pub verdict: String,
     #[serde(skip)]
@@ -95,6 +98,9 @@ pub struct StallReport {
     pub draws: u64,
     /// Stopped games where only White (first) or only Black (second) holds a sanctuary.
     pub cannot_lose: [u64; 2],
+    /// Of those, the games where that side also has pieces outside its sanctuaries, free to
+    /// attack at no risk.
+    pub cannot_lose_with_free_pieces: [u64; 2],
     /// Stopped games where neither side holds one.
     pub open: u64,
     /// Stopped games not analysed (see [`Verdict::NotAnalysed`]).
@@ -155,6 +161,14 @@ impl StallReport {
             stopped: stalls.len() as u64,
             draws: count(&|v| v == Verdict::Draw),
             cannot_lose: Player::ALL.map(|p| count(&|v| v == Verdict::CannotLose(p))),
+            cannot_lose_with_free_pieces: Player::ALL.map(|p| {
+                stalls
+                    .iter()
+                    .filter(|s| {
+                        s.kind == Verdict::CannotLose(p) && s.free.is_some_and(|f| f[p.index()] > 0)
+                    })
+                    .count() as u64
+            }),
             open: count(&|v| v == Verdict::Open),
             not_analysed: count(&|v| v == Verdict::NotAnalysed),
             stalls,
@@ -172,13 +186,21 @@ pub fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stal
     }
     let sanctuaries = S::sanctuaries(end);
     let kind = Verdict::of(sanctuaries.as_ref());
+    let material = S::material(end);
+    let free = material.zip(sanctuaries.as_ref()).map(|(m, s)| {
+        Player::ALL.map(|p| {
+            let kept: u8 = s[p].iter().map(|u| u.pieces).sum();
+            m[p].saturating_sub(kept)
+        })
+    });
     Some(Stall {
         game: g,
         record: None,
         reason: o.reason.name().to_string(),
         turns: end.turns(),
         position: end.position_id(),
-        material: S::material(end).map(|m| m.into_array()),
+        material: material.map(|m| m.into_array()),
+        free,
         verdict: kind.name(rules),
         kind,
         sanctuaries: sanctuaries.map(|s| s.into_array()),

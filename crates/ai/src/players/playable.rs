@@ -79,7 +79,7 @@ pub trait Playable: Evaluate {
 
     /// Each side's sanctuaries at `state` ([`qasab_core::Essence::sanctuaries`]); `None` for
     /// a game that does not look for them.
-    fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<String>>> {
+    fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<qasab_core::Sanctuary>>> {
         let _ = state;
         None
     }

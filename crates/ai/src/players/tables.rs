@@ -60,7 +60,7 @@ macro_rules! table_hooks {
             (!moves.is_empty()).then_some(moves)
         }
 
-        fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<String>>> {
+        fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<qasab_core::Sanctuary>>> {
             qasab_core::Essence::sanctuaries(state)
         }
 

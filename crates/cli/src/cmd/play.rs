@@ -486,7 +486,8 @@ where
 {
     let found = <R::State as Playable>::sanctuaries(state)?;
     let holds = |p: Player| {
-        (!found[p].is_empty()).then(|| format!("{} on {}", rules.seat_name(p), found[p].join(", ")))
+        let squares: Vec<&str> = found[p].iter().map(|s| s.square.as_str()).collect();
+        (!squares.is_empty()).then(|| format!("{} on {}", rules.seat_name(p), squares.join(", ")))
     };
     let what = "a unit no enemy piece can reach and that never has to move";
     match (holds(Player::One), holds(Player::Two)) {

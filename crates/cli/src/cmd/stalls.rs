@@ -11,7 +11,7 @@ use qasab_ai::play::jobs::SimulateJob;
 use qasab_ai::play::stalls::{StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
 use qasab_core::record::{Record, replay};
-use qasab_core::{Player, Ruleset, with_ruleset};
+use qasab_core::{Player, Ruleset, Sanctuary, with_ruleset};
 
 use super::parse_ruleset;
 use crate::cli::EndgameStallsArgs;
@@ -151,14 +151,13 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
         "  draws the rules force (both sides hold a sanctuary): {}",
         r.draws
     );
-    outln!(
-        "  only {w} holds a sanctuary ({w} cannot lose):   {}",
-        r.cannot_lose[0]
-    );
-    outln!(
-        "  only {b} holds a sanctuary ({b} cannot lose):   {}",
-        r.cannot_lose[1]
-    );
+    for (i, side) in [w, b].iter().enumerate() {
+        outln!(
+            "  only {side} holds a sanctuary ({side} cannot lose):   {} ({} with pieces outside it, free to attack at no risk)",
+            r.cannot_lose[i],
+            r.cannot_lose_with_free_pieces[i]
+        );
+    }
     outln!(
         "  neither side holds one:                             {}",
         r.open
@@ -188,11 +187,14 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
         let sanct = s.sanctuaries.as_ref().map_or_else(
             || "-".to_string(),
             |[a, b]| {
-                let side = |v: &Vec<String>| {
+                let side = |v: &Vec<Sanctuary>| {
                     if v.is_empty() {
                         "-".to_string()
                     } else {
-                        v.join(",")
+                        v.iter()
+                            .map(|u| format!("{}:{}", u.square, u.pieces))
+                            .collect::<Vec<_>>()
+                            .join(",")
                     }
                 };
                 format!("{} | {}", side(a), side(b))

@@ -1,7 +1,7 @@
 //! A Tâb position reduced to what the rules read of it, for tables of solved positions
 //! ([`crate::endgame`]).
 
-use crate::endgame::{Essence, EssenceCaps, EssenceWork, Tabled};
+use crate::endgame::{Essence, EssenceCaps, EssenceWork, Sanctuary, Tabled};
 use crate::player::{ByPlayer, Player};
 
 use super::board::{MAXP, OFF, OWNER_BLACK, PIECE_BITS, Piece, Stats};
@@ -26,13 +26,16 @@ impl Essence for State {
     }
 
     /// See `fortress.rs`.
-    fn sanctuaries(&self) -> Option<ByPlayer<Vec<String>>> {
+    fn sanctuaries(&self) -> Option<ByPlayer<Vec<Sanctuary>>> {
         let grid = self.grid();
         super::board::Position::sanctuaries(self).map(|sides| {
             sides.map(|squares| {
                 squares
                     .into_iter()
-                    .map(|s| super::moves::Spot::of(grid, s).to_string())
+                    .map(|s| Sanctuary {
+                        square: super::moves::Spot::of(grid, s).to_string(),
+                        pieces: self.mask(s.0).count_ones() as u8,
+                    })
                     .collect()
             })
         })
