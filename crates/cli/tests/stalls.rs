@@ -6,9 +6,8 @@ use common::qasab;
 
 #[test]
 fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
-    let args = [
-        "endgame",
-        "stalls",
+    // The games: the same for `endgame stalls` and `simulate`.
+    let games = [
         "tab-modern(columns=7,no_progress=12)",
         "--games",
         "20",
@@ -17,6 +16,7 @@ fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
         "--seed",
         "5",
     ];
+    let args = [&["endgame", "stalls"][..], &games].concat();
     let json = qasab(&[&args[..], &["--json"]].concat());
     assert_eq!(json.code, 0, "{}", json.stderr);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
@@ -37,17 +37,7 @@ fn stalls_lists_the_games_a_limit_stops_with_their_verdicts() {
         );
     }
     // The same games as `qasab simulate`.
-    let sim = qasab(&[
-        "simulate",
-        "tab-modern(columns=7,no_progress=12)",
-        "--games",
-        "20",
-        "--players",
-        "greedy,random",
-        "--seed",
-        "5",
-        "--json",
-    ]);
+    let sim = qasab(&[&["simulate"][..], &games, &["--json"]].concat());
     let sim: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
     assert_eq!(sim["truncated"], v["stopped"]);
 
