@@ -266,6 +266,11 @@ pub struct AnalyseArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, the moves are rated
+    /// by their exact values and a mark is an exact error.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -287,6 +292,11 @@ pub struct SimulateArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, both players play
+    /// by its exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -317,6 +327,11 @@ pub struct ArenaArgs {
     /// file a game: pairing-P-pair-K-game-G.qrec, numbered from 1.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, every player plays
+    /// by its exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
