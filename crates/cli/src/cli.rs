@@ -246,6 +246,11 @@ pub struct ServeArgs {
     /// a study before committing it.
     #[arg(long, value_name = "DIR")]
     pub variants: Option<PathBuf>,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES), read at the start: where one holds the position,
+    /// the computer seats play and the hints rank the moves by their exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
