@@ -35,6 +35,14 @@ pub enum ValueKind {
     ExactResult,
 }
 
+impl ValueKind {
+    /// Whether the values are the mover's expected result in `[-1, 1]`, estimated or exact
+    /// (rather than a margin of captures).
+    pub fn is_result(self) -> bool {
+        matches!(self, ValueKind::Estimate | ValueKind::ExactResult)
+    }
+}
+
 /// Move values from an agent, best first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation<M> {

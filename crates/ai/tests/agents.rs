@@ -128,11 +128,37 @@ fn solver_never_does_worse_than_its_value() {
 #[test]
 fn simulation_results_do_not_depend_on_threads() {
     let rules = tihbat::Ruleset::with_seeds(5);
-    let one = simulate::<State>(&rules, ["random", "random(seed=9)"], 300, 42, 1, &|| {}).unwrap();
-    let two = simulate::<State>(&rules, ["random", "random(seed=9)"], 300, 42, 2, &|| {}).unwrap();
+    let one = simulate::<State>(
+        &rules,
+        ["random", "random(seed=9)"],
+        None,
+        300,
+        42,
+        1,
+        &|| {},
+    )
+    .unwrap();
+    let two = simulate::<State>(
+        &rules,
+        ["random", "random(seed=9)"],
+        None,
+        300,
+        42,
+        2,
+        &|| {},
+    )
+    .unwrap();
     assert_eq!(one, two);
-    let other =
-        simulate::<State>(&rules, ["random", "random(seed=9)"], 300, 43, 2, &|| {}).unwrap();
+    let other = simulate::<State>(
+        &rules,
+        ["random", "random(seed=9)"],
+        None,
+        300,
+        43,
+        2,
+        &|| {},
+    )
+    .unwrap();
     assert_ne!(one, other, "a different seed gives different games");
 }
 

@@ -246,6 +246,11 @@ pub struct ServeArgs {
     /// a study before committing it.
     #[arg(long, value_name = "DIR")]
     pub variants: Option<PathBuf>,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES), read at the start: where one holds the position,
+    /// the computer seats play and the hints rank the moves by their exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -266,12 +271,28 @@ pub struct AnalyseArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, the moves are rated
+    /// by their exact values and a mark is an exact error.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// The ruleset.
     pub ruleset: String,
+    #[command(flatten)]
+    pub play: SimulatedGames,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The games of a simulation (`qasab simulate`, `qasab endgame stalls`): the same arguments
+/// give the same games.
+#[derive(Args, Debug)]
+pub struct SimulatedGames {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
@@ -284,9 +305,11 @@ pub struct SimulateArgs {
     /// Worker threads (0 = all cores). The results do not depend on it.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, both players play
+    /// by its exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -317,6 +340,11 @@ pub struct ArenaArgs {
     /// file a game: pairing-P-pair-K-game-G.qrec, numbered from 1.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// A directory of endgame tables (`qasab endgame build`; default: the directory in the
+    /// environment variable QASAB_TABLES): where one holds the position, every player plays
+    /// by its exact values.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -495,20 +523,11 @@ pub struct EndgameStallsArgs {
     pub ruleset: Option<String>,
     /// Read the games from these record files, or every file of these directories (as
     /// `qasab arena --records DIR` writes them), instead of playing them.
-    #[arg(long, num_args = 1.., value_name = "PATH")]
+    #[arg(long, num_args = 1.., value_name = "PATH", conflicts_with_all = ["games", "players", "seed", "threads", "tables"])]
     pub records: Vec<PathBuf>,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
-    pub games: u64,
-    /// The two players in seat order, comma-separated: e.g. net,net.
-    #[arg(long, default_value = "random,random")]
-    pub players: String,
-    /// Base seed: the games are those of `qasab simulate` with the same seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Worker threads (0 = all cores). The results do not depend on it.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// The games to play: those `qasab simulate` plays with the same arguments.
+    #[command(flatten)]
+    pub play: SimulatedGames,
     /// Print one JSON object, with every stopped game's final position id.
     #[arg(long)]
     pub json: bool,

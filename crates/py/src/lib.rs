@@ -703,8 +703,16 @@ fn simulate_typed<R: Ruleset>(
 where
     R::State: Playable,
 {
-    qasab_ai::play::simulate::simulate::<R::State>(rules, players, games, seed, threads, &|| {})
-        .map_err(|e| e.to_string())
+    qasab_ai::play::simulate::simulate::<R::State>(
+        rules,
+        players,
+        None,
+        games,
+        seed,
+        threads,
+        &|| {},
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Plays `games` games between two agent specs (seat order) in Rust on `threads` threads

@@ -57,6 +57,10 @@ pub struct Config {
     /// A directory of variant studies (the layout of `docs/variants/`) to serve instead of the
     /// copy compiled into the binary, read at each request; `None`: the compiled copy.
     pub variants: Option<std::path::PathBuf>,
+    /// A directory of endgame tables (`qasab endgame build`), read at the start: where one of
+    /// a game's ruleset holds the position, its computer seats play and its hints rank the
+    /// moves by their exact values. `None`: no tables.
+    pub tables: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -67,7 +71,7 @@ impl Default for Config {
     /// in memory; games between computers watched within 30 s, one decision a second. 10 s for
     /// headers, 30 s for a body (1 MiB at 35 KB/s), WebSockets pinged every 30 s and closed
     /// after 120 s of silence, 1024 connections, and no trusted proxy. The variant studies
-    /// compiled into the binary.
+    /// compiled into the binary, and no endgame tables.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Config {
@@ -89,6 +93,7 @@ impl Default for Config {
             max_connections: 1024,
             trusted_proxies: Vec::new(),
             variants: None,
+            tables: None,
         }
     }
 }

@@ -16,15 +16,17 @@
 //!
 //! Computer players are built afresh for each decision with a seed derived from the game's
 //! secret seed and the action's index, so their choices do not depend on whether the server
-//! restarted in between.
+//! restarted in between. A game of a ruleset that has endgame tables on the server gives them
+//! to its computer seats and its hints ([`Game::set_tables`]).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use qasab_ai::agent::ValueKind;
 use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::{AnyPlayer, Limits};
 use qasab_ai::rng::derive_seed;
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::view::Drawing;
 use qasab_core::{AnyAction, AnyGame, AnyRuleset, ParseActionError, Player, Turn};
 use serde::Serialize;
@@ -64,9 +66,8 @@ pub enum HintKind {
     ApproximateMargin,
     /// The mover's expected result in [-1, 1].
     Estimate,
-    /// The mover's exact expected result in [-1, 1] (0: play that never ends), from endgame
-    /// tables (docs/ENDGAMES.md). This server loads no tables, so its hints are never of this
-    /// kind yet.
+    /// The mover's exact expected result in [-1, 1] (0: play that never ends), from the
+    /// server's endgame tables (docs/ENDGAMES.md), where one holds the position.
     ExactResult,
 }
 
@@ -323,6 +324,9 @@ pub struct Game {
     /// The last take-backs: the number of each (the value of `takebacks` after it) and the
     /// length the log was cut to.
     truncations: VecDeque<(u64, usize)>,
+    /// The endgame tables of the game's ruleset, which its computer seats and hints consult
+    /// first.
+    tables: Option<Arc<TableSet>>,
 }
 
 /// The JSON of a value of the core, written once into the answer's text (not built as a tree
@@ -370,6 +374,7 @@ pub fn new_game(
         takebacks: 0,
         hints: true,
         truncations: VecDeque::new(),
+        tables: None,
     })
 }
 
@@ -429,7 +434,7 @@ pub fn read_record(text: &str) -> Result<(String, Vec<String>), GameError> {
 }
 
 impl Game {
-    fn rules(&self) -> &AnyRuleset {
+    pub(crate) fn rules(&self) -> &AnyRuleset {
         self.game.ruleset()
     }
 
@@ -683,7 +688,7 @@ impl Game {
         let Seat::Computer(player) = &self.seats[p.index()] else {
             return None;
         };
-        let player = player.clone();
+        let player = player.clone().with_tables(self.tables.as_ref());
         let mut state = self.game.state().clone();
         let seat_seed = seat_seed(self.seed, p);
         let mut index = self.index() as u64;
@@ -788,6 +793,14 @@ impl Game {
         self.hints = on;
     }
 
+    /// Gives the game the endgame tables `tables` (of its ruleset, [`TableSet::open_dir`]), or
+    /// takes them away: from then on its computer seats play and its hints rank the moves by
+    /// their exact values wherever a table holds the position
+    /// ([`AnyPlayer::with_tables`]); elsewhere they play as they would.
+    pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.tables = tables;
+    }
+
     /// The game's strongest computer player.
     pub fn strongest(&self) -> &'static str {
         AnyPlayer::strongest(self.rules())
@@ -806,7 +819,9 @@ impl Game {
                 "human is not a player that ranks moves; name a computer player".into(),
             ));
         }
-        let player = prepared(&spec, self.rules(), limits).map_err(GameError::Setup)?;
+        let player = prepared(&spec, self.rules(), limits)
+            .map_err(GameError::Setup)?
+            .with_tables(self.tables.as_ref());
         let state = self.game.state().clone();
         let index = self.index();
         let strongest = self.strongest();

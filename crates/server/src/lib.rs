@@ -54,6 +54,7 @@ mod route;
 mod router;
 mod state;
 mod studies;
+mod tables;
 mod ws;
 
 use std::net::SocketAddr;
@@ -91,6 +92,16 @@ pub async fn serve(addr: SocketAddr, db: &Path, config: Config) -> anyhow::Resul
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
+    if let Some(dir) = &state.config().tables {
+        match state.table_rulesets().as_slice() {
+            [] => eprintln!("qasab serve: no endgame table in {}", dir.display()),
+            names => eprintln!(
+                "qasab serve: endgame tables of {} from {}",
+                names.join(", "),
+                dir.display()
+            ),
+        }
+    }
     eprintln!(
         "qasab serve: {} games waiting for the server in {}; listening on http://{}",
         state.game_count(),

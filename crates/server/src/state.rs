@@ -19,6 +19,7 @@ use crate::game::{self, Game, GameError, Next, StateView};
 use crate::limit::RateLimiter;
 use crate::store::{GameRow, Store, Write, Writer};
 use crate::studies;
+use crate::tables::Tables;
 
 /// Updates a slow watcher may fall behind by before it misses some (it then reloads the game).
 const UPDATES_KEPT: usize = 64;
@@ -76,6 +77,8 @@ impl GameSlot {
 pub(crate) struct Shared {
     config: Config,
     limits: Limits,
+    /// The endgame tables of [`Config::tables`], by ruleset.
+    tables: Tables,
     writer: Writer,
     /// The connection that reads games back into memory.
     reader: Arc<Mutex<Store>>,
@@ -138,10 +141,16 @@ pub(crate) fn poisoned<T>(_: T) -> AppError {
     AppError::Internal(anyhow!("a lock was poisoned by an earlier panic"))
 }
 
-/// Rebuilds a stored game by replaying its actions.
-fn rebuild(row: &GameRow, actions: &[String], limits: &Limits) -> Result<Game, GameError> {
+/// Rebuilds a stored game by replaying its actions, with the endgame tables of its ruleset.
+fn rebuild(
+    row: &GameRow,
+    actions: &[String],
+    limits: &Limits,
+    tables: &Tables,
+) -> Result<Game, GameError> {
     let mut game = game::new_game(&row.ruleset, &row.seats, row.seed, limits)?;
     game.set_hints(row.hints);
+    game.set_tables(tables.of(game.rules()));
     for (i, a) in actions.iter().enumerate() {
         game.apply(a)
             .map_err(|e| GameError::Record(format!("action {i} '{a}': {e}")))?;
@@ -159,12 +168,15 @@ impl AppState {
     /// Blocking: call it before serving, or on the blocking pool.
     ///
     /// # Errors
-    /// If the database cannot be opened or read, a thread cannot be started, or
-    /// [`Config::variants`] names a directory without a valid `index.json`.
+    /// If the database cannot be opened or read, a thread cannot be started,
+    /// [`Config::variants`] names a directory without a valid `index.json`, or
+    /// [`Config::tables`] a directory that cannot be read or holds a damaged table.
     pub fn open(path: &Path, config: Config) -> anyhow::Result<AppState> {
         if let Some(dir) = &config.variants {
             studies::check_dir(dir).context("the directory of variant studies")?;
         }
+        let tables =
+            Tables::open(config.tables.as_deref()).context("the directory of endgame tables")?;
         let store = Store::open(path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
         let reader = Store::reader(path)
@@ -175,7 +187,7 @@ impl AppState {
             let Some((row, actions)) = reader.load_game(&id)? else {
                 continue;
             };
-            match rebuild(&row, &actions, &limits) {
+            match rebuild(&row, &actions, &limits, &tables) {
                 Ok(game) => {
                     let waits = matches!(game.next(), Next::Chance | Next::Computer(_));
                     let slot = GameSlot::new(row, game);
@@ -196,6 +208,7 @@ impl AppState {
             limiter: Mutex::new(RateLimiter::new(config.games_per_minute)),
             hint_limiter: Mutex::new(RateLimiter::new(config.hints_per_minute)),
             limits,
+            tables,
             writer: Writer::start(store).context("cannot start the database writer")?,
             reader: Arc::new(Mutex::new(reader)),
             games: RwLock::new(games),
@@ -253,6 +266,11 @@ impl AppState {
         &self.0.limits
     }
 
+    /// The rulesets that have endgame tables on this server, in order.
+    pub fn table_rulesets(&self) -> Vec<&str> {
+        self.0.tables.rulesets()
+    }
+
     fn now_ms(&self) -> u64 {
         self.0.started.elapsed().as_millis() as u64
     }
@@ -286,11 +304,12 @@ impl AppState {
         }
         let reader = self.0.reader.clone();
         let limits = self.0.limits.clone();
+        let tables = self.0.tables.clone();
         let key = id.to_string();
         let loaded = tokio::task::spawn_blocking(move || {
             let found = reader.lock().map_err(poisoned)?.load_game(&key)?;
             Ok::<_, AppError>(found.map(|(row, actions)| {
-                let game = rebuild(&row, &actions, &limits);
+                let game = rebuild(&row, &actions, &limits, &tables);
                 (row, game)
             }))
         })
@@ -404,6 +423,7 @@ impl AppState {
         let seats = seats.map(|s| s.trim().to_string());
         let hints = hints.unwrap_or_else(|| seats.iter().any(|s| s != "human"));
         game.set_hints(hints);
+        game.set_tables(self.0.tables.of(game.rules()));
         let mut tokens: [Option<String>; 2] = [None, None];
         for p in Player::ALL {
             if seats[p.index()] == "human" {

@@ -142,7 +142,9 @@ export async function hint() {
       li.appendChild(b);
       list.appendChild(li);
     }
-    const by = h.agent === page.strongest ? 'the strongest computer player' : playerName(h.agent, null).replace('Computer — ', 'the computer player ');
+    // Where the server's endgame tables hold the position, they rank the moves, not the player.
+    const by = h.kind === 'exact-result' ? 'the endgame tables'
+      : h.agent === page.strongest ? 'the strongest computer player' : playerName(h.agent, null).replace('Computer — ', 'the computer player ');
     $('hint-title').textContent = `Your moves ranked by ${by}, best first. ${HINT_SCALE[h.kind] || ''}`.trim();
     $('hint-title').title = h.agent;
     $('hint-box').hidden = false;

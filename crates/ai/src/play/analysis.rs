@@ -4,7 +4,10 @@
 //! the best move's value minus the chosen move's value, both from the mover's point of view and
 //! in the agent's units ([`ValueKind`]). A loss at or above a threshold marks the move as
 //! doubtful, a mistake or a blunder ([`Thresholds`]). A decision with one legal move is
-//! forced and is not judged.
+//! forced and is not judged. A rating player with the endgame tables
+//! ([`crate::players::tables::WithTables`]) rates the decisions a table holds by their exact
+//! results ([`ValueKind::ExactResult`]): each decision says the kind of its values, so a mark
+//! there is an exact error.
 //!
 //! The luck of a throw is the value of the position after it minus the average value over every
 //! outcome of that throw, weighted by its exact probability, for the player who threw. Values
@@ -109,6 +112,11 @@ pub struct MoveReview<M> {
     pub loss: f64,
     /// The mark, if the loss reaches a threshold; `None` for forced moves.
     pub mark: Option<Mark>,
+    /// What the values of this decision mean: [`ValueKind::ExactResult`] where the endgame
+    /// tables rated it, else the rating player's kind; `None` for a forced move, which is not
+    /// rated.
+    #[serde(serialize_with = "serialize_opt_kind")]
+    pub kind: Option<ValueKind>,
 }
 
 /// The luck of one throw.
@@ -141,6 +149,9 @@ pub struct PlayerSummary {
     pub mistakes: usize,
     /// Blunders.
     pub blunders: usize,
+    /// Judged decisions rated by their exact results, from the endgame tables
+    /// ([`ValueKind::ExactResult`]).
+    pub exact: usize,
     /// Marked moves per judged decision.
     pub error_rate: f64,
     /// Throws made.
@@ -154,10 +165,13 @@ pub struct PlayerSummary {
 /// The analysis of a game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Analysis<M, C> {
-    /// What the move values mean.
+    /// What the move values mean: the rating player's kind, or
+    /// [`ValueKind::ExactResult`] if the endgame tables rated every judged decision. Each
+    /// decision says its own ([`MoveReview::kind`]).
     #[serde(serialize_with = "serialize_kind")]
     pub value_kind: ValueKind,
-    /// The thresholds used for marks.
+    /// The thresholds of [`Analysis::value_kind`], used for marks (exact results and estimates
+    /// share theirs).
     pub thresholds: Thresholds,
     /// Every decision, in order.
     pub moves: Vec<MoveReview<M>>,
@@ -180,6 +194,16 @@ pub fn kind_name(k: ValueKind) -> &'static str {
 
 fn serialize_kind<S: serde::Serializer>(k: &ValueKind, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(kind_name(*k))
+}
+
+fn serialize_opt_kind<S: serde::Serializer>(
+    k: &Option<ValueKind>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match k {
+        Some(k) => s.serialize_str(kind_name(*k)),
+        None => s.serialize_none(),
+    }
 }
 
 /// Why a game could not be analysed.
@@ -231,7 +255,6 @@ pub fn analyse<S: GameState>(
     progress: &dyn Fn(),
 ) -> Result<Analysis<S::Move, S::Chance>, AnalysisError> {
     let mut state = start.clone();
-    let mut kind = None;
     let mut moves = Vec::new();
     let mut throws = Vec::new();
     let mut legal = Vec::new();
@@ -251,11 +274,8 @@ pub fn analyse<S: GameState>(
                 if legal.binary_search(&m).is_err() {
                     return Err(illegal());
                 }
-                let (review, k) = review_move(&state, p, m, legal.len(), number, agent, suggest)?;
+                let review = review_move(&state, p, m, legal.len(), number, agent, suggest)?;
                 moves.push(review);
-                if let Some(k) = k {
-                    kind.get_or_insert(k);
-                }
                 state.play_unchecked(m);
             }
             (Turn::Chance, Action::Chance(c)) => {
@@ -288,11 +308,16 @@ pub fn analyse<S: GameState>(
         }
         progress();
     }
-    let value_kind = kind.unwrap_or(ValueKind::Estimate);
+    // The rating player's own kind: that of the first decision the tables did not rate.
+    let kinds = || moves.iter().filter_map(|r: &MoveReview<S::Move>| r.kind);
+    let value_kind = kinds()
+        .find(|&k| k != ValueKind::ExactResult)
+        .or_else(|| kinds().next())
+        .unwrap_or(ValueKind::Estimate);
     let thresholds = Thresholds::for_kind(value_kind);
     for r in &mut moves {
-        if r.choices > 1 {
-            r.mark = thresholds.mark(r.loss);
+        if let Some(k) = r.kind {
+            r.mark = Thresholds::for_kind(k).mark(r.loss);
         }
     }
     let players = Player::ALL.map(|p| summarise(p, &moves, &throws));
@@ -312,8 +337,8 @@ fn no_values<S: GameState>(agent: &dyn Agent<S>, suggest: &str) -> AnalysisError
     }
 }
 
-/// Reviews move `m` of player `p` at `state`, with the kind of the agent's values; a forced
-/// move needs no agent.
+/// Reviews move `m` of player `p` at `state`, with the kind of the agent's values there; a
+/// forced move needs no agent.
 fn review_move<S: GameState>(
     state: &S,
     p: Player,
@@ -322,9 +347,9 @@ fn review_move<S: GameState>(
     action: usize,
     agent: &mut dyn Agent<S>,
     suggest: &str,
-) -> Result<(MoveReview<S::Move>, Option<ValueKind>), AnalysisError> {
+) -> Result<MoveReview<S::Move>, AnalysisError> {
     if choices == 1 {
-        let review = MoveReview {
+        return Ok(MoveReview {
             action,
             player: p,
             played: m,
@@ -334,8 +359,8 @@ fn review_move<S: GameState>(
             best_value: 0.0,
             loss: 0.0,
             mark: None,
-        };
-        return Ok((review, None));
+            kind: None,
+        });
     }
     let eval = agent
         .evaluate(state)
@@ -365,7 +390,7 @@ fn review_move<S: GameState>(
     } else {
         (best, best_value)
     };
-    let review = MoveReview {
+    Ok(MoveReview {
         action,
         player: p,
         played: m,
@@ -375,8 +400,8 @@ fn review_move<S: GameState>(
         best_value,
         loss: best_value - played_value,
         mark: None,
-    };
-    Ok((review, Some(eval.kind)))
+        kind: Some(eval.kind),
+    })
 }
 
 /// The totals of player `p`.
@@ -389,6 +414,9 @@ fn summarise<M, C>(p: Player, moves: &[MoveReview<M>], throws: &[ThrowReview<C>]
             continue;
         }
         s.total_loss += r.loss;
+        if r.kind == Some(ValueKind::ExactResult) {
+            s.exact += 1;
+        }
         match r.mark {
             Some(Mark::Doubtful) => s.doubtful += 1,
             Some(Mark::Mistake) => s.mistakes += 1,
@@ -413,6 +441,7 @@ impl PlayerSummary {
         self.doubtful += other.doubtful;
         self.mistakes += other.mistakes;
         self.blunders += other.blunders;
+        self.exact += other.exact;
         self.throws += other.throws;
         self.luck += other.luck;
         self.set_means();

@@ -4,7 +4,11 @@
 //! `derive_seed(S, g)`. Each seat's agent gets `derive_seed(base, g)`, where `base` is the
 //! spec's `seed=` if given and otherwise `derive_seed(S, 1 + seat)`. Games are independent and
 //! collected in order, so the results do not depend on the number of threads.
+//!
+//! With endgame tables, both players consult them first wherever a table holds the position
+//! ([`PreparedAgent::with_tables`]); the seeds are the same.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use qasab_core::{EndReason, GameState, Player, Ruleset, StickStats, Turn};
@@ -14,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::play::driver::{ChanceSource, play_out};
 use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
+use crate::search::endgame::TableSet;
 use crate::spec::AgentError;
 
 /// The result of one simulated game.
@@ -37,26 +42,39 @@ pub struct GameSummary {
 pub const MAX_GAMES: u64 = 100_000_000;
 
 /// Plays `games` games between two agent specs (seat order) on `threads` threads (0 = all
-/// cores), calling `tick` after each game.
+/// cores), calling `tick` after each game. With `tables`, both players consult the endgame
+/// tables first ([`PreparedAgent::with_tables`]).
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
 pub fn simulate<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
     games: u64,
     seed: u64,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, AgentError> {
-    let sim = Simulation::<S>::new(rules, specs, seed)?;
+    let sim = Simulation::<S>::new(rules, specs, tables, seed)?;
+    Ok(in_pool(games, threads, tick, |g| sim.play(rules, g)))
+}
+
+/// `game(g)` for every game `g` of `0..games`, in order, on `threads` threads (0 = all cores),
+/// calling `tick` after each.
+fn in_pool<T: Send>(
+    games: u64,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+    game: impl Fn(u64) -> T + Sync + Send,
+) -> Vec<T> {
     let run = || {
         (0..games)
             .into_par_iter()
             .map(|g| {
-                let summary = sim.play(rules, g);
+                let out = game(g);
                 tick();
-                summary
+                out
             })
             .collect::<Vec<_>>()
     };
@@ -64,7 +82,7 @@ pub fn simulate<S: Playable>(
         .num_threads(threads)
         .build()
         .expect("thread pool");
-    Ok(pool.install(run))
+    pool.install(run)
 }
 
 /// The games `range` of a simulation, on the calling thread: game `g` is played with the
@@ -79,7 +97,7 @@ pub fn simulate_range<S: Playable>(
     seed: u64,
     range: std::ops::Range<u64>,
 ) -> Result<Vec<GameSummary>, AgentError> {
-    let sim = Simulation::<S>::new(rules, specs, seed)?;
+    let sim = Simulation::<S>::new(rules, specs, None, seed)?;
     Ok(range.map(|g| sim.play(rules, g)).collect())
 }
 
@@ -92,27 +110,14 @@ pub fn simulate_range<S: Playable>(
 pub fn simulate_ends<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
     games: u64,
     seed: u64,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<S>, AgentError> {
-    let sim = Simulation::<S>::new(rules, specs, seed)?;
-    let run = || {
-        (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let end = sim.end(rules, g);
-                tick();
-                end
-            })
-            .collect::<Vec<_>>()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    Ok(pool.install(run))
+    let sim = Simulation::<S>::new(rules, specs, tables, seed)?;
+    Ok(in_pool(games, threads, tick, |g| sim.end(rules, g)))
 }
 
 /// The two prepared players of a simulation and their base seeds.
@@ -123,10 +128,15 @@ struct Simulation<S: Playable> {
 }
 
 impl<S: Playable> Simulation<S> {
-    fn new(rules: &S::Ruleset, specs: [&str; 2], seed: u64) -> Result<Self, AgentError> {
+    fn new(
+        rules: &S::Ruleset,
+        specs: [&str; 2],
+        tables: Option<&Arc<TableSet>>,
+        seed: u64,
+    ) -> Result<Self, AgentError> {
         let agents = [
-            PreparedAgent::<S>::new(specs[0], rules)?,
-            PreparedAgent::<S>::new(specs[1], rules)?,
+            PreparedAgent::<S>::new(specs[0], rules)?.with_tables(tables),
+            PreparedAgent::<S>::new(specs[1], rules)?.with_tables(tables),
         ];
         let bases = Player::ALL.map(|p| {
             agents[p.index()]

@@ -6,11 +6,14 @@
 //! whatever the throws: the rules, not the players, stop it. A stop where neither side holds
 //! one is a game that the players did not finish, not one the rules forbid finishing.
 
+use std::sync::Arc;
+
 use qasab_core::{ByPlayer, Player, Ruleset, Sanctuary, Turn};
 use serde::Serialize;
 
 use crate::play::simulate::simulate_ends;
 use crate::players::Playable;
+use crate::search::endgame::TableSet;
 use crate::spec::AgentError;
 
 /// What the sanctuaries say of a stopped game.
@@ -116,20 +119,21 @@ impl Stall {
     }
 }
 
-/// Plays the games `qasab simulate` plays with these arguments and classifies each one that a
-/// safety limit stops.
+/// Plays the games `qasab simulate` plays with these arguments (the players consulting
+/// `tables` first, if given) and classifies each one that a safety limit stops.
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
 pub fn stalls<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
     games: u64,
     seed: u64,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<StallReport, AgentError> {
-    let ends = simulate_ends::<S>(rules, specs, games, seed, threads, tick)?;
+    let ends = simulate_ends::<S>(rules, specs, tables, games, seed, threads, tick)?;
     let stalls: Vec<Stall> = ends
         .iter()
         .enumerate()

@@ -11,6 +11,7 @@ use crate::agent::{Agent, ValueKind};
 use crate::players::limits::Limits;
 use crate::players::playable::Playable;
 use crate::players::registry::{AGENT_NAMES, PreparedAgent};
+use crate::search::endgame::TableSet;
 use crate::spec::{AgentError, AgentSpec, Cost};
 
 /// A prepared player of any game: the dynamic form of [`PreparedAgent`], which front ends use
@@ -25,6 +26,7 @@ trait DynPlayer: Send + Sync {
     fn spec(&self) -> &AgentSpec;
     fn cost(&self) -> &Cost;
     fn make(&self, seed: u64) -> AnyAgent;
+    fn with_tables(&self, tables: &Arc<TableSet>) -> Arc<dyn DynPlayer>;
 }
 
 /// An agent of any game, made by [`AnyPlayer::make`]: it keeps its own state from one decision
@@ -112,6 +114,10 @@ impl<S: Playable + Registered> DynPlayer for PreparedAgent<S> {
             inner: Box::new(TypedAgent(PreparedAgent::make(self, seed))),
         }
     }
+
+    fn with_tables(&self, tables: &Arc<TableSet>) -> Arc<dyn DynPlayer> {
+        Arc::new(self.clone().with_tables(Some(tables)))
+    }
 }
 
 impl AnyPlayer {
@@ -151,6 +157,19 @@ impl AnyPlayer {
         Ok(AnyPlayer {
             inner: Arc::new(prepared),
         })
+    }
+
+    /// The same player with the endgame tables `tables`, if any
+    /// ([`PreparedAgent::with_tables`]): wherever a table holds the position it plays and
+    /// ranks the moves by their exact values. `tables` must be of the player's ruleset
+    /// ([`TableSet::open_dir`]).
+    pub fn with_tables(self, tables: Option<&Arc<TableSet>>) -> AnyPlayer {
+        match tables {
+            Some(t) => AnyPlayer {
+                inner: self.inner.with_tables(t),
+            },
+            None => self,
+        }
     }
 
     /// What the player spends ([`Limits::check`] checks it).

@@ -13,7 +13,8 @@
 //!   may read; [`search`]: the evaluation of the search players, shipped or from a file; [`limits`]: what a host allows ([`Limits`]).
 //! * [`any`]: the dynamic player of any game ([`AnyPlayer`], [`AnyAgent`]).
 //! * [`tables`]: any player with the endgame tables ([`tables::WithTables`]), which play
-//!   exactly wherever a table holds the position.
+//!   exactly wherever a table holds the position, and [`PreparedAgent::with_tables`], which
+//!   gives them to every agent a prepared player makes.
 //!
 //! Above the searches, which know nothing of specs but their own options; below
 //! [`crate::play`], which plays the agents.

@@ -1,10 +1,15 @@
 //! Any player with the endgame tables: where a table holds the position, the tables' exact
 //! values choose the move; elsewhere the player plays as it would (docs/ENDGAMES.md).
+//!
+//! [`PreparedAgent::with_tables`] is the one hook by which the jobs that play or rate many
+//! games (`qasab arena`, `simulate`, `analyse`, the server's seats and hints) give every
+//! player the tables.
 
 use std::sync::Arc;
 
 use crate::agent::{Agent, Evaluation, ValueKind};
 use crate::players::playable::Playable;
+use crate::players::registry::PreparedAgent;
 use crate::search::endgame::TableSet;
 use crate::search::turn::{best_first, best_moves};
 
@@ -43,6 +48,21 @@ impl<S: Playable> Agent<S> for WithTables<S> {
             }),
             None => self.inner.evaluate(state),
         }
+    }
+}
+
+impl<S: Playable> PreparedAgent<S> {
+    /// The same player with the endgame tables `tables`, if any: every agent it makes is
+    /// wrapped in [`WithTables`]. Its spec, seed and cost are unchanged; without tables it is
+    /// returned as it is, so its games are exactly those it plays without.
+    pub fn with_tables(mut self, tables: Option<&Arc<TableSet>>) -> Self {
+        if let Some(tables) = tables {
+            let (inner, tables) = (self.maker, tables.clone());
+            self.maker = Arc::new(move |seed| -> Box<dyn Agent<S>> {
+                Box::new(WithTables::new(inner(seed), tables.clone()))
+            });
+        }
+        self
     }
 }
 

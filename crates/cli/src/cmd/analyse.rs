@@ -3,12 +3,15 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qasab_ai::agent::ValueKind;
 use qasab_ai::eval::Evaluate;
 use qasab_ai::play::analysis::{Analysis, analyse, kind_name};
 use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
 use qasab_core::{ActionOf, GameState, Player, Ruleset, with_ruleset};
 use serde_json::json;
@@ -22,9 +25,35 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
         && !file.is_dir()
     {
         let (record, any) = super::read_record(file)?;
-        return with_ruleset!(&any, r => report(r, file, &record, args));
+        let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+        return with_ruleset!(&any, r => report(r, file, &record, tables.as_ref(), args));
     }
     many::run(args)
+}
+
+/// The rating player of `args` (`--agent`, else the game's strongest) for `rules`, with the
+/// endgame tables if any.
+fn rating_player<R: Ruleset>(
+    rules: &R,
+    tables: Option<&Arc<TableSet>>,
+    args: &AnalyseArgs,
+) -> Result<PreparedAgent<R::State>>
+where
+    R::State: Playable,
+{
+    let strongest = <R::State as Playable>::strongest_agent(rules);
+    let spec = args.agent.as_deref().unwrap_or(strongest);
+    let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
+    Ok(prepared.with_tables(tables))
+}
+
+/// ", exact" after a decision the endgame tables rated.
+fn exact_note(kind: Option<ValueKind>) -> &'static str {
+    if kind == Some(ValueKind::ExactResult) {
+        ", exact"
+    } else {
+        ""
+    }
 }
 
 /// The analysis of a game of `S`.
@@ -57,16 +86,14 @@ fn report<R: Ruleset>(
     rules: &R,
     file: &Path,
     record: &Record,
+    tables: Option<&Arc<TableSet>>,
     args: &AnalyseArgs,
 ) -> Result<ExitCode>
 where
     R::State: Playable + Evaluate,
 {
     let replayed = replay::<R::State>(record).map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    let strongest = <R::State as Playable>::strongest_agent(rules);
-    let spec = args.agent.as_deref().unwrap_or(strongest);
-    let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
-    let mut agent = prepared.make(args.seed);
+    let mut agent = rating_player(rules, tables, args)?.make(args.seed);
     let bar = ProgressBar::with_draw_target(
         Some(replayed.actions.len() as u64),
         ProgressDrawTarget::stderr(),
@@ -83,14 +110,35 @@ where
     bar.finish_and_clear();
     let analysis = analysis.map_err(|e| anyhow!("{}: {e}", file.display()))?;
     if args.json {
-        print_json(rules, &agent.spec(), &analysis)?;
+        print_json(rules, &agent.spec(), &analysis, tables)?;
     } else {
         print_text(rules, &start, &replayed.actions, &agent.spec(), &analysis)?;
+        if tables.is_some() {
+            let [w, b] = &analysis.players;
+            outln!(
+                "Rated exactly by the endgame tables: {} of {}'s {} judged decisions, {} of {}'s {}.",
+                w.exact,
+                rules.seat_name(Player::One),
+                w.decisions - w.forced,
+                b.exact,
+                rules.seat_name(Player::Two),
+                b.decisions - b.forced
+            );
+        }
+        super::endgame::note_tables_text(
+            tables,
+            "where one holds the position, the moves are rated by their exact results",
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_json<R: Ruleset>(rules: &R, agent: &str, a: &GameAnalysis<R::State>) -> Result<()> {
+fn print_json<R: Ruleset>(
+    rules: &R,
+    agent: &str,
+    a: &GameAnalysis<R::State>,
+    tables: Option<&Arc<TableSet>>,
+) -> Result<()> {
     let seat = |p: Player| rules.seat_name(p);
     let moves: Vec<_> = a
         .moves
@@ -107,6 +155,7 @@ fn print_json<R: Ruleset>(rules: &R, agent: &str, a: &GameAnalysis<R::State>) ->
                 "best_value": (r.choices > 1).then_some(r.best_value),
                 "loss": r.loss,
                 "mark": r.mark,
+                "value_kind": r.kind.map(kind_name),
             })
         })
         .collect();
@@ -127,7 +176,7 @@ fn print_json<R: Ruleset>(rules: &R, agent: &str, a: &GameAnalysis<R::State>) ->
         .zip(&a.players)
         .map(|(&p, s)| Ok((seat(p).to_string(), serde_json::to_value(s)?)))
         .collect::<Result<_, serde_json::Error>>()?;
-    let out = json!({
+    let mut out = json!({
         "ruleset": rules.to_string(),
         "agent": agent,
         "value_kind": kind_name(a.value_kind),
@@ -136,6 +185,7 @@ fn print_json<R: Ruleset>(rules: &R, agent: &str, a: &GameAnalysis<R::State>) ->
         "throws": throws,
         "players": players,
     });
+    super::endgame::note_tables_json(&mut out, tables);
     outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }
@@ -168,14 +218,19 @@ fn print_text<R: Ruleset>(
                         outln!("{n:>4}. {who} {mv}{mark}  (forced)");
                     } else if r.loss > 0.0 {
                         outln!(
-                            "{n:>4}. {who} {mv}{mark}  {:+.3}, best {} {:+.3} (loss {:.3})",
+                            "{n:>4}. {who} {mv}{mark}  {:+.3}, best {} {:+.3} (loss {:.3}{})",
                             r.played_value,
                             r.best,
                             r.best_value,
-                            r.loss
+                            r.loss,
+                            exact_note(r.kind)
                         );
                     } else {
-                        outln!("{n:>4}. {who} {mv}  {:+.3} (best)", r.played_value);
+                        outln!(
+                            "{n:>4}. {who} {mv}  {:+.3} (best{})",
+                            r.played_value,
+                            exact_note(r.kind)
+                        );
                     }
                 }
                 state.play_unchecked(*mv);

@@ -1,6 +1,7 @@
 //! `qasab arena`: a round robin between players, with Elo ratings.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -10,6 +11,7 @@ use qasab_ai::play::arena::{
 use qasab_ai::play::jobs::ArenaJob;
 use qasab_ai::play::simulate::{Rate, timed};
 use qasab_ai::players::Playable;
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::write_record;
 use qasab_core::{Player, Ruleset, with_ruleset};
 
@@ -26,7 +28,8 @@ pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
         args.threads,
     )?;
     let any = parse_ruleset(&args.ruleset)?;
-    with_ruleset!(&any, r => run_arena(r, &job.players, args))
+    let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    with_ruleset!(&any, r => run_arena(r, &job.players, tables.as_ref(), args))
 }
 
 /// Names the flag an arena error is about, so the message points at what to change.
@@ -37,7 +40,12 @@ fn flag_error(err: ArenaError) -> anyhow::Error {
     }
 }
 
-fn run_arena<R: Ruleset>(rules: &R, specs: &[String], args: &ArenaArgs) -> Result<ExitCode>
+fn run_arena<R: Ruleset>(
+    rules: &R,
+    specs: &[String],
+    tables: Option<&Arc<TableSet>>,
+    args: &ArenaArgs,
+) -> Result<ExitCode>
 where
     R::State: Playable,
 {
@@ -59,12 +67,13 @@ where
     }
     let options_ref = &options;
     let write = args.records.as_deref().map(|dir| {
-        move |game: PlayedGame<'_, R::State>| write_game(rules, dir, options_ref, &game)
+        move |game: PlayedGame<'_, R::State>| write_game(rules, dir, options_ref, tables, &game)
     });
     let sink: Option<&GameSink<'_, R::State>> = write.as_ref().map(|w| w as _);
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
-    let (report, seconds) =
-        timed(|| arena_with_games::<R::State>(rules, &refs, &options, &|| bar.inc(1), sink));
+    let (report, seconds) = timed(|| {
+        arena_with_games::<R::State>(rules, &refs, tables, &options, &|| bar.inc(1), sink)
+    });
     bar.finish_and_clear();
     let report = report.map_err(flag_error)?;
     if args.json {
@@ -76,6 +85,10 @@ where
             args.threads
         };
         print_report(&report, threads, seconds)?;
+        super::endgame::note_tables_text(
+            tables,
+            "where one holds the position, every player plays by its exact values",
+        )?;
     }
     // After the report, so that a chart that cannot be written loses no results.
     if let Some(path) = &args.svg {
@@ -101,11 +114,13 @@ fn records_dir(dir: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes one game's record into the `--records` directory.
+/// Writes one game's record into the `--records` directory, with an `info tables` line naming
+/// the endgame tables the players consulted, if any.
 fn write_game<R: Ruleset>(
     rules: &R,
     dir: &std::path::Path,
     options: &ArenaOptions,
+    tables: Option<&Arc<TableSet>>,
     game: &PlayedGame<'_, R::State>,
 ) -> Result<(), String> {
     let width = (options.games_per_pairing / 2).to_string().len();
@@ -129,6 +144,12 @@ fn write_game<R: Ruleset>(
             ("pair".to_string(), (game.pair + 1).to_string()),
             ("game".to_string(), (game.game + 1).to_string()),
         ])
+        .chain(tables.map(|t| {
+            (
+                "tables".to_string(),
+                t.files().collect::<Vec<_>>().join(" "),
+            )
+        }))
         .collect();
     let text = write_record::<R::State>(rules, game.actions, &info);
     let path = dir.join(name);

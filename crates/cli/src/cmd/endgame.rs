@@ -230,6 +230,29 @@ pub fn tables_for(
     Ok(Some(std::sync::Arc::new(set)))
 }
 
+/// Adds the files of `tables`, if any, to a command's JSON report as `tables`: what the players
+/// (or the rating player) consulted. Without tables the report is left as it is.
+pub fn note_tables_json(report: &mut serde_json::Value, tables: Option<&std::sync::Arc<TableSet>>) {
+    if let Some(t) = tables {
+        report["tables"] = serde_json::json!(t.files().collect::<Vec<_>>());
+    }
+}
+
+/// The line that ends a command's text report when it used endgame tables, saying what it
+/// used them for (`used`); nothing without.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub fn note_tables_text(tables: Option<&std::sync::Arc<TableSet>>, used: &str) -> Result<()> {
+    if let Some(t) = tables {
+        outln!(
+            "Endgame tables {}: {used}.",
+            t.files().collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// `W,B`: the most white and black pieces of a table.
 fn parse_pieces(text: &str) -> Result<[u8; 2]> {
     let bad = || {

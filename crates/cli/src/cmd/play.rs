@@ -122,6 +122,12 @@ where
         .iter()
         .map(|&p| (rules.seat_name(p).to_string(), names(p)))
         .chain([("seed".to_string(), seed.to_string())])
+        .chain(tables.as_ref().map(|t| {
+            (
+                "tables".to_string(),
+                t.files().collect::<Vec<_>>().join(" "),
+            )
+        }))
         .collect();
 
     outln!("{rules}: {}", rules.title());

@@ -29,6 +29,9 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         max_connections: args.max_connections as usize,
         trusted_proxies: args.trust_proxy.clone(),
         variants: args.variants.clone(),
+        // As the other commands find them: the option, else the environment's directory.
+        tables: (args.tables.clone())
+            .or_else(|| std::env::var_os(qasab_ai::search::endgame::TABLES_ENV).map(Into::into)),
         ..defaults
     };
     qasab_server::run(args.addr, &args.db, config)?;

@@ -1,12 +1,14 @@
 //! `qasab simulate`.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::play::jobs::SimulateJob;
 use qasab_ai::play::simulate::{SimulationReport, simulate, timed};
 use qasab_ai::players::Playable;
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::{Player, Ruleset, with_ruleset};
 
 use super::parse_ruleset;
@@ -14,52 +16,72 @@ use crate::cli::SimulateArgs;
 
 pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     // Checks the ruleset, the players (both, so that a typo fails at once) and the games.
-    let job = SimulateJob::new(&args.ruleset, &args.players, args.games, args.seed)?;
+    let job = SimulateJob::new(
+        &args.ruleset,
+        &args.play.players,
+        args.play.games,
+        args.play.seed,
+    )?;
     let any = parse_ruleset(&args.ruleset)?;
+    let tables = super::endgame::tables_for(args.play.tables.as_deref(), &any)?;
     let [a, b] = &job.players;
-    with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], args))
+    with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
 }
 
-fn sim<R: Ruleset>(rules: &R, specs: [&str; 2], args: &SimulateArgs) -> Result<ExitCode>
+fn sim<R: Ruleset>(
+    rules: &R,
+    specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
+    args: &SimulateArgs,
+) -> Result<ExitCode>
 where
     R::State: Playable,
 {
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    let bar = ProgressBar::with_draw_target(Some(args.play.games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
             .expect("template")
             .progress_chars("=> "),
     );
     let (summaries, seconds) = timed(|| {
-        simulate::<R::State>(rules, specs, args.games, args.seed, args.threads, &|| {
-            bar.inc(1)
-        })
+        simulate::<R::State>(
+            rules,
+            specs,
+            tables,
+            args.play.games,
+            args.play.seed,
+            args.play.threads,
+            &|| bar.inc(1),
+        )
     });
     bar.finish_and_clear();
     let summaries = summaries?;
-    let threads = if args.threads == 0 {
+    let threads = if args.play.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
-        args.threads
+        args.play.threads
     };
     let report = SimulationReport::new(
         rules,
         specs.map(String::from),
-        args.seed,
+        args.play.seed,
         &summaries,
         seconds,
     );
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&report.to_json(rules, threads))?
-        );
+        let mut json = report.to_json(rules, threads);
+        super::endgame::note_tables_json(&mut json, tables);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print_report(
             rules,
             &report,
             &summaries.iter().map(|s| s.turns).collect::<Vec<_>>(),
             threads,
+        )?;
+        super::endgame::note_tables_text(
+            tables,
+            "where one holds the position, both players play by its exact values",
         )?;
     }
     Ok(ExitCode::SUCCESS)

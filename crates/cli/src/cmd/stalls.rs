@@ -4,12 +4,14 @@
 use std::process::ExitCode;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::play::jobs::SimulateJob;
 use qasab_ai::play::stalls::{StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
 use qasab_core::{Player, Ruleset, Sanctuary, with_ruleset};
 
@@ -21,10 +23,11 @@ pub fn run(args: &EndgameStallsArgs) -> Result<ExitCode> {
         return from_records(args);
     };
     // The same checks, players and games as `qasab simulate`.
-    let job = SimulateJob::new(ruleset, &args.players, args.games, args.seed)?;
+    let job = SimulateJob::new(ruleset, &args.play.players, args.play.games, args.play.seed)?;
     let any = parse_ruleset(ruleset)?;
+    let tables = super::endgame::tables_for(args.play.tables.as_deref(), &any)?;
     let [a, b] = &job.players;
-    with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], args))
+    with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
 }
 
 /// The record files named, a directory standing for its files in name order.
@@ -96,19 +99,30 @@ where
     Ok(ExitCode::SUCCESS)
 }
 
-fn classify<R: Ruleset>(rules: &R, specs: [&str; 2], args: &EndgameStallsArgs) -> Result<ExitCode>
+fn classify<R: Ruleset>(
+    rules: &R,
+    specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
+    args: &EndgameStallsArgs,
+) -> Result<ExitCode>
 where
     R::State: Playable,
 {
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    let bar = ProgressBar::with_draw_target(Some(args.play.games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] eta {eta}")
             .expect("template")
             .progress_chars("=> "),
     );
-    let report = stalls::<R::State>(rules, specs, args.games, args.seed, args.threads, &|| {
-        bar.inc(1)
-    });
+    let report = stalls::<R::State>(
+        rules,
+        specs,
+        tables,
+        args.play.games,
+        args.play.seed,
+        args.play.threads,
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
     let report = report?;
     if args.json {

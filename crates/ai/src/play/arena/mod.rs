@@ -57,7 +57,10 @@ pub use rating::RatingReport;
 pub use report::{ArenaReport, GamePairs, PairingReport};
 pub use schedule::{PairSeeds, labels, pairings, player_base_seed};
 
+use std::sync::Arc;
+
 use crate::players::{Playable, PreparedAgent};
+use crate::search::endgame::TableSet;
 use crate::spec::AgentSpec;
 
 /// Runs an arena: prepares every spec for `rules`, plays the round robin and reports it.
@@ -71,17 +74,20 @@ pub fn arena<S: Playable>(
     options: &ArenaOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<ArenaReport, ArenaError> {
-    arena_with_games::<S>(rules, specs, options, tick, None)
+    arena_with_games::<S>(rules, specs, None, options, tick, None)
 }
 
-/// [`arena`], handing every game played to `sink` if one is given (as `qasab arena --records`
-/// writes each game's record). The games and the report are those of [`arena`].
+/// [`arena`], every player consulting the endgame tables `tables` first if they are given
+/// ([`PreparedAgent::with_tables`]; same seeds, same labels), and handing every game played
+/// to `sink` if one is given (as `qasab arena --records` writes each game's record). Without
+/// tables the games and the report are those of [`arena`].
 ///
 /// # Errors
 /// As [`arena`], and [`ArenaError::Sink`] with the sink's first error.
 pub fn arena_with_games<S: Playable>(
     rules: &S::Ruleset,
     specs: &[&str],
+    tables: Option<&Arc<TableSet>>,
     options: &ArenaOptions,
     tick: &(dyn Fn() + Sync),
     sink: Option<&GameSink<'_, S>>,
@@ -91,22 +97,26 @@ pub fn arena_with_games<S: Playable>(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            PreparedAgent::<S>::new(s, rules).map_err(|source| ArenaError::Player {
-                number: i + 1,
-                spec: s.to_string(),
-                source: Box::new(source),
-            })
+            PreparedAgent::<S>::new(s, rules)
+                .map(|p| p.with_tables(tables))
+                .map_err(|source| ArenaError::Player {
+                    number: i + 1,
+                    spec: s.to_string(),
+                    source: Box::new(source),
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let results = play_round_robin_with_games(rules, &players, options, tick, sink)?;
     let specs: Vec<AgentSpec> = players.iter().map(|p| p.spec.clone()).collect();
-    ArenaReport::new(
+    let mut report = ArenaReport::new(
         rules.to_string(),
         labels(&specs),
         options.games_per_pairing,
         options.seed,
         &results,
-    )
+    )?;
+    report.tables = tables.map_or_else(Vec::new, |t| t.files().map(String::from).collect());
+    Ok(report)
 }
 
 #[cfg(test)]
@@ -182,9 +192,15 @@ mod tests {
             seen.lock().unwrap().push(entry);
             Ok(())
         };
-        let with =
-            arena_with_games::<tab_ludii::State>(&rules, &specs, &options, &|| {}, Some(&sink))
-                .unwrap();
+        let with = arena_with_games::<tab_ludii::State>(
+            &rules,
+            &specs,
+            None,
+            &options,
+            &|| {},
+            Some(&sink),
+        )
+        .unwrap();
         assert_eq!(
             with,
             arena::<tab_ludii::State>(&rules, &specs, &options, &|| {}).unwrap()
@@ -219,9 +235,15 @@ mod tests {
         assert_eq!(with.pairings[0].game_pairs, GamePairs::of(&first));
 
         let failing = |_: PlayedGame<'_, tab_ludii::State>| Err("disk full".to_string());
-        let err =
-            arena_with_games::<tab_ludii::State>(&rules, &specs, &options, &|| {}, Some(&failing))
-                .unwrap_err();
+        let err = arena_with_games::<tab_ludii::State>(
+            &rules,
+            &specs,
+            None,
+            &options,
+            &|| {},
+            Some(&failing),
+        )
+        .unwrap_err();
         assert!(
             matches!(&err, ArenaError::Sink(m) if m == "disk full"),
             "{err:?}"

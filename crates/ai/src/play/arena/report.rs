@@ -97,6 +97,10 @@ pub struct ArenaReport {
     pub pairings: Vec<PairingReport>,
     /// The ladder: every player, best rating first (ties in the order given).
     pub ratings: Vec<RatingReport>,
+    /// The endgame tables every player consulted first, by file; empty, and left out of the
+    /// JSON, for players without them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<String>,
 }
 
 impl ArenaReport {
@@ -157,6 +161,7 @@ impl ArenaReport {
             seed,
             pairings: reports,
             ratings,
+            tables: Vec::new(),
         })
     }
 }

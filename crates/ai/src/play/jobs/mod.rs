@@ -199,6 +199,7 @@ mod tests {
         let games = crate::play::simulate::simulate::<qasab_core::tab::State>(
             &rules,
             ["random", "greedy"],
+            None,
             7,
             3,
             2,

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -11,13 +12,14 @@ use qasab_ai::eval::Evaluate;
 use qasab_ai::play::analysis::{PlayerSummary, PlayerTotals, kind_name, score_from_losses};
 use qasab_ai::play::arena::{GameResult, MAX_THREADS};
 use qasab_ai::play::simulate::timed;
-use qasab_ai::players::{Playable, PreparedAgent};
+use qasab_ai::players::Playable;
+use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
 use qasab_core::{GameState, Player, Ruleset, with_ruleset};
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::analyse_game;
+use super::{analyse_game, rating_player};
 use crate::cli::AnalyseArgs;
 
 /// The extension of the record files a directory is searched for.
@@ -47,7 +49,8 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     }
     let any = records[0].2.clone();
     let games: Vec<(PathBuf, Record)> = records.into_iter().map(|(f, r, _)| (f, r)).collect();
-    with_ruleset!(&any, r => report(r, &games, args))
+    let tables = super::super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    with_ruleset!(&any, r => report(r, &games, tables.as_ref(), args))
 }
 
 /// The record files named: each file as given, each directory's `.qrec` files by name.
@@ -86,19 +89,20 @@ struct Game {
     points: Option<[f64; 2]>,
     players: [PlayerSummary; 2],
     kind: ValueKind,
+    /// Whether the rating player rated any decision (not all were forced).
+    rated: bool,
 }
 
 fn report<R: Ruleset>(
     rules: &R,
     games: &[(PathBuf, Record)],
+    tables: Option<&Arc<TableSet>>,
     args: &AnalyseArgs,
 ) -> Result<ExitCode>
 where
     R::State: Playable + Evaluate,
 {
-    let strongest = <R::State as Playable>::strongest_agent(rules);
-    let spec = args.agent.as_deref().unwrap_or(strongest);
-    let prepared = PreparedAgent::<R::State>::new(spec, rules).context("--agent")?;
+    let prepared = rating_player(rules, tables, args)?;
     let agent_spec = prepared.make(args.seed).spec();
     let bar = ProgressBar::with_draw_target(Some(games.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -133,6 +137,7 @@ where
             points,
             players: analysis.players,
             kind: analysis.value_kind,
+            rated: analysis.moves.iter().any(|r| r.kind.is_some()),
         })
     };
     let (analysed, seconds) =
@@ -140,9 +145,13 @@ where
     bar.finish_and_clear();
     let analysed = analysed?;
     // One rating player gives one kind of value, except the Tihbat solver, whose margins are
-    // exact where it solved the position and approximate elsewhere.
-    let kind = analysed[0].kind;
-    let estimates = analysed.iter().all(|g| g.kind == ValueKind::Estimate);
+    // exact where it solved the position and approximate elsewhere, and a player with the
+    // endgame tables, exact results where they rated the decisions: the player's own kind.
+    let rated = || analysed.iter().filter(|g| g.rated).map(|g| g.kind);
+    let kind = (rated().find(|&k| k != ValueKind::ExactResult))
+        .or_else(|| rated().next())
+        .unwrap_or(analysed[0].kind);
+    let expected_results = analysed.iter().all(|g| g.kind.is_result());
 
     // Each player's totals, in the order the players first appear.
     let mut totals: Vec<PlayerTotals> = Vec::new();
@@ -160,7 +169,7 @@ where
         }
     }
     // With two players and values that are expected results, what the losses say.
-    let from_losses = match (estimates, totals.as_slice()) {
+    let from_losses = match (expected_results, totals.as_slice()) {
         (true, [a, b]) => Some((
             score_from_losses(a.loss_per_game, b.loss_per_game),
             score_from_losses(0.0, b.loss_per_game),
@@ -169,7 +178,15 @@ where
         _ => None,
     };
     if args.json {
-        print_json(rules, &agent_spec, kind, &analysed, &totals, from_losses)?;
+        print_json(
+            rules,
+            &agent_spec,
+            kind,
+            &analysed,
+            &totals,
+            from_losses,
+            tables,
+        )?;
     } else {
         let threads = pool.current_num_threads();
         outln!(
@@ -178,13 +195,25 @@ where
         );
         outln!(
             "Losses against the rating player's best move, in its values ({}).",
-            if estimates {
+            if expected_results {
                 "expected results, from -1 for a loss to +1 for a win"
             } else {
                 "capture margins, in counters"
             }
         );
         print_totals(&totals)?;
+        if tables.is_some() {
+            let exact: Vec<String> = (totals.iter())
+                .map(|t| {
+                    let judged = t.sums.decisions - t.sums.forced;
+                    format!("{} of {}'s {judged}", t.sums.exact, t.player)
+                })
+                .collect();
+            outln!(
+                "Judged decisions rated exactly by the endgame tables: {}.",
+                exact.join(", ")
+            );
+        }
         if let (Some((score, vs_b, vs_a)), [a, b]) = (from_losses, totals.as_slice()) {
             outln!();
             outln!(
@@ -252,6 +281,7 @@ fn print_json<R: Ruleset>(
     games: &[Game],
     totals: &[PlayerTotals],
     from_losses: Option<(f64, f64, f64)>,
+    tables: Option<&Arc<TableSet>>,
 ) -> Result<()> {
     let seat = |p: Player| rules.seat_name(p);
     let games: Vec<_> = games
@@ -281,7 +311,7 @@ fn print_json<R: Ruleset>(
         }),
         _ => serde_json::Value::Null,
     };
-    let out = json!({
+    let mut out = json!({
         "ruleset": rules.to_string(),
         "agent": agent,
         "value_kind": kind_name(kind),
@@ -289,6 +319,7 @@ fn print_json<R: Ruleset>(
         "players": totals,
         "from_losses": from_losses,
     });
+    super::super::endgame::note_tables_json(&mut out, tables);
     outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }
