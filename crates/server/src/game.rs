@@ -83,6 +83,12 @@ pub struct HintView {
     pub kind: HintKind,
     /// The moves, best first.
     pub moves: Vec<HintMove>,
+    /// The squares of each seat's sanctuaries, in seat order: units that no enemy piece can
+    /// ever reach and that their owner never has to move (docs/ENDGAMES.md, "Fortresses"). A
+    /// seat that holds one cannot lose; when both do, the game is a draw under perfect play.
+    /// Absent for a game or an ending where they decide nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sanctuaries: Option<Vec<Vec<String>>>,
 }
 
 /// The API's kind of a player's move values.
@@ -825,6 +831,7 @@ impl Game {
         let state = self.game.state().clone();
         let index = self.index();
         let strongest = self.strongest();
+        let rules = self.rules().clone();
         Ok(Box::new(move || {
             let Some(Some(eval)) = player.evaluate(&state, seed) else {
                 return Err(GameError::Setup(format!(
@@ -846,11 +853,22 @@ impl Game {
                     },
                 })
                 .collect();
+            let sanctuaries = qasab_core::endgame::sanctuaries_of(&rules, &state.position_id())
+                .ok()
+                .flatten()
+                .map(|found| {
+                    found
+                        .into_array()
+                        .into_iter()
+                        .map(|side| side.into_iter().map(|u| u.square).collect())
+                        .collect()
+                });
             Ok(HintView {
                 index,
                 agent: spec,
                 kind: hint_kind(eval.kind),
                 moves,
+                sanctuaries,
             })
         }))
     }

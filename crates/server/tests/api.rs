@@ -1192,6 +1192,8 @@ async fn hints_rank_every_move_with_the_solvers_exact_values() {
     // The default player is the game's strongest: the solver, whose values are exact.
     assert_eq!(h["agent"], "solver");
     assert_eq!(h["kind"], "exact-margin");
+    // Tihbat has no sanctuaries to look for.
+    assert!(h.get("sanctuaries").is_none(), "{h}");
     assert_eq!(h["index"], 0);
     let moves = h["moves"].as_array().unwrap();
     let legal = created["state"]["legal"].as_array().unwrap();
@@ -1250,6 +1252,8 @@ async fn tab_hints_are_estimates() {
     assert_eq!(status, StatusCode::OK, "{h}");
     assert_eq!(h["kind"], "estimate");
     assert_eq!(h["agent"], "mcts(iterations=300)");
+    // No side holds a sanctuary at the start (docs/ENDGAMES.md, "Fortresses").
+    assert_eq!(h["sanctuaries"], json!([[], []]));
     for m in h["moves"].as_array().unwrap() {
         let v = m["value"].as_f64().unwrap();
         assert!((-1.0..=1.0).contains(&v), "{m}");

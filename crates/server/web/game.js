@@ -123,6 +123,22 @@ function cancelSelection() {
   render();
 }
 
+// What the seats' sanctuaries decide (docs/ENDGAMES.md, "Fortresses"): units no enemy piece
+// can reach and that never have to move. Empty where no seat holds one.
+function fortressNote(sanctuaries, view) {
+  if (!sanctuaries) return '';
+  const what = 'a unit no enemy piece can reach and that never has to move';
+  const holds = sanctuaries.map((squares, i) => (squares.length ? `${view.seats[i].seat} on ${squares.join(', ')}` : ''));
+  if (holds[0] && holds[1]) {
+    return `Both sides hold a sanctuary (${what}: ${holds[0]}; ${holds[1]}): neither can win, and the game is a draw under perfect play.`;
+  }
+  const i = holds.findIndex((h) => h);
+  if (i < 0) return '';
+  const [seat, other] = [view.seats[i].seat, view.seats[1 - i].seat];
+  const Seat = seat.charAt(0).toUpperCase() + seat.slice(1);
+  return `${Seat} holds a sanctuary (${what}: ${holds[i]}): ${seat} cannot lose, and ${other} cannot win.`;
+}
+
 export async function hint() {
   const view = page.live;
   const token = myTurnToken(view);
@@ -147,6 +163,9 @@ export async function hint() {
       : h.agent === page.strongest ? 'the strongest computer player' : playerName(h.agent, null).replace('Computer — ', 'the computer player ');
     $('hint-title').textContent = `Your moves ranked by ${by}, best first. ${HINT_SCALE[h.kind] || ''}`.trim();
     $('hint-title').title = h.agent;
+    const note = fortressNote(h.sanctuaries, view);
+    $('hint-fortress').textContent = note;
+    $('hint-fortress').hidden = !note;
     $('hint-box').hidden = false;
   } catch (err) {
     if (err.status === 404 && !/no game/.test(err.message)) {
