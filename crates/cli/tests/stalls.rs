@@ -99,7 +99,33 @@ fn stalls_reads_the_records_of_an_arena() {
     }
     assert_eq!(v["stopped"], stopped);
     for s in v["stalls"].as_array().unwrap() {
-        assert!(s["record"].as_str().unwrap().ends_with(".qrec"));
+        let record = s["record"].as_str().unwrap();
+        assert!(record.ends_with(".qrec"));
+        // `qasab analyse` follows the sanctuaries along the game: its last change is the
+        // stop's verdict.
+        let a = qasab(&["analyse", record, "--agent", "greedy", "--json"]);
+        assert_eq!(a.code, 0, "{}", a.stderr);
+        let a: serde_json::Value = serde_json::from_str(&a.stdout).unwrap();
+        let changes = a["fortresses"].as_array().unwrap();
+        match changes.last() {
+            Some(last) => {
+                assert_eq!(last["verdict"], s["verdict"], "{record}");
+                let squares: Vec<Vec<String>> = s["sanctuaries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|side| {
+                        side.as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|u| u["square"].as_str().unwrap().to_string())
+                            .collect()
+                    })
+                    .collect();
+                assert_eq!(last["sanctuaries"], serde_json::json!(squares));
+            }
+            None => assert_eq!(s["verdict"], "open", "{record}"),
+        }
     }
 
     // Records of two rulesets are refused, naming the file.
@@ -126,5 +152,72 @@ fn stalls_reads_the_records_of_an_arena() {
     let mixed = qasab(&["endgame", "stalls", "--records", dir.to_str().unwrap()]);
     assert_ne!(mixed.code, 0);
     assert!(mixed.stderr.contains("zz-other.qrec"), "{}", mixed.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_fortress_of_the_first_stalled_arena_game_is_found_by_stalls_and_by_analyse() {
+    // The games where the question was first asked: four of the twenty stop, each with White's
+    // stack of two on i, the last square of Black's home row.
+    let dir = std::env::temp_dir().join(format!("qasab-stalls-net-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let arena = qasab(&[
+        "arena",
+        "tab",
+        "--players",
+        "net",
+        "net(seed=5)",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(arena.code, 0, "{}", arena.stderr);
+    let out = qasab(&[
+        "endgame",
+        "stalls",
+        "--records",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let stalls = v["stalls"].as_array().unwrap();
+    assert_eq!(stalls.len(), 4, "{}", out.stdout);
+    let first = &stalls[0];
+    assert!(
+        first["record"]
+            .as_str()
+            .unwrap()
+            .ends_with("pairing-1-pair-02-game-1.qrec")
+    );
+    assert_eq!(first["verdict"], "white-cannot-lose");
+    assert_eq!(
+        first["sanctuaries"],
+        serde_json::json!([[{"square": "i", "pieces": 2}], []])
+    );
+    assert_eq!(first["free"], serde_json::json!([0, 3]));
+    // Along the game: both sides held a sanctuary for a while, then Black gave its up.
+    let a = qasab(&[
+        "analyse",
+        first["record"].as_str().unwrap(),
+        "--agent",
+        "greedy",
+    ]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    assert!(
+        a.stdout
+            .contains("white on i; black on I: a draw under perfect play"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout
+            .contains("white on i: white cannot lose, black cannot win"),
+        "{}",
+        a.stdout
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

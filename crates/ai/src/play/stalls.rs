@@ -210,3 +210,53 @@ pub fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stal
         sanctuaries: sanctuaries.map(|s| s.into_array()),
     })
 }
+
+/// A point of a game where what the sanctuaries decide changes: from the position after
+/// action `action` (1-based; 0 for the start) on.
+#[derive(Clone, Debug, Serialize)]
+pub struct FortressChange {
+    /// The action after which it holds (0: from the start).
+    pub action: usize,
+    /// The squares of each side's sanctuaries, White's then Black's.
+    pub sanctuaries: [Vec<String>; 2],
+    /// What they decide ([`Verdict::name`]).
+    pub verdict: String,
+}
+
+/// Every change of the sanctuaries along a game played from `start` by `actions` (assumed
+/// legal, as a replayed record's are): when a side comes to hold one, when both do, when one
+/// is given up. Empty for a game that does not look for them.
+pub fn fortress_changes<S: Playable>(
+    rules: &S::Ruleset,
+    start: &S,
+    actions: &[qasab_core::ActionOf<S>],
+) -> Vec<FortressChange> {
+    let squares = |found: &ByPlayer<Vec<Sanctuary>>| {
+        found
+            .clone()
+            .into_array()
+            .map(|side| side.into_iter().map(|u| u.square).collect::<Vec<_>>())
+    };
+    let mut state = start.clone();
+    let mut last: Option<[Vec<String>; 2]> = None;
+    let mut out = Vec::new();
+    for i in 0..=actions.len() {
+        if i > 0 {
+            state.apply_unchecked(actions[i - 1]);
+        }
+        let Some(found) = S::sanctuaries(&state) else {
+            return out;
+        };
+        let now = squares(&found);
+        let empty = now.iter().all(Vec::is_empty);
+        if last.as_ref() != Some(&now) && !(last.is_none() && empty) {
+            out.push(FortressChange {
+                action: i,
+                verdict: Verdict::of(Some(&found)).name(rules),
+                sanctuaries: now.clone(),
+            });
+        }
+        last = Some(now);
+    }
+    out
+}

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::agent::ValueKind;
 use qasab_ai::eval::Evaluate;
 use qasab_ai::play::analysis::{Analysis, analyse, kind_name};
+use qasab_ai::play::stalls::{FortressChange, fortress_changes};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
@@ -109,10 +110,12 @@ where
     let analysis = analyse_game(rules, agent.as_mut(), &replayed.actions, &|| bar.inc(1));
     bar.finish_and_clear();
     let analysis = analysis.map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let fortresses = fortress_changes(rules, &start, &replayed.actions);
     if args.json {
-        print_json(rules, &agent.spec(), &analysis, tables)?;
+        print_json(rules, &agent.spec(), &analysis, tables, &fortresses)?;
     } else {
         print_text(rules, &start, &replayed.actions, &agent.spec(), &analysis)?;
+        print_fortresses(rules, &fortresses)?;
         if tables.is_some() {
             let [w, b] = &analysis.players;
             outln!(
@@ -133,11 +136,60 @@ where
     Ok(ExitCode::SUCCESS)
 }
 
+/// When a side came to hold a sanctuary, or both did, in words.
+fn print_fortresses<R: Ruleset>(rules: &R, changes: &[FortressChange]) -> Result<()> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    outln!();
+    outln!(
+        "Sanctuaries (units no enemy piece can reach and that never have to move; docs/ENDGAMES.md, \"Fortresses\"):"
+    );
+    for c in changes {
+        let held: Vec<String> = Player::ALL
+            .iter()
+            .filter(|p| !c.sanctuaries[p.index()].is_empty())
+            .map(|&p| {
+                format!(
+                    "{} on {}",
+                    rules.seat_name(p),
+                    c.sanctuaries[p.index()].join(", ")
+                )
+            })
+            .collect();
+        let when = if c.action == 0 {
+            "from the start".to_string()
+        } else {
+            format!("after action {}", c.action)
+        };
+        let what = match held.len() {
+            0 => "none held any more".to_string(),
+            1 => {
+                let holder = if c.sanctuaries[0].is_empty() {
+                    Player::Two
+                } else {
+                    Player::One
+                };
+                format!(
+                    "{}: {} cannot lose, {} cannot win",
+                    held[0],
+                    rules.seat_name(holder),
+                    rules.seat_name(!holder)
+                )
+            }
+            _ => format!("{}: a draw under perfect play", held.join("; ")),
+        };
+        outln!("  {when}: {what}");
+    }
+    Ok(())
+}
+
 fn print_json<R: Ruleset>(
     rules: &R,
     agent: &str,
     a: &GameAnalysis<R::State>,
     tables: Option<&Arc<TableSet>>,
+    fortresses: &[FortressChange],
 ) -> Result<()> {
     let seat = |p: Player| rules.seat_name(p);
     let moves: Vec<_> = a
@@ -184,6 +236,7 @@ fn print_json<R: Ruleset>(
         "moves": moves,
         "throws": throws,
         "players": players,
+        "fortresses": fortresses,
     });
     super::endgame::note_tables_json(&mut out, tables);
     outln!("{}", serde_json::to_string_pretty(&out)?);
