@@ -350,6 +350,7 @@ fn a_table_of_every_one_against_one_position_of_ludii_tab() {
     let given = <tab_ludii::State as qasab_core::Essence>::placements(
         &ludii,
         qasab_core::ByPlayer::new(1, 1),
+        qasab_core::EssenceCaps::default(),
         &mut |s| placements.push(s),
     )
     .unwrap();
@@ -362,12 +363,72 @@ fn a_table_of_every_one_against_one_position_of_ludii_tab() {
             assert!(lo - 1e-6 <= v && v <= hi + 1e-6, "{}", s.position_id());
         }
     }
-    // Hyde's Ludii encoding and the faithful rulesets say why they have no such tables yet.
-    for other in ["tab-hyde-ludii", "tab(columns=7)"] {
-        let r: AnyRuleset = other.parse().unwrap();
-        let err = endgame::build(&r, &spec, &mut |_| {})
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("--from"), "{err}");
+    // Hyde's Ludii encoding says why it has no such tables yet (the faithful rulesets list one
+    // piece a side: below).
+    let r: AnyRuleset = "tab-hyde-ludii".parse().unwrap();
+    let err = endgame::build(&r, &spec, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--from"), "{err}");
+}
+
+#[test]
+fn a_table_of_every_one_against_one_position_of_lanes_tab_holds_every_table_of_one_against_one() {
+    // A faithful reading with one piece a side: every lone piece on every square with every
+    // mark it can have, either side to throw, each bank up to the cap.
+    let reading = "tab(columns=7,throw_timing=interleaved)";
+    let rules: AnyRuleset = reading.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let spec = BuildSpec {
+        pieces: Some([1, 1]),
+        bank_cap: 1,
+        ..BuildSpec::default()
+    };
+    let built = endgame::build(&rules, &spec, &mut |_| {}).unwrap();
+    assert_eq!(built.header.domain, "pieces");
+    let all = dir.path().join("all.qeg");
+    table_file::write(&all, &built.header, built.entries).unwrap();
+    let all = TableFile::open(&all).unwrap();
+    assert_eq!(
+        endgame::verify(&all, "all.qeg").unwrap().positions,
+        all.len()
+    );
+    // The table of the positions reachable from one position: each of its positions is in the
+    // table of every position, with the same values (a position's value does not depend on
+    // the table it is in).
+    let from = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/1.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-";
+    let spec = BuildSpec {
+        seeds: vec![from.to_string()],
+        bank_cap: 1,
+        ..BuildSpec::default()
+    };
+    let built = endgame::build(&rules, &spec, &mut |_| {}).unwrap();
+    let some = dir.path().join("some.qeg");
+    table_file::write(&some, &built.header, built.entries).unwrap();
+    let some = TableFile::open(&some).unwrap();
+    assert!(some.len() > 1000 && some.len() < all.len());
+    for i in 0..some.len() {
+        let (key, entry) = some.entry(i);
+        let found = all
+            .find(&key)
+            .expect("every position of one against one is listed");
+        assert!(
+            (found.value - entry.value).abs() < 1e-5,
+            "{found:?} vs {entry:?}"
+        );
+        assert!((found.win - entry.win).abs() < 1e-5);
+        assert!((found.loss - entry.loss).abs() < 1e-5);
+    }
+    // Two pieces a side are not listed, with the reason.
+    let spec = BuildSpec {
+        pieces: Some([2, 1]),
+        ..BuildSpec::default()
+    };
+    match endgame::build(&rules, &spec, &mut |_| {}) {
+        Err(e) => assert!(
+            e.to_string().contains("at most one piece a side") && e.to_string().contains("--from"),
+            "{e}"
+        ),
+        Ok(_) => panic!("two pieces of a side are listed"),
     }
 }

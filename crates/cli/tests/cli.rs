@@ -928,6 +928,7 @@ fn analyse_rates_every_decision_and_throw_of_a_record() {
         keys,
         [
             "agent",
+            "fortresses",
             "moves",
             "players",
             "ruleset",

@@ -61,14 +61,16 @@ pub trait Essence: GameState {
 
     /// Every position at a throw with exactly `pieces` on the board (White's, Black's), either
     /// side to throw, each a state that passes [`GameState::validate`]: the seeds of a table of
-    /// every position with at most these pieces (`qasab endgame build --pieces`). Returns how
-    /// many it gave.
+    /// every position with at most these pieces (`qasab endgame build --pieces`). Counts that
+    /// `caps` cut (banked tâbs) run up to their caps; positions with one essence may be given
+    /// once. Returns how many it gave.
     ///
     /// # Errors
     /// Why the game cannot list them (a ruleset whose positions it does not enumerate yet).
     fn placements(
         rules: &Self::Ruleset,
         pieces: ByPlayer<u8>,
+        caps: EssenceCaps,
         out: &mut dyn FnMut(Self),
     ) -> Result<u64, String>;
 

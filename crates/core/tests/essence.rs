@@ -99,3 +99,35 @@ fn ludii_placements_are_valid_positions_at_a_throw_with_the_pieces_asked() {
     let err = tab_ludii::State::placements(&r, ByPlayer::new(8, 1), &mut |_| {}).unwrap_err();
     assert!(err.contains("from 1 to 7 pieces"), "{err}");
 }
+
+#[test]
+fn a_lone_piece_forgets_the_histories_only_a_stack_reads() {
+    // White's one piece on c2 came there by two different ways (the squares it passed, under
+    // reduction=square-visited); with no other White piece it can never be in a stack again,
+    // so both are one position. Its visit to the enemy row stays (L-10).
+    let id = |visited: &str| {
+        format!(
+            "throw:w/-/x,x,x,x,x,x,c2.c12v{visited}/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-"
+        )
+    };
+    let caps = EssenceCaps::default();
+    let a = tab_state("tab(columns=7)", &id("3e40"));
+    let b = tab_state(
+        "tab(columns=7)",
+        &id("1fffc0").replace("c2.c12v", "c2.c123v"),
+    );
+    assert_ne!(a, b);
+    assert_eq!(a.essence(caps), b.essence(caps));
+    // With two pieces a side, the histories stay: a stack may form and read them.
+    let two = |white: &str| {
+        format!(
+            "throw:w/-/x,x,x,x,x,x,{white}/x,x,x,x,x,x,e3.c34v27c000/0.0/6.5/0.0/11.0.0.0/0.0.0.0.0.0.0/-"
+        )
+        .replacen("x,x,x,x,x,x,", "x,x,x,x,x,g1.c1v60,", 1)
+    };
+    let (c, d) = (
+        tab_state("tab(columns=7)", &two("c2.c12v3e40")),
+        tab_state("tab(columns=7)", &two("c2.c123v1fffc0")),
+    );
+    assert_ne!(c.essence(caps), d.essence(caps));
+}

@@ -4,7 +4,10 @@
 use crate::endgame::{Essence, EssenceCaps, EssenceWork, Sanctuary, Tabled};
 use crate::player::{ByPlayer, Player};
 
-use super::board::{MAXP, OFF, OWNER_BLACK, PIECE_BITS, Piece, Stats};
+use super::board::{
+    CONVERTED, ENTERED, MAXP, OFF, OWNER_BLACK, PIECE_BITS, Pending, Phase, Piece, ROWS_SHIFT, Stats,
+};
+use super::rules::{Bank, Conversion, Reduction, Track};
 use super::next::Next;
 use super::rules::End;
 use super::state::State;
@@ -87,23 +90,158 @@ impl Essence for State {
                 *cell = (*cell & !PIECE_BITS) | renumbered;
             }
         }
+        // A side with one piece left can never stack again (pieces never come back), and only a
+        // stack's move reads the histories (L-15; the survivor, L-15; which pieces of a stack
+        // are alike): its piece keeps its square, its conversion and its visit to the enemy row
+        // (L-10), and forgets the rest.
+        for p in Player::ALL {
+            if s.alive[p.index()] == 1 {
+                for pc in s.pieces[p.index()].iter_mut().filter(|pc| pc.sq != OFF) {
+                    pc.lo = 0;
+                    pc.hi = 0;
+                    pc.flags &= CONVERTED | ENTERED;
+                }
+            }
+        }
         s.derive_caches();
         s.next = Next::EMPTY;
         s
     }
 
-    /// Not enumerated yet: a piece's history (the squares or rows it has seen, its visit to
-    /// the enemy row) multiplies the positions of even one piece a side; tables start from
-    /// positions instead (`--from`).
+    /// One piece a side at most: a lone piece keeps only its square, its conversion and its
+    /// visit to the enemy row in the essence, so its positions are few; two or more pieces of
+    /// a side would each bring its history (the squares or rows it has seen, L-15), which
+    /// multiplies the positions beyond this enumeration. Each lone piece is set with one
+    /// history that a walk along its track gives (first lap, round the loop, through the enemy
+    /// row; `valid.rs`), on every square and with every mark it can have; banked tâbs run from
+    /// 0 to the cap once every piece of the side is converted (L-8).
     fn placements(
         rules: &Self::Ruleset,
-        _pieces: ByPlayer<u8>,
-        _out: &mut dyn FnMut(State),
+        pieces: ByPlayer<u8>,
+        caps: EssenceCaps,
+        out: &mut dyn FnMut(State),
     ) -> Result<u64, String> {
-        Err(format!(
-            "{rules}: tables by piece count are not available for the faithful rulesets yet (the pieces' histories multiply the positions); build from positions with --from"
-        ))
+        if pieces.one > 1 || pieces.two > 1 {
+            return Err(format!(
+                "{rules}: tables by piece count list at most one piece a side for the faithful rulesets (the histories of two or more pieces of a side, L-15, multiply the positions); build from positions with --from"
+            ));
+        }
+        if pieces.one == 0 || pieces.two == 0 {
+            return Ok(0);
+        }
+        let fresh = State::new(*rules);
+        let [white, black] = Player::ALL.map(|p| lone_pieces(&fresh, p));
+        let banks = |pc: &Piece| {
+            if pc.converted() && rules.bank == Bank::AfterAllConverted {
+                caps.bank
+            } else {
+                0
+            }
+        };
+        let mut count = 0;
+        for (wk, w) in &white {
+            for (bk, b) in &black {
+                if w.sq == b.sq {
+                    continue;
+                }
+                for bank_w in 0..=banks(w) {
+                    for bank_b in 0..=banks(b) {
+                        for thrower in Player::ALL {
+                            let s = lone_state(&fresh, [(*wk, *w), (*bk, *b)], [bank_w, bank_b], thrower);
+                            if s.validate().is_ok() {
+                                out(s);
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(count)
     }
+}
+
+/// Every lone piece `p` can have, one for each essence (square, conversion, visit to the
+/// enemy row), as (its number, the piece with a history of a walk along its track).
+fn lone_pieces(fresh: &State, p: Player) -> Vec<(usize, Piece)> {
+    let rules = fresh.rules;
+    let order = fresh.track_order(p);
+    let n = usize::from(rules.columns);
+    let len = order.len();
+    let enemy = fresh.row_mask(fresh.enemy_row(p));
+    let one_step = rules.conversion == Conversion::OneStep;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for k in 0..usize::from(rules.piece_count()) {
+        // Unconverted, on its start square.
+        let start = fresh.pieces[p.index()][k];
+        if seen.insert((start.sq, start.flags & (CONVERTED | ENTERED))) {
+            out.push((k, start));
+        }
+        for (t, &sq) in order.iter().enumerate() {
+            let mut walks = Vec::new();
+            if t >= k && !(one_step && t == k) {
+                walks.push(t);
+            }
+            if rules.track == Track::Loop && (n..3 * n).contains(&t) {
+                walks.push(3 * n - 1);
+                walks.push(len - 1);
+            }
+            for to in walks {
+                let squares = order[k..=to].iter().fold(0u128, |acc, &q| acc | 1 << q);
+                let entered = squares & enemy != 0;
+                let mut flags = CONVERTED | fresh.rows_of(squares) << ROWS_SHIFT;
+                if entered {
+                    flags |= ENTERED;
+                }
+                if !seen.insert((sq, flags & (CONVERTED | ENTERED))) {
+                    continue;
+                }
+                let mut pc = Piece { lo: 0, hi: 0, sq, flags };
+                if rules.tracks_squares() {
+                    let visited = if rules.reduction == Reduction::SquareLanded {
+                        1u128 << order[k] | 1u128 << sq
+                    } else {
+                        squares
+                    };
+                    pc.set_visited(visited);
+                }
+                out.push((k, pc));
+            }
+        }
+    }
+    out
+}
+
+/// The position at `thrower`'s throw with one piece a side (numbered as given), the rest
+/// captured, and the given banks: turn 11 or 12 of a game that White began.
+fn lone_state(fresh: &State, lone: [(usize, Piece); 2], bank: [u16; 2], thrower: Player) -> State {
+    let mut s = *fresh;
+    let n = usize::from(s.rules.piece_count());
+    for cell in s.board.iter_mut() {
+        *cell = 0;
+    }
+    for (side, &(k, pc)) in lone.iter().enumerate() {
+        for (i, slot) in s.pieces[side][..n].iter_mut().enumerate() {
+            *slot = if i == k { pc } else { Piece::off() };
+        }
+        let owner = if side == 1 { OWNER_BLACK } else { 0 };
+        s.board[usize::from(pc.sq)] = owner | 1 << k;
+    }
+    s.alive = [1, 1];
+    s.captured = [n as u16 - 1, n as u16 - 1];
+    s.removed = [0; 2];
+    s.bank = bank;
+    s.pending = Pending::NONE;
+    s.extra = false;
+    s.phase = Phase::Throwing { player: thrower };
+    s.opening_throws = 1;
+    s.turns = if thrower == Player::One { 11 } else { 12 };
+    s.no_progress = 0;
+    s.over = None;
+    s.derive_caches();
+    s.next = Next::EMPTY;
+    s
 }
 
 impl Tabled for State {

@@ -90,7 +90,7 @@ impl Position {
 
     /// The squares of `p`'s track in order: home row, second row, third row, then the enemy
     /// home row (taken at the branch on the loop track).
-    fn track_order(&self, p: Player) -> Vec<u8> {
+    pub(super) fn track_order(&self, p: Player) -> Vec<u8> {
         let table = self.table(p);
         let len = self.grid().len();
         let n = usize::from(self.rules.columns);
@@ -110,7 +110,7 @@ impl Position {
     }
 
     /// The rows of a set of squares, as the bits a piece keeps (row `r` is bit `r`).
-    fn rows_of(&self, squares: u128) -> u8 {
+    pub(super) fn rows_of(&self, squares: u128) -> u8 {
         (0..4)
             .filter(|&r| squares & self.row_mask(r) != 0)
             .fold(0, |acc, r| acc | (1 << r))

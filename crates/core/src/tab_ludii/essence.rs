@@ -32,6 +32,7 @@ impl Essence for State {
     fn placements(
         rules: &Ruleset,
         pieces: ByPlayer<u8>,
+        _caps: EssenceCaps,
         out: &mut dyn FnMut(State),
     ) -> Result<u64, String> {
         let n = rules.columns();

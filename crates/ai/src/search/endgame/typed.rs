@@ -120,6 +120,7 @@ fn settings(spec: &BuildSpec) -> BuildSettings {
 fn seeds_for<S: Essence>(
     rules: &S::Ruleset,
     pieces: Option<[u8; 2]>,
+    caps: EssenceCaps,
     ids: &[String],
 ) -> Result<Vec<S>, EndgameError> {
     let Some([w, b]) = pieces else {
@@ -128,8 +129,10 @@ fn seeds_for<S: Essence>(
     let mut seeds = Vec::new();
     for white in 1..=w {
         for black in 1..=b {
-            S::placements(rules, ByPlayer::new(white, black), &mut |s| seeds.push(s))
-                .map_err(EndgameError::Position)?;
+            S::placements(rules, ByPlayer::new(white, black), caps, &mut |s| {
+                seeds.push(s)
+            })
+            .map_err(EndgameError::Position)?;
         }
     }
     Ok(seeds)
@@ -154,7 +157,7 @@ where
     S: Essence + std::hash::Hash + Eq + Send + Sync,
 {
     let started = Instant::now();
-    let seeds: Vec<S> = seeds_for(rules, spec.pieces, &spec.seeds)?;
+    let seeds: Vec<S> = seeds_for(rules, spec.pieces, settings(spec).caps, &spec.seeds)?;
     let g = graph::build(&seeds, settings(spec), |found, expanded| {
         progress(Progress::Expand { found, expanded })
     })?;
@@ -530,13 +533,13 @@ where
     };
     let h = &table.header;
     let pieces = (h.domain == "pieces").then_some(h.pieces);
-    let seeds: Vec<S> = seeds_for(rules, pieces, &h.seeds)?;
     let spec = BuildSpec {
         bank_cap: h.bank_cap,
         count_cap: h.count_cap,
         max_positions: h.positions as usize,
         ..BuildSpec::default()
     };
+    let seeds: Vec<S> = seeds_for(rules, pieces, settings(&spec).caps, &h.seeds)?;
     let g = graph::build(&seeds, settings(&spec), |_, _| {})
         .map_err(|e| corrupt(format!("its positions cannot be rebuilt: {e}")))?;
     if g.len() != table.len() {
