@@ -547,7 +547,8 @@ pub struct EndgameBuildArgs {
         conflicts_with = "pieces"
     )]
     pub from: Vec<String>,
-    /// Every position with at most W white and B black pieces on the board (tab-ludii).
+    /// Every position with at most W white and B black pieces on the board (tab-ludii; one
+    /// piece a side for tab, tab-hyde and tab-modern).
     #[arg(long, value_name = "W,B")]
     pub pieces: Option<String>,
     /// The table file to write.

@@ -84,19 +84,24 @@ fn ludii_track_counts_are_cut_to_their_cap() {
 fn ludii_placements_are_valid_positions_at_a_throw_with_the_pieces_asked() {
     let r: tab_ludii::Ruleset = "tab-ludii".parse().unwrap();
     let mut n = 0u64;
-    let given = tab_ludii::State::placements(&r, ByPlayer::new(2, 1), &mut |s| {
-        assert!(s.validate().is_ok());
-        assert_eq!(s.turn(), qasab_core::Turn::Chance);
-        assert_eq!(s.material(), ByPlayer::new(2, 1));
-        n += 1;
-    })
-    .unwrap();
+    let given =
+        tab_ludii::State::placements(&r, ByPlayer::new(2, 1), EssenceCaps::default(), &mut |s| {
+            assert!(s.validate().is_ok());
+            assert_eq!(s.turn(), qasab_core::Turn::Chance);
+            assert_eq!(s.material(), ByPlayer::new(2, 1));
+            n += 1;
+        })
+        .unwrap();
     assert_eq!(given, n);
     assert!(n > 10_000, "{n}");
     // Bad counts are refused with the reason.
-    let err = tab_ludii::State::placements(&r, ByPlayer::new(0, 1), &mut |_| {}).unwrap_err();
+    let err =
+        tab_ludii::State::placements(&r, ByPlayer::new(0, 1), EssenceCaps::default(), &mut |_| {})
+            .unwrap_err();
     assert!(err.contains("from 1 to 7 pieces"), "{err}");
-    let err = tab_ludii::State::placements(&r, ByPlayer::new(8, 1), &mut |_| {}).unwrap_err();
+    let err =
+        tab_ludii::State::placements(&r, ByPlayer::new(8, 1), EssenceCaps::default(), &mut |_| {})
+            .unwrap_err();
     assert!(err.contains("from 1 to 7 pieces"), "{err}");
 }
 
