@@ -26,7 +26,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
         && !file.is_dir()
     {
         let (record, any) = super::read_record(file)?;
-        let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+        let tables = super::tables::tables_for(args.tables.as_deref(), &any)?;
         return with_ruleset!(&any, r => report(r, file, &record, tables.as_ref(), args));
     }
     many::run(args)
@@ -128,7 +128,7 @@ where
                 b.decisions - b.forced
             );
         }
-        super::endgame::note_tables_text(
+        super::tables::note_tables_text(
             tables,
             "where one holds the position, the moves are rated by their exact results",
         )?;
@@ -238,7 +238,7 @@ fn print_json<R: Ruleset>(
         "players": players,
         "fortresses": fortresses,
     });
-    super::endgame::note_tables_json(&mut out, tables);
+    super::tables::note_tables_json(&mut out, tables);
     outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }

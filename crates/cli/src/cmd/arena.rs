@@ -28,7 +28,7 @@ pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
         args.threads,
     )?;
     let any = parse_ruleset(&args.ruleset)?;
-    let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    let tables = super::tables::tables_for(args.tables.as_deref(), &any)?;
     with_ruleset!(&any, r => run_arena(r, &job.players, tables.as_ref(), args))
 }
 
@@ -85,7 +85,7 @@ where
             args.threads
         };
         print_report(&report, threads, seconds)?;
-        super::endgame::note_tables_text(
+        super::tables::note_tables_text(
             tables,
             "where one holds the position, every player plays by its exact values",
         )?;

@@ -4,9 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::search::endgame::{
-    self, BuildSpec, Header, Progress, TableFile, TableSet, file as table_file,
-};
+use qasab_ai::search::endgame::{self, BuildSpec, Header, Progress, TableFile, file as table_file};
 use qasab_core::Player;
 
 use super::parse_ruleset;
@@ -207,50 +205,6 @@ fn value_text(lo: f64, hi: f64) -> String {
     } else {
         format!("{lo:+.6} to {hi:+.6}")
     }
-}
-
-/// The endgame tables of `rules` in `dir`, or in the directory named by `QASAB_TABLES` when no
-/// directory is given; `None` when neither is, or the game has no tables.
-///
-/// # Errors
-/// The directory cannot be read or holds a damaged table.
-pub fn tables_for(
-    dir: Option<&std::path::Path>,
-    rules: &qasab_core::AnyRuleset,
-) -> Result<Option<std::sync::Arc<TableSet>>> {
-    let from_env = std::env::var_os(endgame::TABLES_ENV).map(std::path::PathBuf::from);
-    let Some(dir) = dir.map(std::path::Path::to_path_buf).or(from_env) else {
-        return Ok(None);
-    };
-    let set = TableSet::open_dir(&dir, rules).map_err(|e| anyhow!("--tables: {e}"))?;
-    if set.is_empty() {
-        eprintln!("no endgame table of {rules} in {}", dir.display());
-        return Ok(None);
-    }
-    Ok(Some(std::sync::Arc::new(set)))
-}
-
-/// Adds the files of `tables`, if any, to a command's JSON report as `tables`: what the players
-/// (or the rating player) consulted. Without tables the report is left as it is.
-pub fn note_tables_json(report: &mut serde_json::Value, tables: Option<&std::sync::Arc<TableSet>>) {
-    if let Some(t) = tables {
-        report["tables"] = serde_json::json!(t.files().collect::<Vec<_>>());
-    }
-}
-
-/// The line that ends a command's text report when it used endgame tables, saying what it
-/// used them for (`used`); nothing without.
-///
-/// # Errors
-/// Standard output cannot be written.
-pub fn note_tables_text(tables: Option<&std::sync::Arc<TableSet>>, used: &str) -> Result<()> {
-    if let Some(t) = tables {
-        outln!(
-            "Endgame tables {}: {used}.",
-            t.files().collect::<Vec<_>>().join(", ")
-        );
-    }
-    Ok(())
 }
 
 /// `W,B`: the most white and black pieces of a table.

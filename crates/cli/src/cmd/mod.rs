@@ -20,6 +20,7 @@ mod simulate;
 mod solve;
 mod stalls;
 mod study;
+mod tables;
 mod train;
 
 /// Runs one command.

@@ -83,7 +83,7 @@ where
         specs[p.index()] = Some(v.clone());
     }
     let any: qasab_core::AnyRuleset = rules.to_string().parse()?;
-    let tables = super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    let tables = super::tables::tables_for(args.tables.as_deref(), &any)?;
     let with_tables = |agent: Box<dyn Agent<R::State>>| -> Box<dyn Agent<R::State>> {
         match &tables {
             Some(t) => Box::new(WithTables::new(agent, t.clone())),

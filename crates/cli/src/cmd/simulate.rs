@@ -23,7 +23,7 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
         args.play.seed,
     )?;
     let any = parse_ruleset(&args.ruleset)?;
-    let tables = super::endgame::tables_for(args.play.tables.as_deref(), &any)?;
+    let tables = super::tables::tables_for(args.play.tables.as_deref(), &any)?;
     let [a, b] = &job.players;
     with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
 }
@@ -70,7 +70,7 @@ where
     );
     if args.json {
         let mut json = report.to_json(rules, threads);
-        super::endgame::note_tables_json(&mut json, tables);
+        super::tables::note_tables_json(&mut json, tables);
         outln!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print_report(
@@ -79,7 +79,7 @@ where
             &summaries.iter().map(|s| s.turns).collect::<Vec<_>>(),
             threads,
         )?;
-        super::endgame::note_tables_text(
+        super::tables::note_tables_text(
             tables,
             "where one holds the position, both players play by its exact values",
         )?;

@@ -25,7 +25,7 @@ pub fn run(args: &EndgameStallsArgs) -> Result<ExitCode> {
     // The same checks, players and games as `qasab simulate`.
     let job = SimulateJob::new(ruleset, &args.play.players, args.play.games, args.play.seed)?;
     let any = parse_ruleset(ruleset)?;
-    let tables = super::endgame::tables_for(args.play.tables.as_deref(), &any)?;
+    let tables = super::tables::tables_for(args.play.tables.as_deref(), &any)?;
     let [a, b] = &job.players;
     with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
 }

@@ -49,7 +49,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode> {
     }
     let any = records[0].2.clone();
     let games: Vec<(PathBuf, Record)> = records.into_iter().map(|(f, r, _)| (f, r)).collect();
-    let tables = super::super::endgame::tables_for(args.tables.as_deref(), &any)?;
+    let tables = super::super::tables::tables_for(args.tables.as_deref(), &any)?;
     with_ruleset!(&any, r => report(r, &games, tables.as_ref(), args))
 }
 
@@ -319,7 +319,7 @@ fn print_json<R: Ruleset>(
         "players": totals,
         "from_losses": from_losses,
     });
-    super::super::endgame::note_tables_json(&mut out, tables);
+    super::super::tables::note_tables_json(&mut out, tables);
     outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }
