@@ -432,3 +432,28 @@ fn a_table_of_every_one_against_one_position_of_lanes_tab_holds_every_table_of_o
         Ok(_) => panic!("two pieces of a side are listed"),
     }
 }
+
+#[test]
+fn a_build_that_would_need_more_memory_than_allowed_stops_with_the_reason() {
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    let spec = BuildSpec {
+        pieces: Some([1, 1]),
+        max_bytes: 200_000,
+        ..BuildSpec::default()
+    };
+    match endgame::build(&rules, &spec, &mut |_| {}) {
+        Err(e @ EndgameError::TooMuchMemory { .. }) => {
+            assert!(e.to_string().contains("more than 200 kB"), "{e}");
+        }
+        other => panic!(
+            "built within 200 kB: {:?}",
+            other.map(|b| b.header.positions)
+        ),
+    }
+    // With room, the same table builds.
+    let spec = BuildSpec {
+        max_bytes: 100_000_000,
+        ..spec
+    };
+    assert!(endgame::build(&rules, &spec, &mut |_| {}).is_ok());
+}

@@ -567,6 +567,10 @@ pub struct EndgameBuildArgs {
     /// The most positions the table may hold.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_positions: usize,
+    /// The most memory the build may take, in MB (default: the memory the operating system
+    /// reports available); the build stops with the reason when it would need more.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
     /// Print the table's statistics as JSON.
     #[arg(long)]
     pub json: bool,

@@ -110,16 +110,26 @@ pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
 fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     let rules = parse_ruleset(&args.ruleset)?;
     let pieces = args.pieces.as_deref().map(parse_pieces).transpose()?;
+    let max_bytes = match args.max_memory {
+        Some(mb) => usize::try_from(mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX),
+        None => available_memory().unwrap_or(usize::MAX),
+    };
     let spec = BuildSpec {
         seeds: args.from.clone(),
         pieces,
         bank_cap: args.bank_cap,
         count_cap: args.count_cap,
         max_positions: args.max_positions,
+        max_bytes,
         ..BuildSpec::default()
     };
+    let memory = if max_bytes == usize::MAX {
+        "no bound on memory".to_string()
+    } else {
+        format!("at most {} MB of memory", max_bytes / 1_000_000)
+    };
     eprintln!(
-        "building {rules}: at most {} positions; about 200 bytes each, and {} bytes for each one waiting to be expanded",
+        "building {rules}: at most {} positions and {memory}; about 200 bytes a position, and {} bytes for each one waiting to be expanded",
         args.max_positions,
         endgame::state_bytes(&rules).unwrap_or(0)
     );
@@ -205,6 +215,15 @@ fn value_text(lo: f64, hi: f64) -> String {
     } else {
         format!("{lo:+.6} to {hi:+.6}")
     }
+}
+
+/// The memory the operating system reports available (`MemAvailable` of `/proc/meminfo`),
+/// where it says.
+fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
 }
 
 /// `W,B`: the most white and black pieces of a table.

@@ -96,6 +96,19 @@ impl Graph {
         self.keys.is_empty()
     }
 
+    /// The bytes the graph takes, with the index of the positions while it is built (a
+    /// fingerprint and a number, about 32 bytes with the map's overhead) and what solving it
+    /// will add ([`SOLVE_BYTES`]).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        let nodes = self.keys.len();
+        nodes * (size_of::<[u8; 16]>() + size_of::<Player>() + size_of::<(u8, u8)>() + 32)
+            + nodes * SOLVE_BYTES
+            + self.node_throws.len() * size_of::<(u32, u32)>()
+            + self.throws.len() * size_of::<Throw>()
+            + self.targets.len() * size_of::<u32>()
+    }
+
     /// Node `i`'s throws: weight, chooser and targets.
     pub(super) fn throws_of(
         &self,
@@ -130,7 +143,14 @@ pub struct BuildSettings {
     pub turn_states: usize,
     /// The most positions the table may hold.
     pub max_nodes: usize,
+    /// The most bytes the build may take ([`Graph::bytes`] and the positions waiting to be
+    /// expanded, whole states); `usize::MAX` for no bound.
+    pub max_bytes: usize,
 }
+
+/// The bytes a position takes in the value iteration and the file, on top of its place in
+/// the graph: its values (four 64-bit floats while solving) and its entry (32 bytes).
+pub const SOLVE_BYTES: usize = 4 * 8 + 32;
 
 /// A target found by expanding a node, before it is numbered: a chance state (reduced, with
 /// its fingerprint) or the end of the game.
@@ -223,6 +243,14 @@ where
             }
             g.node_throws.push((start, g.throws.len() as u32));
             expanded += 1;
+        }
+        let bytes = g.bytes() + queue.len() * std::mem::size_of::<S>();
+        if bytes > settings.max_bytes {
+            return Err(EndgameError::TooMuchMemory {
+                limit: settings.max_bytes,
+                positions: g.keys.len(),
+                waiting: queue.len(),
+            });
         }
         progress(g.keys.len(), expanded);
     }

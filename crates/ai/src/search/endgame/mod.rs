@@ -33,6 +33,15 @@ pub use typed::{
     VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, state_bytes, verify,
 };
 
+/// A number of bytes for a person: GB, MB or kB.
+fn bytes_text(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{} MB", b / 1_000_000),
+        b => format!("{} kB", b / 1_000),
+    }
+}
+
 /// Why a table could not be built, read or used.
 #[derive(Debug, Error)]
 pub enum EndgameError {
@@ -59,6 +68,19 @@ pub enum EndgameError {
     TooLarge {
         /// The most positions allowed.
         limit: usize,
+    },
+    /// The build would need more memory than allowed.
+    #[error(
+        "the table would need more than {} of memory ({positions} positions found, {waiting} waiting to be expanded, and the values still to solve); raise --max-memory if the machine has it, or build a smaller table",
+        bytes_text(*limit)
+    )]
+    TooMuchMemory {
+        /// The most bytes allowed.
+        limit: usize,
+        /// Positions found when the limit was passed.
+        positions: usize,
+        /// Of those, the ones waiting to be expanded (whole states).
+        waiting: usize,
     },
     /// The value iteration did not reach its tolerance.
     #[error("the values did not settle: after {sweeps} sweeps a value still moved by {residual:e}")]

@@ -31,6 +31,9 @@ pub struct BuildSpec {
     pub max_sweeps: u64,
     /// The most positions the table may hold.
     pub max_positions: usize,
+    /// The most bytes the build may take (the graph, the positions waiting to be expanded and
+    /// what solving adds); `usize::MAX` for no bound.
+    pub max_bytes: usize,
     /// The most distinct states one turn may hold.
     pub turn_states: usize,
 }
@@ -45,6 +48,7 @@ impl Default for BuildSpec {
             tolerance: 1e-12,
             max_sweeps: 1_000_000,
             max_positions: 20_000_000,
+            max_bytes: usize::MAX,
             turn_states: 1 << 16,
         }
     }
@@ -112,6 +116,7 @@ fn settings(spec: &BuildSpec) -> BuildSettings {
         },
         turn_states: spec.turn_states,
         max_nodes: spec.max_positions,
+        max_bytes: spec.max_bytes,
     }
 }
 
