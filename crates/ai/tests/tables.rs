@@ -189,16 +189,41 @@ fn every_player_of_a_simulation_or_an_arena_plays_by_the_tables() {
 #[test]
 fn an_analysis_gives_exact_values_and_exact_errors_where_the_tables_hold_the_position() {
     let rules: tab::Ruleset = ONE_EACH.parse().unwrap();
-    let played = game(&rules, ["random", "random"], 3);
+    // A table of the positions reachable from a throw two thirds of the way through a game:
+    // the decisions it holds are the table's, the others the rating player's. A lone piece's
+    // essence keeps only its square and marks, so positions met before the seed can be in the
+    // table too; the first seeded game where some judged decision is not is taken.
+    // The judged decisions (more than one legal move) of a game outside and inside a table.
+    let judged = |played: &[(tab::State, ActionOf<tab::State>)], set: &TableSet| {
+        let mut moves = Vec::new();
+        let (mut outside, mut inside) = (0, 0);
+        for (s, a) in played {
+            if !matches!(a, qasab_core::Action::Move(_)) {
+                continue;
+            }
+            s.legal_moves(&mut moves);
+            if moves.len() > 1 {
+                match set.probe_typed(s) {
+                    Ok(_) => inside += 1,
+                    Err(_) => outside += 1,
+                }
+            }
+        }
+        (outside, inside)
+    };
+    let (played, from, _dir, set) = (3..60)
+        .find_map(|seed| {
+            let played = game(&rules, ["random", "random"], seed);
+            let from = (played.iter().enumerate())
+                .filter(|(i, (s, _))| *i >= 2 * played.len() / 3 && s.turn() == Turn::Chance)
+                .map(|(i, _)| i)
+                .next()?;
+            let (dir, set) = tables(ONE_EACH, &[played[from].0.position_id()]);
+            let (outside, inside) = judged(&played, &set);
+            (outside > 0 && inside > 0).then_some((played, from, dir, set))
+        })
+        .expect("a game with judged decisions inside and outside the table");
     let actions: Vec<ActionOf<tab::State>> = played.iter().map(|&(_, a)| a).collect();
-    // A table of the positions reachable from a throw two thirds of the way through: the
-    // decisions before it are the rating player's, those after it the table's.
-    let from = (played.iter().enumerate())
-        .filter(|(i, (s, _))| *i >= 2 * played.len() / 3 && s.turn() == Turn::Chance)
-        .map(|(i, _)| i)
-        .next()
-        .unwrap();
-    let (_dir, set) = tables(ONE_EACH, &[played[from].0.position_id()]);
     let prepared = PreparedAgent::<tab::State>::new("greedy", &rules).unwrap();
     let rate = |tables: Option<&Arc<TableSet>>| {
         let mut agent = prepared.clone().with_tables(tables).make(0);
