@@ -146,9 +146,10 @@ fn sanctuaries<'py>(
 
 /// Builds the table of every position reachable from the positions `seeds` (ids, each at a
 /// throw), or with `pieces` = (W, B) of every position with at most those pieces, under
-/// `ruleset`; writes it to `out` and returns its header as JSON text.
+/// `ruleset`; writes it to `out` and returns its header as JSON text. The build stops with
+/// the reason past `max_memory_mb` megabytes (default: the memory available).
 #[pyfunction]
-#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None))]
+#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None, max_memory_mb=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn endgame_build(
     py: Python<'_>,
@@ -159,6 +160,7 @@ pub(crate) fn endgame_build(
     count_cap: i32,
     max_positions: usize,
     pieces: Option<(u8, u8)>,
+    max_memory_mb: Option<u64>,
 ) -> PyResult<String> {
     let rules = parse_ruleset(ruleset)?;
     let spec = BuildSpec {
@@ -167,6 +169,7 @@ pub(crate) fn endgame_build(
         bank_cap,
         count_cap,
         max_positions,
+        max_bytes: endgame::memory_bound(max_memory_mb),
         ..BuildSpec::default()
     };
     let built = py

@@ -78,8 +78,12 @@ def test_a_table_by_piece_count(tmp_path):
     assert header["domain"] == "pieces" and header["pieces"] == [1, 1]
     assert header["seeds"] == [] and header["positions"] > 1000
     assert eg.probe_position("tab-ludii", DUEL, path)["chance"]
+    # The faithful rulesets list one piece a side; two are refused with the reason.
     with pytest.raises(qasab.QasabError, match="--from"):
-        eg.build("tab(columns=7)", [], tmp_path / "x.qeg", pieces=(1, 1))
+        eg.build("tab(columns=7)", [], tmp_path / "x.qeg", pieces=(2, 1))
+    # A build that would not fit its memory stops with the reason.
+    with pytest.raises(qasab.QasabError, match="of memory"):
+        eg.build("tab-ludii", [], tmp_path / "y.qeg", pieces=(1, 1), max_memory_mb=0)
 
 
 # White's stack of two on i, which no Black piece can reach and which need never move; Black's

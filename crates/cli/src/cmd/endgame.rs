@@ -110,10 +110,7 @@ pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
 fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     let rules = parse_ruleset(&args.ruleset)?;
     let pieces = args.pieces.as_deref().map(parse_pieces).transpose()?;
-    let max_bytes = match args.max_memory {
-        Some(mb) => usize::try_from(mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX),
-        None => available_memory().unwrap_or(usize::MAX),
-    };
+    let max_bytes = endgame::memory_bound(args.max_memory);
     let spec = BuildSpec {
         seeds: args.from.clone(),
         pieces,
@@ -215,15 +212,6 @@ fn value_text(lo: f64, hi: f64) -> String {
     } else {
         format!("{lo:+.6} to {hi:+.6}")
     }
-}
-
-/// The memory the operating system reports available (`MemAvailable` of `/proc/meminfo`),
-/// where it says.
-fn available_memory() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
 }
 
 /// `W,B`: the most white and black pieces of a table.

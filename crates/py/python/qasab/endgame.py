@@ -89,12 +89,22 @@ def build(
     bank_cap: int = 8,
     count_cap: int = 4,
     max_positions: int = 20_000_000,
+    max_memory_mb: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Builds the table of every position reachable from ``seeds`` (position ids at a throw),
     or with ``pieces=(W, B)`` and no seeds of every position with at most those pieces, under
-    ``ruleset``; writes it to ``out`` and returns its header (docs/ENDGAMES.md)."""
+    ``ruleset``; writes it to ``out`` and returns its header (docs/ENDGAMES.md). A build that
+    would need more than ``max_memory_mb`` megabytes (default: the memory available) stops
+    with ``QasabError`` saying so."""
     text = _qasab.endgame_build(
-        ruleset, list(seeds), os.fspath(out), bank_cap, count_cap, max_positions, pieces
+        ruleset,
+        list(seeds),
+        os.fspath(out),
+        bank_cap,
+        count_cap,
+        max_positions,
+        pieces,
+        max_memory_mb,
     )
     return json.loads(text)
 

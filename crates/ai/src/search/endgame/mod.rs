@@ -33,6 +33,24 @@ pub use typed::{
     VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, state_bytes, verify,
 };
 
+/// The memory the operating system reports available (`MemAvailable` of `/proc/meminfo`),
+/// where it says.
+pub fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// The most bytes a build may take ([`BuildSpec::max_bytes`]): `megabytes` if given, else the
+/// memory available, else no bound.
+pub fn memory_bound(megabytes: Option<u64>) -> usize {
+    match megabytes {
+        Some(mb) => usize::try_from(mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX),
+        None => available_memory().unwrap_or(usize::MAX),
+    }
+}
+
 /// A number of bytes for a person: GB, MB or kB.
 fn bytes_text(bytes: usize) -> String {
     match bytes {
