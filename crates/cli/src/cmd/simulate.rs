@@ -28,6 +28,17 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode> {
     with_ruleset!(&any, r => sim(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
 }
 
+/// The progress bar of `games` simulated games, on stderr.
+pub fn games_bar(games: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
 fn sim<R: Ruleset>(
     rules: &R,
     specs: [&str; 2],
@@ -37,12 +48,7 @@ fn sim<R: Ruleset>(
 where
     R::State: Playable,
 {
-    let bar = ProgressBar::with_draw_target(Some(args.play.games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] {per_sec} eta {eta}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
+    let bar = games_bar(args.play.games);
     let (summaries, seconds) = timed(|| {
         simulate::<R::State>(
             rules,

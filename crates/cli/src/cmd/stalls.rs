@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::play::jobs::SimulateJob;
 use qasab_ai::play::stalls::{StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
@@ -108,12 +107,7 @@ fn classify<R: Ruleset>(
 where
     R::State: Playable,
 {
-    let bar = ProgressBar::with_draw_target(Some(args.play.games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos}/{len} games [{bar:40}] eta {eta}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
+    let bar = super::simulate::games_bar(args.play.games);
     let report = stalls::<R::State>(
         rules,
         specs,
