@@ -7,7 +7,7 @@ use crate::player::{ByPlayer, Player};
 use super::board::{
     CONVERTED, ENTERED, MAXP, OFF, OWNER_BLACK, PIECE_BITS, Pending, Phase, Piece, ROWS_SHIFT, Stats,
 };
-use super::rules::{Bank, Conversion, Reduction, Track};
+use super::rules::{Bank, Reduction};
 use super::next::Next;
 use super::rules::End;
 use super::state::State;
@@ -166,10 +166,8 @@ impl Essence for State {
 fn lone_pieces(fresh: &State, p: Player) -> Vec<(usize, Piece)> {
     let rules = fresh.rules;
     let order = fresh.track_order(p);
-    let n = usize::from(rules.columns);
     let len = order.len();
     let enemy = fresh.row_mask(fresh.enemy_row(p));
-    let one_step = rules.conversion == Conversion::OneStep;
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for k in 0..usize::from(rules.piece_count()) {
@@ -179,16 +177,8 @@ fn lone_pieces(fresh: &State, p: Player) -> Vec<(usize, Piece)> {
             out.push((k, start));
         }
         for (t, &sq) in order.iter().enumerate() {
-            let mut walks = Vec::new();
-            if t >= k && !(one_step && t == k) {
-                walks.push(t);
-            }
-            if rules.track == Track::Loop && (n..3 * n).contains(&t) {
-                walks.push(3 * n - 1);
-                walks.push(len - 1);
-            }
-            for to in walks {
-                let squares = order[k..=to].iter().fold(0u128, |acc, &q| acc | 1 << q);
+            for walk in fresh.walks(k, t, len) {
+                let squares = order[walk.from..=walk.to].iter().fold(0u128, |acc, &q| acc | 1 << q);
                 let entered = squares & enemy != 0;
                 let mut flags = CONVERTED | fresh.rows_of(squares) << ROWS_SHIFT;
                 if entered {

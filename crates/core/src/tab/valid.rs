@@ -58,9 +58,9 @@ use super::track::NONE;
 
 /// One walk a converted piece may have taken: the track indices `from..=to` it has stood on or
 /// passed, and what it is called in messages.
-struct Walk {
-    from: usize,
-    to: usize,
+pub(super) struct Walk {
+    pub(super) from: usize,
+    pub(super) to: usize,
     what: &'static str,
 }
 
@@ -107,6 +107,41 @@ impl Position {
             order.push(sq);
         }
         order
+    }
+
+    /// The walks of a converted piece that started at track index `from` and stands at track
+    /// index `to`, on a track of `len` squares (indices of `track_order`): its first lap (or
+    /// its run into the enemy row), and on the loop track, from a middle row, round the loop
+    /// or through the enemy row (L-2, L-10, L-12). A piece converted by a one-step tâb has left
+    /// its start square (L-9c).
+    pub(super) fn walks(&self, from: usize, to: usize, len: usize) -> Vec<Walk> {
+        let n = usize::from(self.rules.columns);
+        let mut walks = Vec::with_capacity(3);
+        let one_step = self.rules.conversion == Conversion::OneStep;
+        if to >= from && !(one_step && to == from) {
+            walks.push(Walk {
+                from,
+                to,
+                what: if to >= 3 * n {
+                    "into the enemy row"
+                } else {
+                    "on its first lap"
+                },
+            });
+        }
+        if self.rules.track == Track::Loop && (n..3 * n).contains(&to) {
+            walks.push(Walk {
+                from,
+                to: 3 * n - 1,
+                what: "round the loop",
+            });
+            walks.push(Walk {
+                from,
+                to: len - 1,
+                what: "through the enemy row",
+            });
+        }
+        walks
     }
 
     /// The rows of a set of squares, as the bits a piece keeps (row `r` is bit `r`).
@@ -275,7 +310,6 @@ impl Position {
         for (i, &sq) in order.iter().enumerate() {
             index[usize::from(sq)] = i;
         }
-        let n = usize::from(self.rules.columns);
         let len = order.len();
         let span = |from: usize, to: usize| -> u128 {
             order[from..=to]
@@ -310,32 +344,7 @@ impl Position {
             }
             let s0 = usize::from(k);
             let t = index[usize::from(piece.sq)];
-            // The walks that end on the piece's square (track indices, see `track_order`).
-            let mut walks: Vec<Walk> = Vec::with_capacity(3);
-            let one_step = self.rules.conversion == Conversion::OneStep;
-            if t >= s0 && !(one_step && t == s0) {
-                walks.push(Walk {
-                    from: s0,
-                    to: t,
-                    what: if t >= 3 * n {
-                        "into the enemy row"
-                    } else {
-                        "on its first lap"
-                    },
-                });
-            }
-            if self.rules.track == Track::Loop && (n..3 * n).contains(&t) {
-                walks.push(Walk {
-                    from: s0,
-                    to: 3 * n - 1,
-                    what: "round the loop",
-                });
-                walks.push(Walk {
-                    from: s0,
-                    to: len - 1,
-                    what: "through the enemy row",
-                });
-            }
+            let walks = self.walks(s0, t, len);
             if walks.is_empty() {
                 return Err(if t == s0 {
                     format!(
