@@ -457,3 +457,48 @@ fn a_build_that_would_need_more_memory_than_allowed_stops_with_the_reason() {
     };
     assert!(endgame::build(&rules, &spec, &mut |_| {}).is_ok());
 }
+
+#[test]
+fn lanes_accumulated_throws_are_tabled_with_a_cap_on_pending_throws() {
+    // Lane's reading throws on after a 1, 4 or 6 (L-5): without a cap on the pending throws a
+    // turn could reach its throw cap (L-18). With one, no position of the table reaches a
+    // limit, and the values are exact for the game whose pending throws stop at the cap.
+    let rules: AnyRuleset = "tab(columns=7)".parse().unwrap();
+    let from = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-";
+    let dir = tempfile::tempdir().unwrap();
+    let table = |pending_cap: u8| {
+        let spec = BuildSpec {
+            seeds: vec![from.to_string()],
+            bank_cap: 1,
+            pending_cap,
+            ..BuildSpec::default()
+        };
+        let built = endgame::build(&rules, &spec, &mut |_| {}).unwrap();
+        assert!(!built.header.limits, "a turn reached its throw cap");
+        assert_eq!(built.header.pending_cap, pending_cap);
+        let path = dir.path().join(format!("p{pending_cap}.qeg"));
+        table_file::write(&path, &built.header, built.entries).unwrap();
+        let table = TableFile::open(&path).unwrap();
+        assert_eq!(endgame::verify(&table, "t").unwrap().positions, table.len());
+        table
+    };
+    let (p0, p1) = (table(0), table(1));
+    assert!(p0.len() > 1000 && p1.len() > 10 * p0.len());
+    // A table against itself: every value the same.
+    let same = endgame::compare(&p0, &p0).unwrap();
+    assert_eq!((same.common, same.differing), (p0.len() as u64, 0));
+    assert_eq!(same.largest, 0.0);
+    // Every start of a turn of the smaller cap is a position of the larger one; at caps this
+    // small, one more pending throw of a kind still changes values.
+    let c = endgame::compare(&p0, &p1).unwrap();
+    assert_eq!(c.common, p0.len() as u64);
+    assert_eq!(c.only_first, 0);
+    assert_eq!(c.only_second, (p1.len() - p0.len()) as u64);
+    assert!(c.largest > 0.1 && c.differing > 0, "{c:?}");
+    // Tables of two rulesets are not compared.
+    let ludii = TableFile::open(&build_file("tab-ludii", &[LUDII_1V1], &dir)).unwrap();
+    assert!(matches!(
+        endgame::compare(&p0, &ludii),
+        Err(EndgameError::OtherRuleset { .. })
+    ));
+}

@@ -509,6 +509,17 @@ pub enum EndgameCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Two tables of one ruleset side by side (built with two caps, say): how much the values
+    /// of the positions both hold differ.
+    Compare {
+        /// A table file.
+        first: PathBuf,
+        /// Another table file of the same ruleset.
+        second: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play the games `qasab simulate` plays and classify each one a safety limit stops: a draw
     /// the rules force (both sides hold a sanctuary), a side that cannot lose, or a game the
     /// players left unfinished.
@@ -564,6 +575,10 @@ pub struct EndgameBuildArgs {
     /// Ludii's track counts (LT-6) beyond this size count as this size.
     #[arg(long, default_value_t = qasab_core::EssenceCaps::default().counts)]
     pub count_cap: i32,
+    /// A turn's pending throws of one kind beyond this many, while it throws on, count as this
+    /// many (accumulated throws, L-5); build with two caps to see where more stop mattering.
+    #[arg(long, default_value_t = qasab_core::EssenceCaps::default().pending)]
+    pub pending_cap: u8,
     /// The most positions the table may hold.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_positions: usize,

@@ -1651,8 +1651,8 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// `qasab endgame`: a table built, described, probed and verified; a damaged one refused; a
-/// game played with a directory of tables.
+/// `qasab endgame`: a table built, described, probed, verified and compared; a damaged one
+/// refused; a game played with a directory of tables.
 #[test]
 fn endgame_tables_from_the_command_line() {
     const DUEL: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
@@ -1685,6 +1685,31 @@ fn endgame_tables_from_the_command_line() {
     assert!(
         verified.contains("checksum ok; 776 positions"),
         "{verified}"
+    );
+    // Built again with a smaller cap on Ludii's track counts, and compared.
+    let small = dir.join("small.qeg");
+    let s = small.to_str().unwrap();
+    ok(&[
+        "endgame",
+        "build",
+        "tab-ludii",
+        "--from",
+        DUEL,
+        "--count-cap",
+        "1",
+        "--out",
+        s,
+    ]);
+    let c: serde_json::Value =
+        serde_json::from_str(&ok(&["endgame", "compare", t, s, "--json"])).unwrap();
+    let common = c["common"].as_u64().unwrap();
+    assert!(common > 0 && common <= 776, "{c}");
+    assert_eq!(c["only_first"].as_u64().unwrap() + common, 776, "{c}");
+    assert!(c["largest"].as_f64().unwrap() >= 0.0);
+    let text = ok(&["endgame", "compare", t, t]);
+    assert!(
+        text.contains("776 in both") && text.contains("largest difference 0.00e0"),
+        "{text}"
     );
     // Outside the table, a bad id, a damaged file: refused with their reasons.
     let start = "W,W,W,W,W,W,W/7/7/B,B,B,B,B,B,B/white/opening/1,0/0,0/1x7,0x7/0x21/1x7,0x7/0x21";

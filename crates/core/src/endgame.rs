@@ -34,11 +34,20 @@ pub struct EssenceCaps {
     /// rules read only whether a count is positive, so a count far from zero stands for any
     /// farther one.
     pub counts: i32,
+    /// Throws of one kind pending while a turn throws on (accumulated throws, L-5) beyond
+    /// this many are dropped. A 1, 4 or 6 throws again without bound, so a turn's pending
+    /// throws have no bound either; the table stands `pending` for any larger count, and
+    /// its builder shows where a larger cap stops changing the values (docs/ENDGAMES.md).
+    pub pending: u8,
 }
 
 impl Default for EssenceCaps {
     fn default() -> Self {
-        EssenceCaps { bank: 8, counts: 4 }
+        EssenceCaps {
+            bank: 8,
+            counts: 4,
+            pending: 3,
+        }
     }
 }
 

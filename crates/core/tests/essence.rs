@@ -16,7 +16,7 @@ fn the_limits_counters_are_dropped_and_the_bank_is_cut_to_its_cap() {
         "tab(columns=7)",
         "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/24.3/6.6/0.0/11.7.0.40/0.0.0.0.0.0.0/-",
     );
-    let e = s.essence(EssenceCaps { bank: 8, counts: 4 });
+    let e = s.essence(EssenceCaps::default());
     let fields: Vec<String> = e.position_id().split('/').map(str::to_string).collect();
     assert_eq!(fields[4], "8.3", "banks above the cap stand at the cap");
     assert_eq!(
@@ -31,10 +31,10 @@ fn the_limits_counters_are_dropped_and_the_bank_is_cut_to_its_cap() {
     // A larger cap keeps the bank; the essence of an essence is itself.
     let kept = s.essence(EssenceCaps {
         bank: 30,
-        counts: 4,
+        ..EssenceCaps::default()
     });
     assert_eq!(kept.position_id().split('/').nth(4), Some("24.3"));
-    assert_eq!(e.essence(EssenceCaps { bank: 8, counts: 4 }), e);
+    assert_eq!(e.essence(EssenceCaps::default()), e);
     // The same position with other counters has the same essence; `unlimited` keeps the bank.
     let other = tab_state(
         "tab(columns=7)",
@@ -68,13 +68,16 @@ fn ludii_track_counts_are_cut_to_their_cap() {
     let s = r
         .state_from_id("7/3,W,3/4,B,2/7/white/main/1,0/6,6/5,0x13/0x21/0x14/0x21")
         .unwrap();
-    let cut = s.essence(EssenceCaps { bank: 8, counts: 4 });
+    let cut = s.essence(EssenceCaps::default());
     assert!(
         cut.position_id().ends_with("/4,0x13/0x21/0x14/0x21"),
         "{}",
         cut.position_id()
     );
-    let kept = s.essence(EssenceCaps { bank: 8, counts: 5 });
+    let kept = s.essence(EssenceCaps {
+        counts: 5,
+        ..EssenceCaps::default()
+    });
     assert!(kept.position_id().ends_with("/5,0x13/0x21/0x14/0x21"));
     // Ludii's Tab keeps no score that decides (LT-9): the captures are dropped.
     assert!(cut.position_id().contains("/0,0/"), "{}", cut.position_id());
@@ -135,4 +138,29 @@ fn a_lone_piece_forgets_the_histories_only_a_stack_reads() {
         tab_state("tab(columns=7)", &two("c2.c123v1fffc0")),
     );
     assert_ne!(c.essence(caps), d.essence(caps));
+}
+
+#[test]
+fn accumulated_pending_throws_are_cut_to_their_cap_per_kind() {
+    // White throws on with four 1s, two 4s and one 6 pending (L-5).
+    let id = "throw:w/1111446/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-";
+    let s = tab_state("tab(columns=7)", id);
+    let cut = s.essence(EssenceCaps {
+        pending: 2,
+        ..EssenceCaps::default()
+    });
+    assert_eq!(cut.position_id().split('/').nth(1), Some("11446"));
+    let kept = s.essence(EssenceCaps {
+        pending: 4,
+        ..EssenceCaps::default()
+    });
+    assert_eq!(kept.position_id().split('/').nth(1), Some("1111446"));
+    // Cutting again changes nothing.
+    assert_eq!(
+        cut.essence(EssenceCaps {
+            pending: 2,
+            ..EssenceCaps::default()
+        }),
+        cut
+    );
 }

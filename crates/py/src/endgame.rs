@@ -147,9 +147,10 @@ fn sanctuaries<'py>(
 /// Builds the table of every position reachable from the positions `seeds` (ids, each at a
 /// throw), or with `pieces` = (W, B) of every position with at most those pieces, under
 /// `ruleset`; writes it to `out` and returns its header as JSON text. The build stops with
-/// the reason past `max_memory_mb` megabytes (default: the memory available).
+/// the reason past `max_memory_mb` megabytes (default: the memory available). `pending_cap`
+/// bounds a turn's pending throws of one kind while it throws on (default: the command's).
 #[pyfunction]
-#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None, max_memory_mb=None))]
+#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None, max_memory_mb=None, pending_cap=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn endgame_build(
     py: Python<'_>,
@@ -161,6 +162,7 @@ pub(crate) fn endgame_build(
     max_positions: usize,
     pieces: Option<(u8, u8)>,
     max_memory_mb: Option<u64>,
+    pending_cap: Option<u8>,
 ) -> PyResult<String> {
     let rules = parse_ruleset(ruleset)?;
     let spec = BuildSpec {
@@ -168,6 +170,7 @@ pub(crate) fn endgame_build(
         pieces: pieces.map(|(w, b)| [w, b]),
         bank_cap,
         count_cap,
+        pending_cap: pending_cap.unwrap_or(qasab_core::EssenceCaps::default().pending),
         max_positions,
         max_bytes: endgame::memory_bound(max_memory_mb),
         ..BuildSpec::default()

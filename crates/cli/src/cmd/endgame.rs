@@ -98,6 +98,39 @@ pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        EndgameCommand::Compare {
+            first,
+            second,
+            json,
+        } => {
+            let a = TableFile::open(&first)?;
+            let b = TableFile::open(&second)?;
+            let c = endgame::compare(&a, &b)?;
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                outln!(
+                    "positions   {} in both, {} only in {}, {} only in {}",
+                    c.common,
+                    c.only_first,
+                    first.display(),
+                    c.only_second,
+                    second.display()
+                );
+                outln!(
+                    "values      largest difference {:.2e}, mean {:.2e}; {} differ by more than {:e}",
+                    c.largest,
+                    c.mean,
+                    c.differing,
+                    endgame::compare::SAME
+                );
+                outln!(
+                    "certainty   {} change between a certain win, loss, draw and a result the throws decide",
+                    c.certainty_changed
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         EndgameCommand::Stalls(args) => super::stalls::run(&args),
         EndgameCommand::Stats { file, json } => {
             let table = TableFile::open(&file)?;
@@ -116,6 +149,7 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
         pieces,
         bank_cap: args.bank_cap,
         count_cap: args.count_cap,
+        pending_cap: args.pending_cap,
         max_positions: args.max_positions,
         max_bytes,
         ..BuildSpec::default()
@@ -190,9 +224,14 @@ fn print_stats(h: &Header, json: bool) -> Result<()> {
         }
     );
     outln!(
-        "caps        bank {}, track counts {}",
+        "caps        bank {}, track counts {}, pending throws {}",
         h.bank_cap,
-        h.count_cap
+        h.count_cap,
+        if h.pending_cap == u8::MAX {
+            "none".to_string()
+        } else {
+            format!("{} a kind", h.pending_cap)
+        }
     );
     outln!("built in    {:.1} s", h.build_seconds);
     Ok(())

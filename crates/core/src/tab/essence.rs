@@ -58,6 +58,15 @@ impl Essence for State {
         for b in &mut s.bank {
             *b = (*b).min(caps.bank);
         }
+        // L-5: while a turn throws on, its pending 1s, 4s and 6s grow without bound; beyond
+        // the cap a count stands for any larger one.
+        if let Phase::Throwing { .. } = s.phase {
+            for i in 0..5 {
+                while s.pending.get(i) > caps.pending {
+                    s.pending.take(i);
+                }
+            }
+        }
         // Pieces of a side are interchangeable: number them in the order of (square, marks,
         // history), pieces off the board last, and renumber the board's piece bits to match.
         let n = usize::from(s.rules.piece_count()).min(MAXP);

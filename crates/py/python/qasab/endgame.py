@@ -88,6 +88,7 @@ def build(
     pieces: Optional[Tuple[int, int]] = None,
     bank_cap: int = 8,
     count_cap: int = 4,
+    pending_cap: int = 3,
     max_positions: int = 20_000_000,
     max_memory_mb: Optional[int] = None,
 ) -> Dict[str, Any]:
@@ -95,7 +96,8 @@ def build(
     or with ``pieces=(W, B)`` and no seeds of every position with at most those pieces, under
     ``ruleset``; writes it to ``out`` and returns its header (docs/ENDGAMES.md). A build that
     would need more than ``max_memory_mb`` megabytes (default: the memory available) stops
-    with ``QasabError`` saying so."""
+    with ``QasabError`` saying so. ``pending_cap`` bounds a turn's pending throws of one kind
+    while it throws on (Lane's accumulated throws), as ``qasab endgame build --pending-cap``."""
     text = _qasab.endgame_build(
         ruleset,
         list(seeds),
@@ -105,6 +107,7 @@ def build(
         max_positions,
         pieces,
         max_memory_mb,
+        pending_cap,
     )
     return json.loads(text)
 

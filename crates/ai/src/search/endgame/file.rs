@@ -45,6 +45,10 @@ pub struct Header {
     pub bank_cap: u16,
     /// The cap on Ludii's track counts in the positions' essence.
     pub count_cap: i32,
+    /// The cap on a turn's pending throws of one kind while it throws on (accumulated throws,
+    /// L-5) in the positions' essence; a file that does not give it has none (255).
+    #[serde(default = "no_pending_cap")]
+    pub pending_cap: u8,
     /// How positions are keyed.
     pub index: String,
     /// Positions in the table.
@@ -71,6 +75,21 @@ pub struct Header {
     pub longest_win_throws: Option<f64>,
 }
 
+fn no_pending_cap() -> u8 {
+    u8::MAX
+}
+
+impl Header {
+    /// The bounds of the positions' essence.
+    pub fn caps(&self) -> qasab_core::EssenceCaps {
+        qasab_core::EssenceCaps {
+            bank: self.bank_cap,
+            counts: self.count_cap,
+            pending: self.pending_cap,
+        }
+    }
+}
+
 /// The index scheme of version 1.
 pub const INDEX: &str = "sha256-128 of the essence's position id, sorted";
 
@@ -86,6 +105,35 @@ pub struct Entry {
     pub win: f32,
     /// The chance to lose under optimal play.
     pub loss: f32,
+}
+
+/// What the player to throw is sure of under optimal play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certainty {
+    /// He wins for certain.
+    Win,
+    /// He loses for certain.
+    Loss,
+    /// Play never ends, for certain.
+    Draw,
+    /// The throws decide.
+    Mixed,
+}
+
+impl Entry {
+    /// What the player to throw is sure of, the chances read to within 1e-6 (the files store
+    /// 32-bit floats).
+    pub fn certainty(&self) -> Certainty {
+        if self.win >= 1.0 - 1e-6 {
+            Certainty::Win
+        } else if self.loss >= 1.0 - 1e-6 {
+            Certainty::Loss
+        } else if self.win <= 1e-6 && self.loss <= 1e-6 {
+            Certainty::Draw
+        } else {
+            Certainty::Mixed
+        }
+    }
 }
 
 /// Writes a table: entries are sorted by key here.

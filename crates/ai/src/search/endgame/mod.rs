@@ -20,6 +20,7 @@
 //! player's turn whose ends are in it; [`verify`] rebuilds the positions and checks every
 //! stored value against one Bellman step from the stored values of its successors.
 
+pub mod compare;
 pub mod file;
 pub mod graph;
 pub mod solve;
@@ -27,7 +28,8 @@ mod typed;
 
 use thiserror::Error;
 
-pub use file::{Entry, Header, TableFile};
+pub use compare::{Comparison, compare};
+pub use file::{Certainty, Entry, Header, TableFile};
 pub use typed::{
     BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, TypedProbe,
     VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, state_bytes, verify,

@@ -8,7 +8,7 @@ use qasab_core::{
 };
 
 use super::EndgameError;
-use super::file::{Entry, Header, INDEX, TableFile};
+use super::file::{Certainty, Entry, Header, INDEX, TableFile};
 use super::graph::{self, BuildSettings, Graph, Target, key_of_essence};
 use super::solve::{self, Solution};
 use crate::search::turn::TurnGraph;
@@ -25,6 +25,9 @@ pub struct BuildSpec {
     pub bank_cap: u16,
     /// Ludii's track counts beyond this size count as this size.
     pub count_cap: i32,
+    /// A turn's pending throws of one kind beyond this many, while it throws on, count as
+    /// this many (accumulated throws, L-5).
+    pub pending_cap: u8,
     /// The value iteration stops when no value moves by more than this in a sweep.
     pub tolerance: f64,
     /// The most sweeps of one pass.
@@ -45,6 +48,7 @@ impl Default for BuildSpec {
             pieces: None,
             bank_cap: EssenceCaps::default().bank,
             count_cap: EssenceCaps::default().counts,
+            pending_cap: EssenceCaps::default().pending,
             tolerance: 1e-12,
             max_sweeps: 1_000_000,
             max_positions: 20_000_000,
@@ -113,6 +117,7 @@ fn settings(spec: &BuildSpec) -> BuildSettings {
         caps: EssenceCaps {
             bank: spec.bank_cap,
             counts: spec.count_cap,
+            pending: spec.pending_cap,
         },
         turn_states: spec.turn_states,
         max_nodes: spec.max_positions,
@@ -180,14 +185,11 @@ where
     let pieces = spec.pieces.unwrap_or(pieces);
     let (mut wins, mut losses, mut draws, mut mixed) = (0, 0, 0, 0);
     for (_, e) in &entries {
-        if e.win >= 1.0 - 1e-6 {
-            wins += 1;
-        } else if e.loss >= 1.0 - 1e-6 {
-            losses += 1;
-        } else if e.win <= 1e-6 && e.loss <= 1e-6 {
-            draws += 1;
-        } else {
-            mixed += 1;
+        match e.certainty() {
+            Certainty::Win => wins += 1,
+            Certainty::Loss => losses += 1,
+            Certainty::Draw => draws += 1,
+            Certainty::Mixed => mixed += 1,
         }
     }
     let header = Header {
@@ -206,6 +208,7 @@ where
         },
         bank_cap: spec.bank_cap,
         count_cap: spec.count_cap,
+        pending_cap: spec.pending_cap,
         index: INDEX.into(),
         positions: entries.len() as u64,
         tolerance: spec.tolerance,
@@ -379,10 +382,7 @@ where
     // A position id does not name its ruleset, so the same id under another reading would
     // find an entry solved for other rules.
     check_ruleset(table, &state.ruleset().to_string())?;
-    let caps = EssenceCaps {
-        bank: table.header.bank_cap,
-        counts: table.header.count_cap,
-    };
+    let caps = table.header.caps();
     let lookup = |s: &S| -> Result<Entry, EndgameError> {
         table
             .find(&key_of_essence(&s.essence(caps)))
@@ -541,6 +541,7 @@ where
     let spec = BuildSpec {
         bank_cap: h.bank_cap,
         count_cap: h.count_cap,
+        pending_cap: h.pending_cap,
         max_positions: h.positions as usize,
         ..BuildSpec::default()
     };
