@@ -63,6 +63,15 @@ pub trait Essence: GameState {
     /// equal essences are one entry of a table.
     fn essence(&self, caps: EssenceCaps) -> Self;
 
+    /// Reads back the [`GameState::position_id`] of an essence: the id as a position id reads,
+    /// without the checks that a state the rules can reach passes (an essence drops counters
+    /// they read). Tables keep the positions waiting to be expanded as these ids, a tenth of a
+    /// state's size.
+    ///
+    /// # Errors
+    /// The id cannot be read.
+    fn from_essence_id(rules: &Self::Ruleset, id: &str) -> Result<Self, PositionIdError>;
+
     /// The state with the counters that only the safety limits and the statistics read set to
     /// zero and nothing else changed: the same decisions, none of which reaches a limit in the
     /// turn. What a table reads at a player's turn.

@@ -3,6 +3,8 @@
 //! the counts the rules let grow without end cut to the caps (L-8 banked tâbs, LT-6 Ludii's
 //! track counts).
 
+mod common;
+
 use qasab_core::{ByPlayer, Essence, EssenceCaps, GameState, Ruleset, tab, tab_ludii};
 
 fn tab_state(rules: &str, id: &str) -> tab::State {
@@ -163,4 +165,59 @@ fn accumulated_pending_throws_are_cut_to_their_cap_per_kind() {
         }),
         cut
     );
+}
+
+/// Plays seeded random games of `rules` and checks, at every throw, that the essence's id
+/// reads back to the essence itself.
+fn essence_ids_read_back<S>(rules: &S::Ruleset, games: u64)
+where
+    S: Essence + PartialEq + std::fmt::Debug,
+{
+    use rand_core::SeedableRng;
+    let caps = EssenceCaps {
+        bank: 2,
+        counts: 1,
+        pending: 1,
+    };
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    for seed in 0..games {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut s = rules.initial_state();
+        for _ in 0..2_000 {
+            match s.turn() {
+                qasab_core::Turn::Over(_) => break,
+                qasab_core::Turn::Chance => {
+                    for e in [s.essence(caps), s.essence(EssenceCaps::default())] {
+                        let back = S::from_essence_id(rules, &e.position_id())
+                            .unwrap_or_else(|err| panic!("{rules}: {err}"));
+                        assert_eq!(back, e, "{rules}: {}", e.position_id());
+                    }
+                }
+                qasab_core::Turn::Player(_) => {}
+            }
+            if !common::random_action(&mut s, &mut rng, &mut moves, &mut outs) {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_id_of_an_essence_reads_back_to_it() {
+    for name in [
+        "tab",
+        "tab(columns=7,reduction=square-visited)",
+        "tab-hyde",
+        "tab-modern(end=most-captures)",
+    ] {
+        let r: tab::Ruleset = match name.parse::<qasab_core::AnyRuleset>().unwrap() {
+            qasab_core::AnyRuleset::Tab(r) => r,
+            other => panic!("{other} is not of the faithful family"),
+        };
+        essence_ids_read_back::<tab::State>(&r, 4);
+    }
+    for name in ["tab-ludii", "tab-hyde-ludii"] {
+        let r: tab_ludii::Ruleset = name.parse().unwrap();
+        essence_ids_read_back::<tab_ludii::State>(&r, 4);
+    }
 }

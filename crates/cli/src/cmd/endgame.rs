@@ -162,7 +162,7 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     eprintln!(
         "building {rules}: at most {} positions and {memory}; about 200 bytes a position, and {} bytes for each one waiting to be expanded",
         args.max_positions,
-        endgame::state_bytes(&rules).unwrap_or(0)
+        endgame::waiting_bytes(&rules).unwrap_or(0)
     );
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("template"));

@@ -17,6 +17,13 @@ impl Essence for State {
         ByPlayer::new(self.alive[0], self.alive[1])
     }
 
+    fn from_essence_id(
+        rules: &super::rules::Ruleset,
+        id: &str,
+    ) -> Result<State, crate::game::PositionIdError> {
+        super::id::read(*rules, id, false)
+    }
+
     fn unlimited(&self) -> State {
         let mut s = *self;
         // The counters only the limits (L-18) and the statistics read.

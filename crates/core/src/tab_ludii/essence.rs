@@ -19,6 +19,10 @@ impl Essence for State {
         ByPlayer::new(pieces(0), pieces(1))
     }
 
+    fn from_essence_id(rules: &Ruleset, id: &str) -> Result<State, crate::game::PositionIdError> {
+        super::id::read(*rules, id, false)
+    }
+
     fn unlimited(&self) -> State {
         let mut s = *self;
         // Ludii's turn and decision counters are read only by the move and turn caps; the

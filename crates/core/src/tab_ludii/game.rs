@@ -246,7 +246,7 @@ impl State {
     /// # Errors
     /// [`PositionIdError`] for bad syntax or a position these rules cannot hold.
     pub fn from_id(rules: Ruleset, id: &str) -> Result<State, PositionIdError> {
-        super::id::read(rules, id)
+        super::id::read(rules, id, true)
     }
 }
 

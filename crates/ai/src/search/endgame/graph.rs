@@ -128,7 +128,12 @@ impl Graph {
 /// The key of a state already reduced to its essence: the first 16 bytes of the SHA-256 of
 /// its position id.
 pub fn key_of_essence<S: GameState>(essence: &S) -> [u8; 16] {
-    let digest = Sha256::digest(essence.position_id().as_bytes());
+    key_of_id(&essence.position_id())
+}
+
+/// The key of an essence's position id.
+fn key_of_id(id: &str) -> [u8; 16] {
+    let digest = Sha256::digest(id.as_bytes());
     let mut key = [0u8; 16];
     key.copy_from_slice(&digest[..16]);
     key
@@ -144,7 +149,7 @@ pub struct BuildSettings {
     /// The most positions the table may hold.
     pub max_nodes: usize,
     /// The most bytes the build may take ([`Graph::bytes`] and the positions waiting to be
-    /// expanded, whole states); `usize::MAX` for no bound.
+    /// expanded, as ids); `usize::MAX` for no bound.
     pub max_bytes: usize,
 }
 
@@ -183,12 +188,13 @@ where
     let limit = settings.max_nodes.min(MAX_NODES);
     let mut g = Graph::default();
     let mut index: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
-    let mut queue: VecDeque<S> = VecDeque::new();
+    // The positions waiting to be expanded, as the ids of their essences: a tenth of a state.
+    let mut queue: Waiting = Waiting::default();
     // Numbers a reduced chance state if it is new; returns its index.
     let add = |fp: u128,
                e: S,
                g: &mut Graph,
-               queue: &mut VecDeque<S>,
+               queue: &mut Waiting,
                index: &mut HashMap<u128, u32, BuildPassHasher>|
      -> Result<u32, EndgameError> {
         if let Some(&i) = index.get(&fp) {
@@ -199,12 +205,16 @@ where
         }
         let i = g.keys.len() as u32;
         index.insert(fp, i);
-        g.keys.push(key_of_essence(&e));
+        let id = e.position_id();
+        g.keys.push(key_of_id(&id));
         g.throwers.push(e.chance_player().unwrap_or(Player::One));
         let m = e.material();
         g.material.push((m.one, m.two));
-        queue.push_back(e);
+        queue.push(id);
         Ok(i)
+    };
+    let Some(rules) = seeds.first().map(|s| s.ruleset().clone()) else {
+        return Ok(g);
     };
     for s in seeds {
         if s.turn() != Turn::Chance {
@@ -215,10 +225,14 @@ where
     }
     let mut expanded = 0usize;
     while !queue.is_empty() {
-        let batch: Vec<S> = queue.drain(..queue.len().min(BATCH)).collect();
+        let batch = queue.take(BATCH);
         let expansions: Vec<Expansion<S>> = batch
             .par_iter()
-            .map(|s| expand(s, settings))
+            .map(|id| {
+                let s = S::from_essence_id(&rules, id)
+                    .map_err(|e| EndgameError::Position(format!("a waiting position: {e}")))?;
+                expand(&s, settings)
+            })
             .collect::<Result<_, _>>()?;
         for expansion in expansions {
             let start = g.throws.len() as u32;
@@ -244,7 +258,7 @@ where
             g.node_throws.push((start, g.throws.len() as u32));
             expanded += 1;
         }
-        let bytes = g.bytes() + queue.len() * std::mem::size_of::<S>();
+        let bytes = g.bytes() + queue.bytes();
         if bytes > settings.max_bytes {
             return Err(EndgameError::TooMuchMemory {
                 limit: settings.max_bytes,
@@ -255,6 +269,42 @@ where
         progress(g.keys.len(), expanded);
     }
     Ok(g)
+}
+
+/// The positions waiting to be expanded, first in first out, as the position ids of their
+/// essences ([`Essence::from_essence_id`] reads them back), with the bytes they take.
+#[derive(Default)]
+struct Waiting {
+    ids: VecDeque<Box<str>>,
+    bytes: usize,
+}
+
+impl Waiting {
+    fn push(&mut self, id: String) {
+        self.bytes += id.len() + std::mem::size_of::<Box<str>>();
+        self.ids.push_back(id.into_boxed_str());
+    }
+
+    fn take(&mut self, n: usize) -> Vec<Box<str>> {
+        let taken: Vec<Box<str>> = self.ids.drain(..self.ids.len().min(n)).collect();
+        self.bytes -= taken
+            .iter()
+            .map(|id| id.len() + std::mem::size_of::<Box<str>>())
+            .sum::<usize>();
+        taken
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 /// A chance state's throws and, after each, what the player can reach.

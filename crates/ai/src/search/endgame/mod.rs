@@ -32,7 +32,7 @@ pub use compare::{Comparison, compare};
 pub use file::{Certainty, Entry, Header, TableFile};
 pub use typed::{
     BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, TypedProbe,
-    VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, state_bytes, verify,
+    VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, verify, waiting_bytes,
 };
 
 /// The memory the operating system reports available (`MemAvailable` of `/proc/meminfo`),
@@ -99,7 +99,7 @@ pub enum EndgameError {
         limit: usize,
         /// Positions found when the limit was passed.
         positions: usize,
-        /// Of those, the ones waiting to be expanded (whole states).
+        /// Of those, the ones waiting to be expanded.
         waiting: usize,
     },
     /// The value iteration did not reach its tolerance.

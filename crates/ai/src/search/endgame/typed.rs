@@ -686,17 +686,18 @@ impl TableSet {
     }
 }
 
-/// The bytes of one state of the game of `rules` (a position waiting to be expanded takes
-/// that much while a table is built), if the game has tables.
-pub fn state_bytes(rules: &AnyRuleset) -> Option<usize> {
+/// About the bytes a position waiting to be expanded takes while a table of the game of
+/// `rules` is built (the id of its essence, as the start's), if the game has tables.
+pub fn waiting_bytes(rules: &AnyRuleset) -> Option<usize> {
     struct Work;
     impl EssenceWork for Work {
         type Output = usize;
         fn run<S: Essence + Registered + std::hash::Hash + Eq + Send + Sync>(
             self,
-            _rules: &S::Ruleset,
+            rules: &S::Ruleset,
         ) -> usize {
-            std::mem::size_of::<S>()
+            let start = rules.initial_state().essence(EssenceCaps::default());
+            start.position_id().len() + std::mem::size_of::<Box<str>>()
         }
     }
     with_essence(rules, Work)
