@@ -204,17 +204,9 @@ where
 
 #[test]
 fn the_id_of_an_essence_reads_back_to_it() {
-    for name in [
-        "tab",
-        "tab(columns=7,reduction=square-visited)",
-        "tab-hyde",
-        "tab-modern(end=most-captures)",
-    ] {
-        let r: tab::Ruleset = match name.parse::<qasab_core::AnyRuleset>().unwrap() {
-            qasab_core::AnyRuleset::Tab(r) => r,
-            other => panic!("{other} is not of the faithful family"),
-        };
-        essence_ids_read_back::<tab::State>(&r, 4);
+    // Every value of every option of the faithful family.
+    for r in common::tab_variants() {
+        essence_ids_read_back::<tab::State>(&r, 2);
     }
     for name in ["tab-ludii", "tab-hyde-ludii"] {
         let r: tab_ludii::Ruleset = name.parse().unwrap();
