@@ -63,6 +63,13 @@ pub trait Essence: GameState {
     /// equal essences are one entry of a table.
     fn essence(&self, caps: EssenceCaps) -> Self;
 
+    /// Whether this chance state is within a turn: the throws it has thrown are pending and it
+    /// throws on (Lane's accumulated throws, L-5). A table plays such throws inside the
+    /// expansion of the turn's start rather than keeping them as positions of their own.
+    fn within_turn(&self) -> bool {
+        false
+    }
+
     /// Reads back the [`GameState::position_id`] of an essence: the id as a position id reads,
     /// without the checks that a state the rules can reach passes (an essence drops counters
     /// they read). Tables keep the positions waiting to be expanded as these ids, a tenth of a

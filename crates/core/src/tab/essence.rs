@@ -17,6 +17,10 @@ impl Essence for State {
         ByPlayer::new(self.alive[0], self.alive[1])
     }
 
+    fn within_turn(&self) -> bool {
+        matches!(self.phase, Phase::Throwing { .. }) && !self.pending.is_empty()
+    }
+
     fn from_essence_id(
         rules: &super::rules::Ruleset,
         id: &str,

@@ -56,10 +56,11 @@ impl Target {
     }
 }
 
-/// One throw at a node: its weight, who chooses after it, and the choices.
+/// One throw at a node, or one way the throws of a turn can end: its probability, who
+/// chooses after it, and the choices.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Throw {
-    pub weight: u32,
+    pub weight: f64,
     /// The player who chooses among the targets; `None` when there is one target and no
     /// choice (the throw leads to another throw, or the turn passes on by itself).
     pub chooser: Option<Player>,
@@ -79,6 +80,9 @@ pub struct Graph {
     pub material: Vec<(u8, u8)>,
     /// Each node's throws, as a range of `throws`.
     pub(super) node_throws: Vec<(u32, u32)>,
+    /// Each node's expected number of throws until the next choice or position: 1, or more
+    /// where a turn throws on before it plays (accumulated throws).
+    pub(super) throw_count: Vec<f64>,
     pub(super) throws: Vec<Throw>,
     pub(super) targets: Vec<u32>,
     /// Whether any choice leads to a safety limit.
@@ -104,7 +108,7 @@ impl Graph {
         let nodes = self.keys.len();
         nodes * (size_of::<[u8; 16]>() + size_of::<Player>() + size_of::<(u8, u8)>() + 32)
             + nodes * SOLVE_BYTES
-            + self.node_throws.len() * size_of::<(u32, u32)>()
+            + self.node_throws.len() * (size_of::<(u32, u32)>() + size_of::<f64>())
             + self.throws.len() * size_of::<Throw>()
             + self.targets.len() * size_of::<u32>()
     }
@@ -113,7 +117,7 @@ impl Graph {
     pub(super) fn throws_of(
         &self,
         i: usize,
-    ) -> impl Iterator<Item = (u32, Option<Player>, &[u32])> {
+    ) -> impl Iterator<Item = (f64, Option<Player>, &[u32])> {
         let (a, b) = self.node_throws[i];
         self.throws[a as usize..b as usize].iter().map(|t| {
             (
@@ -159,13 +163,14 @@ pub const SOLVE_BYTES: usize = 4 * 8 + 32;
 
 /// A target found by expanding a node, before it is numbered: a chance state (reduced, with
 /// its fingerprint) or the end of the game.
-enum Found<S> {
+pub(super) enum Found<S> {
     State(u128, S),
     End(Target),
 }
 
-/// One node's throws, expanded: weight, chooser, targets.
-type Expansion<S> = Vec<(u32, Option<Player>, Vec<Found<S>>)>;
+/// One node's throws, expanded: probability, chooser, targets; and the expected number of
+/// throws they take.
+pub(super) type Expansion<S> = (Vec<(f64, Option<Player>, Vec<Found<S>>)>, f64);
 
 /// How many positions are expanded together, in parallel, before they are numbered in order.
 const BATCH: usize = 256;
@@ -234,8 +239,9 @@ where
                 expand(&s, settings)
             })
             .collect::<Result<_, _>>()?;
-        for expansion in expansions {
+        for (expansion, throw_count) in expansions {
             let start = g.throws.len() as u32;
+            g.throw_count.push(throw_count);
             for (weight, chooser, found) in expansion {
                 let t_start = g.targets.len() as u32;
                 for f in found {
@@ -307,8 +313,13 @@ impl Waiting {
     }
 }
 
-/// A chance state's throws and, after each, what the player can reach.
-fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion<S>, EndgameError>
+/// A chance state's throws and, after each, what the player can reach. Throws within a turn
+/// ([`Essence::within_turn`]: Lane's accumulated throws) are thrown on here rather than kept
+/// as positions: the states the turn's throws pass through form a graph that only grows (the
+/// pending throws), save where a throw leaves the essence as it was (a count at its cap), so
+/// the chance of each way the throws end is exact: each state's chance flows to its successors
+/// in order, a throw that changes nothing only scaling the others.
+pub(super) fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion<S>, EndgameError>
 where
     S: Essence + Clone + std::hash::Hash + Eq,
 {
@@ -322,31 +333,120 @@ where
             Turn::Player(_) => Err(EndgameError::NotChance(end.position_id())),
         }
     };
+    // The states within the turn, from `s`: each with the throws that lead on within the turn
+    // (index, weight), the weight of the throws that leave it unchanged, its total weight, and
+    // the throws that end the turn's throwing.
+    struct Within<S> {
+        state: S,
+        on: Vec<(usize, u32)>,
+        same: u32,
+        total: u32,
+        ends: Vec<(u32, Option<Player>, Vec<Found<S>>)>,
+    }
+    let mut states: Vec<Within<S>> = Vec::new();
+    let mut index: HashMap<u128, usize, BuildPassHasher> = HashMap::default();
+    let root = s.essence(settings.caps);
+    index.insert(fingerprint(&root), 0);
+    states.push(Within {
+        state: root,
+        on: Vec::new(),
+        same: 0,
+        total: 0,
+        ends: Vec::new(),
+    });
     let mut outs = Vec::new();
-    s.chance_outcomes(&mut outs);
-    let mut expansion = Vec::with_capacity(outs.len());
-    for w in &outs {
-        let mut child = s.clone();
-        child.apply_chance_unchecked(w.outcome);
-        match child.turn() {
-            Turn::Player(p) => {
-                let turn = TurnGraph::new(&child, settings.turn_states);
-                if !turn.is_complete() {
-                    return Err(EndgameError::TurnTooLarge {
-                        position: child.position_id(),
-                        cap: settings.turn_states,
-                    });
+    let mut next = 0;
+    while next < states.len() {
+        let i = next;
+        next += 1;
+        let state = states[i].state.clone();
+        state.chance_outcomes(&mut outs);
+        for w in &outs {
+            states[i].total += w.weight;
+            let mut child = state.clone();
+            child.apply_chance_unchecked(w.outcome);
+            match child.turn() {
+                Turn::Chance if child.within_turn() => {
+                    let e = child.essence(settings.caps);
+                    let fp = fingerprint(&e);
+                    match index.get(&fp) {
+                        Some(&j) if j == i => states[i].same += w.weight,
+                        Some(&j) => states[i].on.push((j, w.weight)),
+                        None => {
+                            let j = states.len();
+                            index.insert(fp, j);
+                            states.push(Within {
+                                state: e,
+                                on: Vec::new(),
+                                same: 0,
+                                total: 0,
+                                ends: Vec::new(),
+                            });
+                            states[i].on.push((j, w.weight));
+                        }
+                    }
                 }
-                let ends = turn
-                    .ends()
-                    .map(|e| found(e.clone()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                expansion.push((w.weight, Some(p), ends));
+                Turn::Player(p) => {
+                    let turn = TurnGraph::new(&child, settings.turn_states);
+                    if !turn.is_complete() {
+                        return Err(EndgameError::TurnTooLarge {
+                            position: child.position_id(),
+                            cap: settings.turn_states,
+                        });
+                    }
+                    let ends = turn
+                        .ends()
+                        .map(|e| found(e.clone()))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    states[i].ends.push((w.weight, Some(p), ends));
+                }
+                _ => states[i].ends.push((w.weight, None, vec![found(child)?])),
             }
-            _ => expansion.push((w.weight, None, vec![found(child)?])),
         }
     }
-    Ok(expansion)
+    // The chance of reaching each state, in an order where every state comes after those that
+    // lead to it (the pending throws only grow).
+    let mut into = vec![0usize; states.len()];
+    for st in &states {
+        for &(j, _) in &st.on {
+            into[j] += 1;
+        }
+    }
+    let mut reach = vec![0.0f64; states.len()];
+    reach[0] = 1.0;
+    let mut ready = vec![0usize];
+    let (mut expansion, mut throws, mut done) = (Vec::new(), 0.0, 0);
+    while let Some(i) = ready.pop() {
+        done += 1;
+        let st = &mut states[i];
+        let leaving = f64::from(st.total - st.same);
+        if leaving == 0.0 {
+            return Err(EndgameError::Position(format!(
+                "from {} every throw leaves the position as it was",
+                st.state.position_id()
+            )));
+        }
+        // Each visit is a throw; a throw that changes nothing is thrown again.
+        throws += reach[i] * f64::from(st.total) / leaving;
+        for (weight, chooser, ends) in std::mem::take(&mut st.ends) {
+            expansion.push((reach[i] * f64::from(weight) / leaving, chooser, ends));
+        }
+        let share = reach[i] / leaving;
+        for &(j, weight) in &states[i].on {
+            reach[j] += share * f64::from(weight);
+            into[j] -= 1;
+            if into[j] == 0 {
+                ready.push(j);
+            }
+        }
+    }
+    if done != states.len() {
+        return Err(EndgameError::Position(format!(
+            "the throws of a turn from {} come back to a position they left",
+            s.position_id()
+        )));
+    }
+    Ok((expansion, throws))
 }
 
 /// The target of a game over: the rules' result, or a limit.

@@ -43,7 +43,7 @@ fn target_value(t: u32, v: &[f64], limit: f64) -> f64 {
 /// One Bellman step at node `i`: the expected value over its throws of the chooser's best
 /// target (White maximises, Black minimises).
 pub(super) fn backup(g: &Graph, i: usize, v: &[f64], limit: f64) -> f64 {
-    let mut total = 0u64;
+    let mut total = 0.0;
     let mut sum = 0.0;
     for (weight, chooser, targets) in g.throws_of(i) {
         let values = targets.iter().map(|&t| target_value(t, v, limit));
@@ -51,10 +51,10 @@ pub(super) fn backup(g: &Graph, i: usize, v: &[f64], limit: f64) -> f64 {
             Some(Player::Two) => values.fold(f64::INFINITY, f64::min),
             _ => values.fold(f64::NEG_INFINITY, f64::max),
         };
-        sum += f64::from(weight) * best;
-        total += u64::from(weight);
+        sum += weight * best;
+        total += weight;
     }
-    sum / total as f64
+    sum / total
 }
 
 /// The chance of `who` winning at node `i`, given the chances `p` of the targets: each chooser
@@ -65,7 +65,7 @@ fn win_backup(g: &Graph, i: usize, v: &[f64], p: &[f64], who: Player) -> f64 {
         Target::Over(Some(w)) => f64::from(u8::from(w == who)),
         Target::Over(None) | Target::Limit => 0.0,
     };
-    let mut total = 0u64;
+    let mut total = 0.0;
     let mut sum = 0.0;
     for (weight, chooser, targets) in g.throws_of(i) {
         let chooser = chooser.unwrap_or(Player::One);
@@ -91,10 +91,10 @@ fn win_backup(g: &Graph, i: usize, v: &[f64], p: &[f64], who: Player) -> f64 {
             },
             |a, b| if mine { a.max(b) } else { a.min(b) },
         );
-        sum += f64::from(weight) * chance;
-        total += u64::from(weight);
+        sum += weight * chance;
+        total += weight;
     }
-    sum / total as f64
+    sum / total
 }
 
 /// Gauss–Seidel sweeps of `step` over `order` until no value moves by more than `tol`.

@@ -9,7 +9,7 @@ use qasab_core::{
 
 use super::EndgameError;
 use super::file::{Certainty, Entry, Header, INDEX, TableFile};
-use super::graph::{self, BuildSettings, Graph, Target, key_of_essence};
+use super::graph::{self, BuildSettings, Found, Graph, Target, key_of_essence};
 use super::solve::{self, Solution};
 use crate::search::turn::TurnGraph;
 
@@ -257,7 +257,7 @@ fn longest_win(g: &Graph, sol: &Solution, max_sweeps: u64) -> Option<f64> {
         let mut change: f64 = 0.0;
         for &i in &won {
             let w = winner(i).expect("a certain win");
-            let mut total = 0u64;
+            let mut total = 0.0;
             let mut sum = 0.0;
             for (weight, chooser, targets) in g.throws_of(i) {
                 let steps = targets.iter().filter_map(|&t| match Target::unpack(t) {
@@ -270,10 +270,10 @@ fn longest_win(g: &Graph, sol: &Solution, max_sweeps: u64) -> Option<f64> {
                 } else {
                     steps.fold(f64::NEG_INFINITY, f64::max)
                 };
-                sum += f64::from(weight) * pick;
-                total += u64::from(weight);
+                sum += weight * pick;
+                total += weight;
             }
-            let new = 1.0 + sum / total as f64;
+            let new = g.throw_count[i] + sum / total;
             if !new.is_finite() {
                 return None;
             }
@@ -393,6 +393,9 @@ where
             "the game is over ({})",
             o.reason.name()
         ))),
+        Turn::Chance if state.within_turn() => {
+            Ok((probe_within_turn(table, state, &lookup)?, Vec::new()))
+        }
         Turn::Chance => {
             let e = lookup(state)?;
             let probe = Probe {
@@ -474,6 +477,99 @@ where
             ))
         }
     }
+}
+
+/// The table's answer at a throw within a turn (Lane's accumulated throws), which the table
+/// does not keep: the turn's throws are thrown on from here as a build throws them, and each
+/// way they can end is valued from the table's entries of the turn's ends, with the solver's
+/// rules (the chooser's best value; among his best, his best chance to win).
+fn probe_within_turn<S>(
+    table: &TableFile,
+    state: &S,
+    lookup: &dyn Fn(&S) -> Result<Entry, EndgameError>,
+) -> Result<Probe, EndgameError>
+where
+    S: Essence + std::hash::Hash + Eq,
+{
+    let settings = BuildSettings {
+        caps: table.header.caps(),
+        turn_states: 1 << 16,
+        max_nodes: usize::MAX,
+        max_bytes: usize::MAX,
+    };
+    let (throws, _) = graph::expand(state, settings)?;
+    // A target from White's side: value (limits as White's losses and as his wins), and each
+    // side's chance to win.
+    let white = Player::One;
+    let (mut lo, mut hi, mut win_w, mut win_b) = (0.0, 0.0, 0.0, 0.0);
+    for (weight, chooser, found) in throws {
+        let mut values = Vec::with_capacity(found.len());
+        for f in &found {
+            values.push(match f {
+                Found::State(_, e) => {
+                    let entry = lookup(e)?;
+                    let (v, vh) = (f64::from(entry.value), f64::from(entry.value_hi));
+                    let (w, l) = (f64::from(entry.win), f64::from(entry.loss));
+                    if e.chance_player().unwrap_or(white) == white {
+                        (v, vh, w, l)
+                    } else {
+                        (-vh, -v, l, w)
+                    }
+                }
+                Found::End(Target::Over(Some(p))) => {
+                    let v = if *p == white { 1.0 } else { -1.0 };
+                    (
+                        v,
+                        v,
+                        f64::from(u8::from(*p == white)),
+                        f64::from(u8::from(*p != white)),
+                    )
+                }
+                Found::End(Target::Limit) => (-1.0, 1.0, 0.0, 0.0),
+                Found::End(_) => (0.0, 0.0, 0.0, 0.0),
+            });
+        }
+        let by_white = chooser.unwrap_or(white) == white;
+        let pick = |a: f64, b: f64| if by_white { a.max(b) } else { a.min(b) };
+        let start = if by_white {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let best = values.iter().map(|v| v.0).fold(start, pick);
+        let best_hi = values.iter().map(|v| v.1).fold(start, pick);
+        let optimal = || values.iter().filter(|v| (v.0 - best).abs() <= solve::TIE);
+        let (ww, wb) = if by_white {
+            (
+                optimal().map(|v| v.2).fold(f64::NEG_INFINITY, f64::max),
+                optimal().map(|v| v.3).fold(f64::INFINITY, f64::min),
+            )
+        } else {
+            (
+                optimal().map(|v| v.2).fold(f64::INFINITY, f64::min),
+                optimal().map(|v| v.3).fold(f64::NEG_INFINITY, f64::max),
+            )
+        };
+        lo += weight * best;
+        hi += weight * best_hi;
+        win_w += weight * ww;
+        win_b += weight * wb;
+    }
+    let player = state.chance_player().unwrap_or(white);
+    let (value, value_hi, win, loss) = if player == white {
+        (lo, hi, win_w, win_b)
+    } else {
+        (-hi, -lo, win_b, win_w)
+    };
+    Ok(Probe {
+        player,
+        chance: true,
+        value,
+        value_hi,
+        win: Some(win),
+        loss: Some(loss),
+        moves: Vec::new(),
+    })
 }
 
 /// What [`verify`] found.
