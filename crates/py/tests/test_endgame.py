@@ -86,6 +86,22 @@ def test_a_table_by_piece_count(tmp_path):
         eg.build("tab-ludii", [], tmp_path / "y.qeg", pieces=(1, 1), max_memory_mb=0)
 
 
+# Lane's Tab on seven columns, one converted piece a side; White to throw.
+LANE_1V1 = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-"
+
+
+def test_accumulated_throws_with_a_pending_cap(tmp_path):
+    path = tmp_path / "lane.qeg"
+    header = eg.build("tab(columns=7)", [LANE_1V1], path, bank_cap=1, pending_cap=1)
+    assert header["pending_cap"] == 1 and not header["limits"]
+    # The table keeps the starts of turns; a position within a turn (a 1 pending, White
+    # throwing on) is probed by throwing on from it.
+    one_pending = LANE_1V1.replace("throw:w/-/", "throw:w/1/")
+    within = eg.probe_position("tab(columns=7)", one_pending, path)
+    assert within["chance"] and -1 <= within["value"] <= 1
+    assert abs(within["win"] - within["loss"] - within["value"]) < 1e-5
+
+
 # White's stack of two on i, which no Black piece can reach and which need never move; Black's
 # three pieces go round the middle rows.
 STACK_ON_I = "throw:b/-/x,x,i.ce1234vffffffffc,x,x,x,x,x,i.ce1234vfffffff00/x,k.ce1234v7ffffffff,N.ce1234v3ffffffff,x,K.ce1234vffffffff,x,x,x,x/11.0/6.7/0.0/156.0.1.562/247.42.17.0.36.0.0/-"
