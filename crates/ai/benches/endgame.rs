@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the endgame tables: building the table of one `tab-ludii` duel
 //! (776 positions: expansion, value iteration, chances), and probing it at a throw and at a
-//! player's turn.
+//! player's turn; building a table of Lane's accumulated throws from one duel on seven columns
+//! (the throws within each turn thrown on in the expansion), and probing it within a turn.
 //!
 //! Run with `cargo bench -p qasab-ai --bench endgame`.
 
@@ -40,5 +41,39 @@ fn tables(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, tables);
+/// One converted piece a side on `tab(columns=7)`; White to throw.
+const LANE: &str = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-";
+
+fn accumulated(c: &mut Criterion) {
+    let any: AnyRuleset = "tab(columns=7)".parse().expect("a reading");
+    let spec = BuildSpec {
+        seeds: vec![LANE.to_string()],
+        bank_cap: 1,
+        pending_cap: 1,
+        ..BuildSpec::default()
+    };
+    let mut group = c.benchmark_group("lane");
+    group.sample_size(10);
+    group.bench_function(
+        "tab(columns=7) duel table build, pending cap 1, bank cap 1",
+        |b| b.iter(|| endgame::build(black_box(&any), &spec, &mut |_| {}).expect("built")),
+    );
+    let built = endgame::build(&any, &spec, &mut |_| {}).expect("built");
+    let dir = std::env::temp_dir().join(format!("qasab-bench-lane-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join("lane.qeg");
+    table_file::write(&path, &built.header, built.entries).expect("written");
+    let table = TableFile::open(&path).expect("read");
+    let rules: qasab_core::tab::Ruleset = "tab(columns=7)".parse().expect("a reading");
+    let within = rules
+        .state_from_id(&LANE.replace("throw:w/-/", "throw:w/1/"))
+        .expect("an id");
+    group.bench_function("tab(columns=7) probe within a turn (a 1 pending)", |b| {
+        b.iter(|| probe_state(&table, black_box(&within)).expect("in the table"))
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, tables, accumulated);
 criterion_main!(benches);
