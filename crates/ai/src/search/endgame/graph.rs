@@ -136,7 +136,7 @@ pub fn key_of_essence<S: GameState>(essence: &S) -> [u8; 16] {
 }
 
 /// The key of an essence's position id.
-fn key_of_id(id: &str) -> [u8; 16] {
+pub(super) fn key_of_id(id: &str) -> [u8; 16] {
     let digest = Sha256::digest(id.as_bytes());
     let mut key = [0u8; 16];
     key.copy_from_slice(&digest[..16]);
@@ -161,16 +161,43 @@ pub struct BuildSettings {
 /// the graph: its values (four 64-bit floats while solving) and its entry (32 bytes).
 pub const SOLVE_BYTES: usize = 4 * 8 + 32;
 
-/// A target found by expanding a node, before it is numbered: a chance state (reduced, with
-/// its fingerprint) or the end of the game.
-pub(super) enum Found<S> {
-    State(u128, S),
+/// A chance state found by expanding a node, before it is numbered: its essence's
+/// fingerprint and position id, its player to throw and its pieces on the board.
+pub(super) struct Fresh {
+    pub fp: u128,
+    pub id: String,
+    pub thrower: Player,
+    pub material: (u8, u8),
+}
+
+impl Fresh {
+    /// The record of a chance state already reduced to its essence.
+    pub(super) fn of<S: Essence + std::hash::Hash>(e: &S) -> Fresh {
+        let m = e.material();
+        Fresh {
+            fp: fingerprint(e),
+            id: e.position_id(),
+            thrower: e.chance_player().unwrap_or(Player::One),
+            material: (m.one, m.two),
+        }
+    }
+}
+
+/// A target found by expanding a node: a chance state (an index into the expansion's
+/// [`Fresh`] states, each listed once) or the end of the game.
+#[derive(Clone, Copy)]
+pub(super) enum Found {
+    State(u32),
     End(Target),
 }
 
-/// One node's throws, expanded: probability, chooser, targets; and the expected number of
-/// throws they take.
-pub(super) type Expansion<S> = (Vec<(f64, Option<Player>, Vec<Found<S>>)>, f64);
+/// One node's throws, expanded: probability, chooser, targets; the expected number of throws
+/// they take; and the chance states they reach, each once.
+pub(super) struct Expansion {
+    pub throws: Vec<(f64, Option<Player>, Vec<Found>)>,
+    pub throw_count: f64,
+    pub states: Vec<Fresh>,
+}
 
 /// How many positions are expanded together, in parallel, before they are numbered in order.
 const BATCH: usize = 256;
@@ -195,26 +222,24 @@ where
     let mut index: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
     // The positions waiting to be expanded, as the ids of their essences: a tenth of a state.
     let mut queue: Waiting = Waiting::default();
-    // Numbers a reduced chance state if it is new; returns its index.
-    let add = |fp: u128,
-               e: S,
+    // Numbers a chance state if it is new; returns its index.
+    let add = |fresh: &mut Fresh,
                g: &mut Graph,
                queue: &mut Waiting,
                index: &mut HashMap<u128, u32, BuildPassHasher>|
      -> Result<u32, EndgameError> {
-        if let Some(&i) = index.get(&fp) {
+        if let Some(&i) = index.get(&fresh.fp) {
             return Ok(i);
         }
         if g.keys.len() >= limit {
             return Err(EndgameError::TooLarge { limit });
         }
         let i = g.keys.len() as u32;
-        index.insert(fp, i);
-        let id = e.position_id();
+        index.insert(fresh.fp, i);
+        let id = std::mem::take(&mut fresh.id);
         g.keys.push(key_of_id(&id));
-        g.throwers.push(e.chance_player().unwrap_or(Player::One));
-        let m = e.material();
-        g.material.push((m.one, m.two));
+        g.throwers.push(fresh.thrower);
+        g.material.push(fresh.material);
         queue.push(id);
         Ok(i)
     };
@@ -225,13 +250,13 @@ where
         if s.turn() != Turn::Chance {
             return Err(EndgameError::NotChance(s.position_id()));
         }
-        let e = s.essence(settings.caps);
-        add(fingerprint(&e), e, &mut g, &mut queue, &mut index)?;
+        let mut fresh = Fresh::of(&s.essence(settings.caps));
+        add(&mut fresh, &mut g, &mut queue, &mut index)?;
     }
     let mut expanded = 0usize;
     while !queue.is_empty() {
         let batch = queue.take(BATCH);
-        let expansions: Vec<Expansion<S>> = batch
+        let expansions: Vec<Expansion> = batch
             .par_iter()
             .map(|id| {
                 let s = S::from_essence_id(&rules, id)
@@ -239,27 +264,51 @@ where
                 expand(&s, settings)
             })
             .collect::<Result<_, _>>()?;
-        for (expansion, throw_count) in expansions {
+        for mut expansion in expansions {
             let start = g.throws.len() as u32;
-            g.throw_count.push(throw_count);
-            for (weight, chooser, found) in expansion {
-                let t_start = g.targets.len() as u32;
+            g.throw_count.push(expansion.throw_count);
+            // A choice's targets are a set (ends of a turn can share an essence), and throws
+            // with the same chooser and the same targets are one entry, their chances added:
+            // the values are the same, the graph smaller.
+            let mut seen: HashMap<(Option<Player>, Vec<u32>), usize> = HashMap::new();
+            let mut numbered: Vec<Option<u32>> = vec![None; expansion.states.len()];
+            for (weight, chooser, found) in std::mem::take(&mut expansion.throws) {
+                let mut targets = Vec::with_capacity(found.len());
                 for f in found {
-                    let t = match f {
-                        Found::State(fp, e) => add(fp, e, &mut g, &mut queue, &mut index)?,
+                    targets.push(match f {
+                        Found::State(k) => match numbered[k as usize] {
+                            Some(i) => i,
+                            None => {
+                                let fresh = &mut expansion.states[k as usize];
+                                let i = add(fresh, &mut g, &mut queue, &mut index)?;
+                                numbered[k as usize] = Some(i);
+                                i
+                            }
+                        },
                         Found::End(t) => {
                             g.limits |= t == Target::Limit;
                             t.pack()
                         }
-                    };
-                    g.targets.push(t);
+                    });
                 }
-                g.throws.push(Throw {
-                    weight,
-                    chooser,
-                    start: t_start,
-                    end: g.targets.len() as u32,
-                });
+                targets.sort_unstable();
+                targets.dedup();
+                match seen.entry((chooser, targets)) {
+                    std::collections::hash_map::Entry::Occupied(at) => {
+                        g.throws[*at.get()].weight += weight;
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        let t_start = g.targets.len() as u32;
+                        g.targets.extend_from_slice(&slot.key().1);
+                        g.throws.push(Throw {
+                            weight,
+                            chooser,
+                            start: t_start,
+                            end: g.targets.len() as u32,
+                        });
+                        slot.insert(g.throws.len() - 1);
+                    }
+                }
             }
             g.node_throws.push((start, g.throws.len() as u32));
             expanded += 1;
@@ -319,16 +368,24 @@ impl Waiting {
 /// pending throws), save where a throw leaves the essence as it was (a count at its cap), so
 /// the chance of each way the throws end is exact: each state's chance flows to its successors
 /// in order, a throw that changes nothing only scaling the others.
-pub(super) fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion<S>, EndgameError>
+pub(super) fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion, EndgameError>
 where
     S: Essence + Clone + std::hash::Hash + Eq,
 {
-    let found = |end: S| -> Result<Found<S>, EndgameError> {
+    // The chance states reached, each listed once.
+    let mut fresh: Vec<Fresh> = Vec::new();
+    let mut listed: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
+    let mut found = |end: &S| -> Result<Found, EndgameError> {
         match end.turn() {
             Turn::Over(o) => Ok(Found::End(over_target(&o))),
             Turn::Chance => {
                 let e = end.essence(settings.caps);
-                Ok(Found::State(fingerprint(&e), e))
+                let fp = fingerprint(&e);
+                let k = *listed.entry(fp).or_insert_with(|| {
+                    fresh.push(Fresh::of(&e));
+                    (fresh.len() - 1) as u32
+                });
+                Ok(Found::State(k))
             }
             Turn::Player(_) => Err(EndgameError::NotChance(end.position_id())),
         }
@@ -341,7 +398,7 @@ where
         on: Vec<(usize, u32)>,
         same: u32,
         total: u32,
-        ends: Vec<(u32, Option<Player>, Vec<Found<S>>)>,
+        ends: Vec<(u32, Option<Player>, Vec<Found>)>,
     }
     let mut states: Vec<Within<S>> = Vec::new();
     let mut index: HashMap<u128, usize, BuildPassHasher> = HashMap::default();
@@ -394,13 +451,10 @@ where
                             cap: settings.turn_states,
                         });
                     }
-                    let ends = turn
-                        .ends()
-                        .map(|e| found(e.clone()))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let ends = turn.ends().map(&mut found).collect::<Result<Vec<_>, _>>()?;
                     states[i].ends.push((w.weight, Some(p), ends));
                 }
-                _ => states[i].ends.push((w.weight, None, vec![found(child)?])),
+                _ => states[i].ends.push((w.weight, None, vec![found(&child)?])),
             }
         }
     }
@@ -446,7 +500,11 @@ where
             s.position_id()
         )));
     }
-    Ok((expansion, throws))
+    Ok(Expansion {
+        throws: expansion,
+        throw_count: throws,
+        states: fresh,
+    })
 }
 
 /// The target of a game over: the rules' result, or a limit.

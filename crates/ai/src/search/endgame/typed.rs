@@ -393,9 +393,7 @@ where
             "the game is over ({})",
             o.reason.name()
         ))),
-        Turn::Chance if state.within_turn() => {
-            Ok((probe_within_turn(table, state, &lookup)?, Vec::new()))
-        }
+        Turn::Chance if state.within_turn() => Ok((probe_within_turn(table, state)?, Vec::new())),
         Turn::Chance => {
             let e = lookup(state)?;
             let probe = Probe {
@@ -483,11 +481,7 @@ where
 /// does not keep: the turn's throws are thrown on from here as a build throws them, and each
 /// way they can end is valued from the table's entries of the turn's ends, with the solver's
 /// rules (the chooser's best value; among his best, his best chance to win).
-fn probe_within_turn<S>(
-    table: &TableFile,
-    state: &S,
-    lookup: &dyn Fn(&S) -> Result<Entry, EndgameError>,
-) -> Result<Probe, EndgameError>
+fn probe_within_turn<S>(table: &TableFile, state: &S) -> Result<Probe, EndgameError>
 where
     S: Essence + std::hash::Hash + Eq,
 {
@@ -497,20 +491,23 @@ where
         max_nodes: usize::MAX,
         max_bytes: usize::MAX,
     };
-    let (throws, _) = graph::expand(state, settings)?;
+    let expansion = graph::expand(state, settings)?;
     // A target from White's side: value (limits as White's losses and as his wins), and each
     // side's chance to win.
     let white = Player::One;
     let (mut lo, mut hi, mut win_w, mut win_b) = (0.0, 0.0, 0.0, 0.0);
-    for (weight, chooser, found) in throws {
+    for (weight, chooser, found) in &expansion.throws {
         let mut values = Vec::with_capacity(found.len());
-        for f in &found {
+        for f in found {
             values.push(match f {
-                Found::State(_, e) => {
-                    let entry = lookup(e)?;
+                Found::State(k) => {
+                    let fresh = &expansion.states[*k as usize];
+                    let entry = table
+                        .find(&graph::key_of_id(&fresh.id))
+                        .ok_or_else(|| EndgameError::NotInTable(fresh.id.clone()))?;
                     let (v, vh) = (f64::from(entry.value), f64::from(entry.value_hi));
                     let (w, l) = (f64::from(entry.win), f64::from(entry.loss));
-                    if e.chance_player().unwrap_or(white) == white {
+                    if fresh.thrower == white {
                         (v, vh, w, l)
                     } else {
                         (-vh, -v, l, w)
