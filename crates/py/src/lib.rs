@@ -696,6 +696,7 @@ impl PyAgent {
 fn simulate_typed<R: Ruleset>(
     rules: &R,
     players: [&str; 2],
+    tables: Option<&std::sync::Arc<qasab_ai::search::endgame::TableSet>>,
     games: u64,
     seed: u64,
     threads: usize,
@@ -706,7 +707,7 @@ where
     qasab_ai::play::simulate::simulate::<R::State>(
         rules,
         players,
-        None,
+        tables,
         games,
         seed,
         threads,
@@ -719,8 +720,10 @@ where
 /// (0 = all cores), without the GIL. Returns a dict of numpy arrays, one entry per game:
 /// `winner` (int8: 0, 1, or -1 for a draw), `scores` (int64, shape (games, 2)), `turns`,
 /// `actions` (int64), `truncated` (bool) and `reason` (int8, an index into `end_reasons()`).
+/// Every player probes the endgame tables of the ruleset in the directory `tables` (default:
+/// the directory named by `QASAB_TABLES`, if set) wherever they hold the position.
 #[pyfunction]
-#[pyo3(signature = (ruleset, players=(String::from("random"), String::from("random")), games=100, seed=0, threads=0))]
+#[pyo3(signature = (ruleset, players=(String::from("random"), String::from("random")), games=100, seed=0, threads=0, tables=None))]
 fn simulate<'py>(
     py: Python<'py>,
     ruleset: &str,
@@ -728,11 +731,25 @@ fn simulate<'py>(
     games: u64,
     seed: u64,
     threads: usize,
+    tables: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let rules = parse_ruleset(ruleset)?;
     let specs = [players.0.as_str(), players.1.as_str()];
+    let dir = tables.or_else(|| {
+        std::env::var_os(qasab_ai::search::endgame::TABLES_ENV).map(std::path::PathBuf::from)
+    });
+    let tables = match dir {
+        Some(dir) => {
+            let set = qasab_ai::search::endgame::TableSet::open_dir(&dir, &rules)
+                .map_err(|e| QasabError::new_err(e.to_string()))?;
+            (!set.is_empty()).then(|| std::sync::Arc::new(set))
+        }
+        None => None,
+    };
     let summaries = py
-        .detach(|| with_ruleset!(&rules, r => simulate_typed(r, specs, games, seed, threads)))
+        .detach(|| {
+            with_ruleset!(&rules, r => simulate_typed(r, specs, tables.as_ref(), games, seed, threads))
+        })
         .map_err(AgentError::new_err)?;
     let n = summaries.len();
     let out = pyo3::types::PyDict::new(py);

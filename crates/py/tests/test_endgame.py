@@ -116,3 +116,26 @@ def test_sanctuaries():
     assert eg.sanctuaries(qasab.load_game("tihbat").new_initial_state()) is None
     with pytest.raises(qasab.QasabError):
         eg.sanctuaries_position("tab", "not an id")
+
+
+# One piece a side, whose whole game from the start is one small table.
+ONE_PIECE = "tab(columns=7,pieces=1,throw_timing=interleaved,tab_bank=none,reduction=off)"
+
+
+def test_simulate_with_tables(tmp_path, monkeypatch):
+    start = qasab.load_game(ONE_PIECE).new_initial_state().position_id()
+    eg.build(ONE_PIECE, [start], tmp_path / "one.qeg")
+    monkeypatch.delenv(eg.TABLES_ENV, raising=False)
+    # With the table every player plays its best moves, so any two players play the same games.
+    a = qasab.simulate(ONE_PIECE, ("random", "random"), games=20, seed=3, tables=tmp_path)
+    b = qasab.simulate(ONE_PIECE, ("greedy", "random"), games=20, seed=3, tables=tmp_path)
+    assert all((a[k] == b[k]).all() for k in a)
+    # The directory named by the environment is the default.
+    monkeypatch.setenv(eg.TABLES_ENV, str(tmp_path))
+    c = qasab.simulate(ONE_PIECE, ("greedy", "random"), games=20, seed=3)
+    assert all((a[k] == c[k]).all() for k in a)
+    # Without tables the players play their own games.
+    monkeypatch.delenv(eg.TABLES_ENV)
+    d = qasab.simulate(ONE_PIECE, ("random", "random"), games=20, seed=3)
+    e = qasab.simulate(ONE_PIECE, ("greedy", "random"), games=20, seed=3)
+    assert any((d[k] != e[k]).any() for k in d)

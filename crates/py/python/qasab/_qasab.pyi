@@ -94,6 +94,7 @@ def simulate(
     games: int = 100,
     seed: int = 0,
     threads: int = 0,
+    tables: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Dict[str, npt.NDArray[np.generic]]: ...
 
 class Agent:
