@@ -5,7 +5,10 @@
 //! A table holds *chance turns*: positions where the next action is a throw. From each, every
 //! throw (with its exact weight) leads either to another throw or to the player's turn, whose
 //! distinct ends ([`TurnGraph`](crate::search::turn::TurnGraph)) are the choices; each end is
-//! a chance turn of the table or the end of the game. Positions are keyed by their essence
+//! a chance turn of the table or the end of the game. Throws within a turn (Lane's accumulated
+//! throws, [`qasab_core::Essence::within_turn`]) are no positions of the table: the expansion
+//! throws on through them, with the exact chance of each way the throwing ends, their pending
+//! throws cut at the pending cap. Positions are keyed by their essence
 //! ([`qasab_core::Essence`]): what the rules read, without the counters of the safety limits,
 //! so the limits (L-18) are not part of the solved game; play that never ends is worth 0. A
 //! turn's throw cap is the one limit a turn can reach; where it can, the table keeps two values,
