@@ -13,6 +13,17 @@ use qasab_core::{AnyRuleset, GameState, Ruleset, tab_ludii};
 
 const DUEL: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
 
+/// Builds the table of `spec`, writes it in a directory of its own and reads it back; returns
+/// the table and the directory, for the caller to remove.
+fn written(any: &AnyRuleset, spec: &BuildSpec, name: &str) -> (TableFile, std::path::PathBuf) {
+    let built = endgame::build(any, spec, &mut |_| {}).expect("built");
+    let dir = std::env::temp_dir().join(format!("qasab-bench-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join(format!("{name}.qeg"));
+    table_file::write(&path, &built.header, built.entries).expect("written");
+    (TableFile::open(&path).expect("read"), dir)
+}
+
 fn tables(c: &mut Criterion) {
     let any: AnyRuleset = "tab-ludii".parse().expect("a preset");
     let spec = BuildSpec {
@@ -22,12 +33,7 @@ fn tables(c: &mut Criterion) {
     c.bench_function("tab-ludii duel table build (776 positions)", |b| {
         b.iter(|| endgame::build(black_box(&any), &spec, &mut |_| {}).expect("built"))
     });
-    let built = endgame::build(&any, &spec, &mut |_| {}).expect("built");
-    let dir = std::env::temp_dir().join(format!("qasab-bench-endgame-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
-    let path = dir.join("duel.qeg");
-    table_file::write(&path, &built.header, built.entries).expect("written");
-    let table = TableFile::open(&path).expect("read");
+    let (table, dir) = written(&any, &spec, "duel");
     let rules: tab_ludii::Ruleset = "tab-ludii".parse().expect("a preset");
     let at_throw = rules.state_from_id(DUEL).expect("an id");
     let mut to_move = at_throw;
@@ -58,12 +64,7 @@ fn accumulated(c: &mut Criterion) {
         "tab(columns=7) duel table build, pending cap 1, bank cap 1",
         |b| b.iter(|| endgame::build(black_box(&any), &spec, &mut |_| {}).expect("built")),
     );
-    let built = endgame::build(&any, &spec, &mut |_| {}).expect("built");
-    let dir = std::env::temp_dir().join(format!("qasab-bench-lane-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
-    let path = dir.join("lane.qeg");
-    table_file::write(&path, &built.header, built.entries).expect("written");
-    let table = TableFile::open(&path).expect("read");
+    let (table, dir) = written(&any, &spec, "lane");
     let rules: qasab_core::tab::Ruleset = "tab(columns=7)".parse().expect("a reading");
     let within = rules
         .state_from_id(&LANE.replace("throw:w/-/", "throw:w/1/"))
