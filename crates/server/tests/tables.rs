@@ -51,7 +51,11 @@ async fn hints_are_exact_results_where_the_servers_tables_hold_the_position() {
     let plain = Server::new();
     assert!(plain.state.table_rulesets().is_empty());
     for (server, kind) in [(&s, "exact-result"), (&plain, "estimate")] {
-        let (id, _, created) = server.create(ONE_EACH, ["human", "greedy"]).await;
+        // Two people, so that the game waits at its first decision: a computer seat could win
+        // this small game before the person's first turn (the throws are the game's own).
+        let (id, _, created) = server
+            .create_with(json!({"ruleset": ONE_EACH, "seats": ["human", "human"], "hints": true}))
+            .await;
         let state = &created["state"];
         assert_eq!(state["turn"]["kind"], "player", "{state}");
         let index = &state["index"];
