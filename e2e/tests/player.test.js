@@ -126,6 +126,10 @@ test('wide boards scroll sideways with squares of 36 px or more and labels of 11
       });
       if ((await page.locator('#board g.source').count()) > 0) {
         const seen = await movable();
+        // The page updates the button on its scroll events, which may still be on their way.
+        await page.waitForFunction(
+          (seen) => document.getElementById('board-to-movable').hidden === seen, seen, { timeout: 5000 },
+        ).catch(() => {});
         assert.equal(await page.locator('#board-to-movable').isVisible(), !seen, at);
         if (!seen) {
           assert.match(await page.locator('#board-to-movable').textContent(), /pieces you can move are further right/);

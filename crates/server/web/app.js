@@ -57,6 +57,9 @@ async function main() {
   });
   $('board').addEventListener('keydown', boardKeys);
   $('board').addEventListener('scroll', scrollEdges, { passive: true });
+  // The board's box can change width without a scroll (the page laid out again around it):
+  // what is in view changes with it.
+  new ResizeObserver(() => scrollEdges()).observe($('board'));
   $('board-to-movable').addEventListener('click', showMovable);
   document.addEventListener('keydown', stepKeys);
   window.addEventListener('resize', onResize);
