@@ -1706,6 +1706,28 @@ fn endgame_tables_from_the_command_line() {
     assert!(common > 0 && common <= 776, "{c}");
     assert_eq!(c["only_first"].as_u64().unwrap() + common, 776, "{c}");
     assert!(c["largest"].as_f64().unwrap() >= 0.0);
+    // Lane's accumulated throws, their pending throws cut at the cap given.
+    const LANE: &str = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-";
+    let lane = dir.join("lane.qeg");
+    let l = lane.to_str().unwrap();
+    let built = ok(&[
+        "endgame",
+        "build",
+        "tab(columns=7)",
+        "--from",
+        LANE,
+        "--bank-cap",
+        "1",
+        "--pending-cap",
+        "0",
+        "--out",
+        l,
+    ]);
+    assert!(built.contains("pending throws 0 a kind"), "{built}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&ok(&["endgame", "stats", l, "--json"])).unwrap();
+    assert_eq!(stats["pending_cap"], 0);
+    assert_eq!(stats["limits"], false);
     let text = ok(&["endgame", "compare", t, t]);
     assert!(
         text.contains("776 in both") && text.contains("largest difference 0.00e0"),

@@ -171,11 +171,11 @@ pub(super) struct Fresh {
 }
 
 impl Fresh {
-    /// The record of a chance state already reduced to its essence.
-    pub(super) fn of<S: Essence + std::hash::Hash>(e: &S) -> Fresh {
+    /// The record of a chance state already reduced to its essence, with its fingerprint.
+    pub(super) fn of<S: Essence>(e: &S, fp: u128) -> Fresh {
         let m = e.material();
         Fresh {
-            fp: fingerprint(e),
+            fp,
             id: e.position_id(),
             thrower: e.chance_player().unwrap_or(Player::One),
             material: (m.one, m.two),
@@ -250,7 +250,8 @@ where
         if s.turn() != Turn::Chance {
             return Err(EndgameError::NotChance(s.position_id()));
         }
-        let mut fresh = Fresh::of(&s.essence(settings.caps));
+        let e = s.essence(settings.caps);
+        let mut fresh = Fresh::of(&e, fingerprint(&e));
         add(&mut fresh, &mut g, &mut queue, &mut index)?;
     }
     let mut expanded = 0usize;
@@ -382,7 +383,7 @@ where
                 let e = end.essence(settings.caps);
                 let fp = fingerprint(&e);
                 let k = *listed.entry(fp).or_insert_with(|| {
-                    fresh.push(Fresh::of(&e));
+                    fresh.push(Fresh::of(&e, fp));
                     (fresh.len() - 1) as u32
                 });
                 Ok(Found::State(k))
