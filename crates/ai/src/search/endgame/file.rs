@@ -121,6 +121,13 @@ pub enum Certainty {
 }
 
 impl Entry {
+    /// The two values as `p` sees them when `thrower` is to throw: the value with the limits
+    /// counted as `p`'s losses, and as his wins.
+    pub fn bounds_for(&self, thrower: qasab_core::Player, p: qasab_core::Player) -> (f64, f64) {
+        let (v, vh) = (f64::from(self.value), f64::from(self.value_hi));
+        if thrower == p { (v, vh) } else { (-vh, -v) }
+    }
+
     /// What the player to throw is sure of, the chances read to within 1e-6 (the files store
     /// 32-bit floats).
     pub fn certainty(&self) -> Certainty {

@@ -431,15 +431,7 @@ where
                         };
                         (v, v)
                     }
-                    _ => {
-                        let e = lookup(end)?;
-                        let mine = end.chance_player().unwrap_or(Player::One) == p;
-                        if mine {
-                            (f64::from(e.value), f64::from(e.value_hi))
-                        } else {
-                            (-f64::from(e.value_hi), -f64::from(e.value))
-                        }
-                    }
+                    _ => lookup(end)?.bounds_for(end.chance_player().unwrap_or(Player::One), p),
                 };
                 lo.push(a);
                 hi.push(b);
@@ -505,12 +497,12 @@ where
                     let entry = table
                         .find(&graph::key_of_id(&fresh.id))
                         .ok_or_else(|| EndgameError::NotInTable(fresh.id.clone()))?;
-                    let (v, vh) = (f64::from(entry.value), f64::from(entry.value_hi));
+                    let (lo, hi) = entry.bounds_for(fresh.thrower, white);
                     let (w, l) = (f64::from(entry.win), f64::from(entry.loss));
                     if fresh.thrower == white {
-                        (v, vh, w, l)
+                        (lo, hi, w, l)
                     } else {
-                        (-vh, -v, l, w)
+                        (lo, hi, l, w)
                     }
                 }
                 Found::End(Target::Over(Some(p))) => {
