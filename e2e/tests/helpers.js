@@ -162,20 +162,22 @@ export function liveIndex(page) {
 /**
  * Makes one decision by clicking: a piece or pit that can move, then its target, then the
  * first choice of a prompt if the server lists several actions for it; or the first button of
- * an action without a square.
+ * an action without a square. Waits first until the page offers a decision; a failure says
+ * where the page stood (and leaves a screenshot in the artifacts).
  */
 export async function clickOneMove(page) {
   const before = await liveIndex(page);
   for (let attempt = 1; ; attempt++) {
     try {
+      if ((await settled(page)) === 'over') throw new Error('the game is over: there is no decision to make');
       await clickOnce(page);
       break;
     } catch (e) {
       // A frame from the server can draw the board again between two clicks and take the
       // selection with it; then the target is gone. Start the decision again, unless it was
       // played after all.
-      if (attempt >= 3 || e.name !== 'TimeoutError') throw e;
       if ((await liveIndex(page)) !== before) break;
+      if (attempt >= 3 || e.name !== 'TimeoutError') throw await withPageState(page, e);
       await page.keyboard.press('Escape');
     }
   }
@@ -186,12 +188,31 @@ export async function clickOneMove(page) {
   );
 }
 
+/** The error `e` with the page's state, status and pickable squares added to its message. */
+async function withPageState(page, e) {
+  const where = await page.evaluate(() => ({
+    ...document.body.dataset,
+    status: document.getElementById('status')?.textContent,
+    instruction: document.getElementById('instruction')?.textContent,
+    sources: document.querySelectorAll('#board g.source').length,
+    selected: document.querySelectorAll('#board g.selected').length,
+    targets: document.querySelectorAll('#board g.target').length,
+    buttons: document.querySelectorAll('#buttons button').length,
+  })).catch(() => ({}));
+  await screenshot(page, `failed-decision-${Date.now()}`).catch(() => {});
+  e.message = `${e.message}\npage: ${JSON.stringify(where)}`;
+  return e;
+}
+
 /** The clicks of one decision (see `clickOneMove`), each given 10 s. */
 async function clickOnce(page) {
   const timeout = 10000;
   const source = page.locator('#board g.source').first();
-  if (await source.count()) {
-    await source.click({ timeout });
+  const picked = page.locator('#board g.selected').first();
+  if ((await source.count()) || (await picked.count())) {
+    // A piece picked already (a click that was taken before a frame redrew the board) keeps
+    // its targets; otherwise pick the first that can move.
+    if (!(await picked.count())) await source.click({ timeout });
     if (await page.locator('#board g.pit').count()) {
       // A pit is sown by the click itself, or a prompt asks which action.
     } else {
