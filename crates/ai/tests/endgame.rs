@@ -538,3 +538,105 @@ fn lanes_accumulated_throws_are_tabled_with_a_cap_on_pending_throws() {
         Err(EndgameError::OtherRuleset { .. })
     ));
 }
+
+/// A build of the tab-ludii duel's table that keeps its progress in `path` after every batch.
+fn checkpointed(path: &std::path::Path, max_positions: usize, resume: bool) -> BuildSpec {
+    BuildSpec {
+        seeds: vec![LUDII_1V1.to_string()],
+        count_cap: 2,
+        max_positions,
+        checkpoint: Some(endgame::Checkpoint {
+            path: path.to_path_buf(),
+            every: std::time::Duration::ZERO,
+            resume,
+        }),
+        ..BuildSpec::default()
+    }
+}
+
+#[test]
+fn a_stopped_build_goes_on_from_its_progress_file_to_the_same_table() {
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let whole = endgame::build(
+        &rules,
+        &BuildSpec {
+            seeds: vec![LUDII_1V1.to_string()],
+            count_cap: 2,
+            ..BuildSpec::default()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    let n = whole.entries.len();
+    assert!(n > 600, "{n}");
+    // Stopped twice by its position limit (each time after some batches were kept), then
+    // resumed to the end.
+    let path = dir.path().join("t.qeg.partial");
+    let mut kept = Vec::new();
+    for limit in [n / 3, 2 * n / 3] {
+        let err =
+            endgame::build(&rules, &checkpointed(&path, limit, true), &mut |_| {}).unwrap_err();
+        assert!(matches!(err, EndgameError::TooLarge { .. }), "{err}");
+        kept.push(std::fs::metadata(&path).unwrap().len());
+    }
+    assert!(kept[0] < kept[1], "{kept:?}");
+    let resumed = endgame::build(&rules, &checkpointed(&path, n, true), &mut |_| {}).unwrap();
+    assert_eq!(resumed.entries.len(), n);
+    for (a, b) in whole.entries.iter().zip(&resumed.entries) {
+        assert_eq!(a.0, b.0, "the positions are numbered alike");
+        assert_eq!(a.1, b.1, "and valued alike");
+    }
+    assert_eq!(
+        whole.header.longest_win_throws,
+        resumed.header.longest_win_throws
+    );
+    assert!(resumed.header.build_seconds > 0.0);
+}
+
+#[test]
+fn a_progress_file_of_another_build_or_a_damaged_one_is_refused_with_the_reason() {
+    let rules: AnyRuleset = "tab-ludii".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.qeg.partial");
+    let err = endgame::build(&rules, &checkpointed(&path, 300, true), &mut |_| {}).unwrap_err();
+    assert!(matches!(err, EndgameError::TooLarge { .. }), "{err}");
+    let good = std::fs::read(&path).unwrap();
+    let resume = |spec: &BuildSpec| {
+        endgame::build(&rules, spec, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+    };
+    // Not resumed: the file is kept, not overwritten.
+    let err = resume(&checkpointed(&path, 300, false));
+    assert!(err.contains("holds a stopped build"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    // Another table: other caps, or other seeds.
+    let mut other = checkpointed(&path, 10_000, true);
+    other.count_cap = 3;
+    let err = resume(&other);
+    assert!(err.contains("another table"), "{err}");
+    let mut other = checkpointed(&path, 10_000, true);
+    other.seeds = vec![LUDII_1V1_SWAPPED.to_string()];
+    assert!(resume(&other).contains("another table"));
+    // Damaged: a byte changed, cut short, bytes added, or not a progress file at all.
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("checksum", {
+            let mut b = good.clone();
+            let k = b.len() / 2;
+            b[k] ^= 0x40;
+            b
+        }),
+        ("ends", good[..good.len() - 100].to_vec()),
+        ("follow", [good.clone(), vec![0]].concat()),
+        ("does not start", b"QEG1 not this".to_vec()),
+    ];
+    for (why, bytes) in cases {
+        std::fs::write(&path, bytes).unwrap();
+        let err = resume(&checkpointed(&path, 10_000, true));
+        assert!(
+            err.contains("t.qeg.partial") && err.contains(why),
+            "{why}: {err}"
+        );
+    }
+}

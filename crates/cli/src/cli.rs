@@ -586,6 +586,16 @@ pub struct EndgameBuildArgs {
     /// reports available); the build stops with the reason when it would need more.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
+    /// Go on with a stopped build from its progress file (OUT.partial), if there is one.
+    #[arg(long)]
+    pub resume: bool,
+    /// Write the build's progress to OUT.partial this often, so that a stopped build can be
+    /// resumed (0: after every batch of positions). The file goes once the table is written.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub checkpoint_every: u64,
+    /// Keep no progress file.
+    #[arg(long, conflicts_with = "resume")]
+    pub no_checkpoint: bool,
     /// Print the table's statistics as JSON.
     #[arg(long)]
     pub json: bool,

@@ -1779,3 +1779,100 @@ fn endgame_tables_from_the_command_line() {
     assert_eq!(with, without);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `qasab endgame build --resume`: a build stopped by its limit keeps its progress in
+/// OUT.partial, is refused to start over it without --resume, goes on with it to the same
+/// table, and removes it once the table is written.
+#[test]
+fn a_stopped_endgame_build_is_resumed_from_the_command_line() {
+    const DUEL: &str = "7/3,W,3/4,B,2/7/white/main/1,0/6,6/0x14/0x21/0x14/0x21";
+    let dir = temp("endgame-resume");
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.qeg");
+    let table = dir.join("duel.qeg");
+    let partial = dir.join("duel.qeg.partial");
+    let t = table.to_str().unwrap();
+    let build = |out: &str, extra: &[&str]| {
+        let args = [
+            &[
+                "endgame",
+                "build",
+                "tab-ludii",
+                "--from",
+                DUEL,
+                "--out",
+                out,
+            ][..],
+            extra,
+        ]
+        .concat();
+        qasab(&args, "")
+    };
+    ok(&[
+        "endgame",
+        "build",
+        "tab-ludii",
+        "--from",
+        DUEL,
+        "--no-checkpoint",
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    let o = build(t, &["--checkpoint-every", "0", "--max-positions", "400"]);
+    assert!(
+        o.code != 0 && o.stderr.contains("more than 400 positions"),
+        "{}",
+        o.stderr
+    );
+    assert!(partial.exists() && !table.exists());
+    let o = build(t, &[]);
+    assert!(
+        o.code != 0 && o.stderr.contains("duel.qeg.partial holds a stopped build"),
+        "{}",
+        o.stderr
+    );
+    let o = build(t, &["--resume"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("resuming the build kept in"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stdout.contains("positions   776 at a throw"),
+        "{}",
+        o.stdout
+    );
+    assert!(!partial.exists());
+    let c = ok(&["endgame", "compare", whole.to_str().unwrap(), t]);
+    assert!(
+        c.contains("776 in both") && c.contains("largest difference 0.00e0"),
+        "{c}"
+    );
+    // Nothing to resume: a fresh start, said so.
+    std::fs::remove_file(&table).unwrap();
+    let o = build(t, &["--resume"]);
+    assert!(
+        o.code == 0 && o.stderr.contains("starting afresh"),
+        "{}",
+        o.stderr
+    );
+    let o = qasab(
+        &[
+            "endgame",
+            "build",
+            "tab-ludii",
+            "--from",
+            DUEL,
+            "--resume",
+            "--no-checkpoint",
+        ],
+        "",
+    );
+    assert!(
+        o.code != 0 && o.stderr.contains("--no-checkpoint"),
+        "{}",
+        o.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

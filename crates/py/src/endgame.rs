@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qasab_ai::search::endgame::{
-    self, BuildSpec, EndgameError, Probe, TableFile, TableSet, file as table_file,
+    self, BuildSpec, Checkpoint, EndgameError, Probe, TableFile, TableSet, file as table_file,
 };
 use qasab_core::AnyRuleset;
 
@@ -149,8 +149,10 @@ fn sanctuaries<'py>(
 /// `ruleset`; writes it to `out` and returns its header as JSON text. The build stops with
 /// the reason past `max_memory_mb` megabytes (default: the memory available). `pending_cap`
 /// bounds a turn's pending throws of one kind while it throws on (default: the command's).
+/// With `checkpoint_every` (seconds), the build keeps its progress in `out` + `.partial`, and
+/// `resume` goes on from it; the file goes once the table is written.
 #[pyfunction]
-#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None, max_memory_mb=None, pending_cap=None))]
+#[pyo3(signature = (ruleset, seeds, out, bank_cap, count_cap, max_positions, pieces=None, max_memory_mb=None, pending_cap=None, checkpoint_every=None, resume=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn endgame_build(
     py: Python<'_>,
@@ -163,8 +165,25 @@ pub(crate) fn endgame_build(
     pieces: Option<(u8, u8)>,
     max_memory_mb: Option<u64>,
     pending_cap: Option<u8>,
+    checkpoint_every: Option<f64>,
+    resume: bool,
 ) -> PyResult<String> {
     let rules = parse_ruleset(ruleset)?;
+    let every = checkpoint_every
+        .map(|s| {
+            std::time::Duration::try_from_secs_f64(s).map_err(|_| {
+                QasabError::new_err(format!(
+                    "checkpoint_every: {s} is not a number of seconds (0 or more)"
+                ))
+            })
+        })
+        .transpose()?;
+    if resume && every.is_none() {
+        return Err(QasabError::new_err(
+            "resume: a build resumes from its progress file; give checkpoint_every too",
+        ));
+    }
+    let checkpoint = every.map(|every| Checkpoint::beside(&out, every, resume));
     let spec = BuildSpec {
         seeds,
         pieces: pieces.map(|(w, b)| [w, b]),
@@ -173,12 +192,16 @@ pub(crate) fn endgame_build(
         pending_cap: pending_cap.unwrap_or(qasab_core::EssenceCaps::default().pending),
         max_positions,
         max_bytes: endgame::memory_bound(max_memory_mb),
+        checkpoint: checkpoint.clone(),
         ..BuildSpec::default()
     };
     let built = py
         .detach(|| endgame::build(&rules, &spec, &mut |_| {}))
         .map_err(error)?;
     table_file::write(&out, &built.header, built.entries).map_err(error)?;
+    if let Some(c) = &checkpoint {
+        c.remove().map_err(error)?;
+    }
     serde_json::to_string(&built.header).map_err(|e| QasabError::new_err(e.to_string()))
 }
 

@@ -86,6 +86,31 @@ def test_a_table_by_piece_count(tmp_path):
         eg.build("tab-ludii", [], tmp_path / "y.qeg", pieces=(1, 1), max_memory_mb=0)
 
 
+def test_a_stopped_build_is_resumed_to_the_same_table(tmp_path):
+    whole = eg.build("tab-ludii", [DUEL], tmp_path / "whole.qeg")
+    path = tmp_path / "duel.qeg"
+    partial = tmp_path / "duel.qeg.partial"
+    # Stopped by its position limit, its progress kept after every batch.
+    with pytest.raises(qasab.QasabError, match="more than 400 positions"):
+        eg.build("tab-ludii", [DUEL], path, max_positions=400, checkpoint_every=0)
+    assert partial.exists() and not path.exists()
+    with pytest.raises(qasab.QasabError, match="holds a stopped build"):
+        eg.build("tab-ludii", [DUEL], path, checkpoint_every=0)
+    with pytest.raises(qasab.QasabError, match="another table"):
+        eg.build("tab-ludii", [DUEL], path, count_cap=2, checkpoint_every=0, resume=True)
+    header = eg.build("tab-ludii", [DUEL], path, checkpoint_every=600, resume=True)
+    assert header["positions"] == whole["positions"] == 776
+    assert header["longest_win_throws"] == whole["longest_win_throws"]
+    assert not partial.exists()
+    assert eg.probe_position("tab-ludii", DUEL, path) == eg.probe_position(
+        "tab-ludii", DUEL, tmp_path / "whole.qeg"
+    )
+    with pytest.raises(qasab.QasabError, match="checkpoint_every"):
+        eg.build("tab-ludii", [DUEL], path, resume=True)
+    with pytest.raises(qasab.QasabError, match="not a number of seconds"):
+        eg.build("tab-ludii", [DUEL], path, checkpoint_every=-1)
+
+
 # Lane's Tab on seven columns, one converted piece a side; White to throw.
 LANE_1V1 = "throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-"
 

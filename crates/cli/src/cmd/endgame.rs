@@ -2,9 +2,11 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qasab_ai::search::endgame::{self, BuildSpec, Header, Progress, TableFile, file as table_file};
+use qasab_ai::search::endgame::{
+    self, BuildSpec, Checkpoint, Header, Progress, TableFile, file as table_file,
+};
 use qasab_core::Player;
 
 use super::parse_ruleset;
@@ -144,6 +146,29 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     let rules = parse_ruleset(&args.ruleset)?;
     let pieces = args.pieces.as_deref().map(parse_pieces).transpose()?;
     let max_bytes = endgame::memory_bound(args.max_memory);
+    let checkpoint = (!args.no_checkpoint).then(|| {
+        Checkpoint::beside(
+            &args.out,
+            std::time::Duration::from_secs(args.checkpoint_every),
+            args.resume,
+        )
+    });
+    if let Some(c) = &checkpoint {
+        if c.path.exists() && !c.resume {
+            bail!(
+                "{} holds a stopped build of {}: add --resume to go on with it, or delete it to start afresh",
+                c.path.display(),
+                args.out.display()
+            );
+        }
+        if c.resume {
+            if c.path.exists() {
+                eprintln!("resuming the build kept in {}", c.path.display());
+            } else {
+                eprintln!("no stopped build in {}: starting afresh", c.path.display());
+            }
+        }
+    }
     let spec = BuildSpec {
         seeds: args.from.clone(),
         pieces,
@@ -152,6 +177,7 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
         pending_cap: args.pending_cap,
         max_positions: args.max_positions,
         max_bytes,
+        checkpoint: checkpoint.clone(),
         ..BuildSpec::default()
     };
     let memory = if max_bytes == usize::MAX {
@@ -185,6 +211,9 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let built = built?;
     table_file::write(&args.out, &built.header, built.entries)?;
+    if let Some(c) = &checkpoint {
+        c.remove()?;
+    }
     if !args.json {
         outln!("wrote {}", args.out.display());
     }

@@ -91,13 +91,18 @@ def build(
     pending_cap: int = 3,
     max_positions: int = 20_000_000,
     max_memory_mb: Optional[int] = None,
+    checkpoint_every: Optional[float] = None,
+    resume: bool = False,
 ) -> Dict[str, Any]:
     """Builds the table of every position reachable from ``seeds`` (position ids at a throw),
     or with ``pieces=(W, B)`` and no seeds of every position with at most those pieces, under
     ``ruleset``; writes it to ``out`` and returns its header (docs/ENDGAMES.md). A build that
     would need more than ``max_memory_mb`` megabytes (default: the memory available) stops
     with ``QasabError`` saying so. ``pending_cap`` bounds a turn's pending throws of one kind
-    while it throws on (Lane's accumulated throws), as ``qasab endgame build --pending-cap``."""
+    while it throws on (Lane's accumulated throws), as ``qasab endgame build --pending-cap``.
+    With ``checkpoint_every`` (seconds) the build keeps its progress in ``out`` + ``.partial``
+    as it goes, and ``resume=True`` goes on from that file after a stop, to the same table;
+    the file is removed once the table is written."""
     text = _qasab.endgame_build(
         ruleset,
         list(seeds),
@@ -108,6 +113,8 @@ def build(
         pieces,
         max_memory_mb,
         pending_cap,
+        checkpoint_every,
+        resume,
     )
     return json.loads(text)
 

@@ -13,6 +13,7 @@ use crate::search::hash::{BuildPassHasher, fingerprint};
 use crate::search::turn::TurnGraph;
 
 use super::EndgameError;
+use super::partial::{self, Checkpoint};
 
 /// Where a choice leads: a position of the table (its index), or the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +88,8 @@ pub struct Graph {
     pub(super) targets: Vec<u32>,
     /// Whether any choice leads to a safety limit.
     pub limits: bool,
+    /// The seconds earlier runs of a resumed build spent on it.
+    pub earlier_seconds: f64,
 }
 
 impl Graph {
@@ -205,13 +208,16 @@ const BATCH: usize = 256;
 /// Expands every chance turn reachable from `seeds` (each reduced to its essence) into the
 /// table's graph, with the threads of the current rayon pool; the numbering of the positions
 /// does not depend on the threads. `progress` is told the positions found and expanded so far.
+/// With a `checkpoint`, the progress is kept in its file as it goes, and a build resumed from
+/// it numbers the positions as one that never stopped.
 ///
 /// # Errors
-/// A seed that is not a chance turn, a turn too large to enumerate, or more positions than
-/// `settings.max_nodes`.
+/// A seed that is not a chance turn, a turn too large to enumerate, more positions than
+/// `settings.max_nodes`, or a checkpoint file that cannot be written or is not of this build.
 pub fn build<S>(
     seeds: &[S],
     settings: BuildSettings,
+    checkpoint: Option<&Checkpoint>,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Graph, EndgameError>
 where
@@ -246,15 +252,45 @@ where
     let Some(rules) = seeds.first().map(|s| s.ruleset().clone()) else {
         return Ok(g);
     };
+    let mut firsts = Vec::with_capacity(seeds.len());
     for s in seeds {
         if s.turn() != Turn::Chance {
             return Err(EndgameError::NotChance(s.position_id()));
         }
         let e = s.essence(settings.caps);
-        let mut fresh = Fresh::of(&e, fingerprint(&e));
-        add(&mut fresh, &mut g, &mut queue, &mut index)?;
+        firsts.push(Fresh::of(&e, fingerprint(&e)));
     }
+    let identity = identity(&rules.to_string(), settings, &firsts);
     let mut expanded = 0usize;
+    let resumed = match checkpoint {
+        Some(c) if c.path.exists() => {
+            if !c.resume {
+                return Err(EndgameError::Io {
+                    path: c.path.display().to_string(),
+                    why: "it holds a stopped build; resume it, or delete it to start afresh".into(),
+                });
+            }
+            Some(partial::load(&c.path, &identity)?)
+        }
+        _ => None,
+    };
+    if let Some(p) = resumed {
+        if p.graph.len() > limit {
+            return Err(EndgameError::TooLarge { limit });
+        }
+        (g, index, expanded) = (p.graph, p.index, p.expanded);
+        g.earlier_seconds = p.seconds;
+        for id in p.waiting {
+            queue.push(id.into());
+        }
+    } else {
+        for mut fresh in firsts {
+            add(&mut fresh, &mut g, &mut queue, &mut index)?;
+        }
+    }
+    let started = std::time::Instant::now();
+    let mut saved = started;
+    let mut due = false;
     while !queue.is_empty() {
         let batch = queue.take(BATCH);
         let expansions: Vec<Expansion> = batch
@@ -323,8 +359,41 @@ where
             });
         }
         progress(g.keys.len(), expanded);
+        if let Some(c) = checkpoint {
+            due |= saved.elapsed() >= c.every;
+            // Written when due, and once more when the graph is complete (if any write was
+            // due by then), so that a build stopped while solving need not expand again.
+            if due && (saved.elapsed() >= c.every || queue.is_empty()) {
+                partial::save(
+                    &c.path,
+                    &identity,
+                    &g,
+                    &index,
+                    queue.ids.iter().map(|id| &**id),
+                    expanded,
+                    g.earlier_seconds + started.elapsed().as_secs_f64(),
+                )?;
+                saved = std::time::Instant::now();
+            }
+        }
     }
     Ok(g)
+}
+
+/// What a build is, for its checkpoint: the SHA-256 of the ruleset, the caps, the turn cap
+/// and the seeds' essences, in order.
+fn identity(rules: &str, settings: BuildSettings, seeds: &[Fresh]) -> [u8; 32] {
+    let mut d = Sha256::new();
+    let caps = settings.caps;
+    d.update(format!(
+        "{rules}\nbank {} counts {} pending {} turn states {}\n",
+        caps.bank, caps.counts, caps.pending, settings.turn_states
+    ));
+    for s in seeds {
+        d.update(s.id.as_bytes());
+        d.update(b"\n");
+    }
+    d.finalize().into()
 }
 
 /// The positions waiting to be expanded, first in first out, as the position ids of their

@@ -26,6 +26,7 @@
 pub mod compare;
 pub mod file;
 pub mod graph;
+mod partial;
 pub mod solve;
 mod typed;
 
@@ -33,6 +34,7 @@ use thiserror::Error;
 
 pub use compare::{Comparison, compare};
 pub use file::{Certainty, Entry, Header, TableFile};
+pub use partial::Checkpoint;
 pub use typed::{
     BuildSpec, Built, Probe, ProbedMove, Progress, TABLES_ENV, TableSet, TypedProbe,
     VERIFY_TOLERANCE, VerifyReport, build, probe, probe_state, probe_typed, verify, waiting_bytes,

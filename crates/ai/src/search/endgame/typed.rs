@@ -10,6 +10,7 @@ use qasab_core::{
 use super::EndgameError;
 use super::file::{Certainty, Entry, Header, INDEX, TableFile};
 use super::graph::{self, BuildSettings, Found, Graph, Target, key_of_essence};
+use super::partial::Checkpoint;
 use super::solve::{self, Solution};
 use crate::search::turn::TurnGraph;
 
@@ -39,6 +40,8 @@ pub struct BuildSpec {
     pub max_bytes: usize,
     /// The most distinct states one turn may hold.
     pub turn_states: usize,
+    /// Where the build keeps its progress as it goes, to resume it if it stops.
+    pub checkpoint: Option<Checkpoint>,
 }
 
 impl Default for BuildSpec {
@@ -54,6 +57,7 @@ impl Default for BuildSpec {
             max_positions: 20_000_000,
             max_bytes: usize::MAX,
             turn_states: 1 << 16,
+            checkpoint: None,
         }
     }
 }
@@ -168,9 +172,12 @@ where
 {
     let started = Instant::now();
     let seeds: Vec<S> = seeds_for(rules, spec.pieces, settings(spec).caps, &spec.seeds)?;
-    let g = graph::build(&seeds, settings(spec), |found, expanded| {
-        progress(Progress::Expand { found, expanded })
-    })?;
+    let g = graph::build(
+        &seeds,
+        settings(spec),
+        spec.checkpoint.as_ref(),
+        |found, expanded| progress(Progress::Expand { found, expanded }),
+    )?;
     let sol = solve::solve(&g, spec.tolerance, spec.max_sweeps, |done, total| {
         progress(Progress::Solve { done, total })
     })?;
@@ -214,7 +221,7 @@ where
         tolerance: spec.tolerance,
         residual: sol.residual,
         limits: g.limits,
-        build_seconds: started.elapsed().as_secs_f64(),
+        build_seconds: g.earlier_seconds + started.elapsed().as_secs_f64(),
         wins,
         losses,
         draws,
@@ -631,7 +638,7 @@ where
         ..BuildSpec::default()
     };
     let seeds: Vec<S> = seeds_for(rules, pieces, settings(&spec).caps, &h.seeds)?;
-    let g = graph::build(&seeds, settings(&spec), |_, _| {})
+    let g = graph::build(&seeds, settings(&spec), None, |_, _| {})
         .map_err(|e| corrupt(format!("its positions cannot be rebuilt: {e}")))?;
     if g.len() != table.len() {
         return Err(corrupt(format!(
