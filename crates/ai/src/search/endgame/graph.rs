@@ -164,24 +164,25 @@ pub struct BuildSettings {
 /// the graph: its values (four 64-bit floats while solving) and its entry (32 bytes).
 pub const SOLVE_BYTES: usize = 4 * 8 + 32;
 
-/// A chance state found by expanding a node, before it is numbered: its essence's
-/// fingerprint and position id, its player to throw and its pieces on the board.
-pub(super) struct Fresh {
+/// A chance state found by expanding a node, before it is numbered: its essence, the
+/// essence's fingerprint, its player to throw and its pieces on the board. Its position id,
+/// which the table keeps, is written only if it is new to the table.
+pub(super) struct Fresh<S> {
     pub fp: u128,
-    pub id: String,
+    pub essence: S,
     pub thrower: Player,
     pub material: (u8, u8),
 }
 
-impl Fresh {
+impl<S: Essence> Fresh<S> {
     /// The record of a chance state already reduced to its essence, with its fingerprint.
-    pub(super) fn of<S: Essence>(e: &S, fp: u128) -> Fresh {
+    pub(super) fn of(e: S, fp: u128) -> Fresh<S> {
         let m = e.material();
         Fresh {
             fp,
-            id: e.position_id(),
             thrower: e.chance_player().unwrap_or(Player::One),
             material: (m.one, m.two),
+            essence: e,
         }
     }
 }
@@ -196,10 +197,10 @@ pub(super) enum Found {
 
 /// One node's throws, expanded: probability, chooser, targets; the expected number of throws
 /// they take; and the chance states they reach, each once.
-pub(super) struct Expansion {
+pub(super) struct Expansion<S> {
     pub throws: Vec<(f64, Option<Player>, Vec<Found>)>,
     pub throw_count: f64,
-    pub states: Vec<Fresh>,
+    pub states: Vec<Fresh<S>>,
 }
 
 /// How many positions are expanded together, in parallel, before they are numbered in order.
@@ -229,7 +230,7 @@ where
     // The positions waiting to be expanded, as the ids of their essences: a tenth of a state.
     let mut queue: Waiting = Waiting::default();
     // Numbers a chance state if it is new; returns its index.
-    let add = |fresh: &mut Fresh,
+    let add = |fresh: &Fresh<S>,
                g: &mut Graph,
                queue: &mut Waiting,
                index: &mut HashMap<u128, u32, BuildPassHasher>|
@@ -242,7 +243,7 @@ where
         }
         let i = g.keys.len() as u32;
         index.insert(fresh.fp, i);
-        let id = std::mem::take(&mut fresh.id);
+        let id = fresh.essence.position_id();
         g.keys.push(key_of_id(&id));
         g.throwers.push(fresh.thrower);
         g.material.push(fresh.material);
@@ -258,7 +259,8 @@ where
             return Err(EndgameError::NotChance(s.position_id()));
         }
         let e = s.essence(settings.caps);
-        firsts.push(Fresh::of(&e, fingerprint(&e)));
+        let fp = fingerprint(&e);
+        firsts.push(Fresh::of(e, fp));
     }
     let identity = identity(&rules.to_string(), settings, &firsts);
     let mut expanded = 0usize;
@@ -284,8 +286,8 @@ where
             queue.push(id.into());
         }
     } else {
-        for mut fresh in firsts {
-            add(&mut fresh, &mut g, &mut queue, &mut index)?;
+        for fresh in &firsts {
+            add(fresh, &mut g, &mut queue, &mut index)?;
         }
     }
     let started = std::time::Instant::now();
@@ -293,7 +295,7 @@ where
     let mut due = false;
     while !queue.is_empty() {
         let batch = queue.take(BATCH);
-        let expansions: Vec<Expansion> = batch
+        let expansions: Vec<Expansion<S>> = batch
             .par_iter()
             .map(|id| {
                 let s = S::from_essence_id(&rules, id)
@@ -316,7 +318,7 @@ where
                         Found::State(k) => match numbered[k as usize] {
                             Some(i) => i,
                             None => {
-                                let fresh = &mut expansion.states[k as usize];
+                                let fresh = &expansion.states[k as usize];
                                 let i = add(fresh, &mut g, &mut queue, &mut index)?;
                                 numbered[k as usize] = Some(i);
                                 i
@@ -382,7 +384,7 @@ where
 
 /// What a build is, for its checkpoint: the SHA-256 of the ruleset, the caps, the turn cap
 /// and the seeds' essences, in order.
-fn identity(rules: &str, settings: BuildSettings, seeds: &[Fresh]) -> [u8; 32] {
+fn identity<S: Essence>(rules: &str, settings: BuildSettings, seeds: &[Fresh<S>]) -> [u8; 32] {
     let mut d = Sha256::new();
     let caps = settings.caps;
     d.update(format!(
@@ -390,7 +392,7 @@ fn identity(rules: &str, settings: BuildSettings, seeds: &[Fresh]) -> [u8; 32] {
         caps.bank, caps.counts, caps.pending, settings.turn_states
     ));
     for s in seeds {
-        d.update(s.id.as_bytes());
+        d.update(s.essence.position_id().as_bytes());
         d.update(b"\n");
     }
     d.finalize().into()
@@ -438,12 +440,12 @@ impl Waiting {
 /// pending throws), save where a throw leaves the essence as it was (a count at its cap), so
 /// the chance of each way the throws end is exact: each state's chance flows to its successors
 /// in order, a throw that changes nothing only scaling the others.
-pub(super) fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion, EndgameError>
+pub(super) fn expand<S>(s: &S, settings: BuildSettings) -> Result<Expansion<S>, EndgameError>
 where
     S: Essence + Clone + std::hash::Hash + Eq,
 {
     // The chance states reached, each listed once.
-    let mut fresh: Vec<Fresh> = Vec::new();
+    let mut fresh: Vec<Fresh<S>> = Vec::new();
     let mut listed: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
     let mut found = |end: &S| -> Result<Found, EndgameError> {
         match end.turn() {
@@ -452,7 +454,7 @@ where
                 let e = end.essence(settings.caps);
                 let fp = fingerprint(&e);
                 let k = *listed.entry(fp).or_insert_with(|| {
-                    fresh.push(Fresh::of(&e, fp));
+                    fresh.push(Fresh::of(e, fp));
                     (fresh.len() - 1) as u32
                 });
                 Ok(Found::State(k))

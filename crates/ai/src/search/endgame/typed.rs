@@ -501,9 +501,10 @@ where
             values.push(match f {
                 Found::State(k) => {
                     let fresh = &expansion.states[*k as usize];
+                    let id = fresh.essence.position_id();
                     let entry = table
-                        .find(&graph::key_of_id(&fresh.id))
-                        .ok_or_else(|| EndgameError::NotInTable(fresh.id.clone()))?;
+                        .find(&graph::key_of_id(&id))
+                        .ok_or(EndgameError::NotInTable(id))?;
                     let (lo, hi) = entry.bounds_for(fresh.thrower, white);
                     let (w, l) = (f64::from(entry.win), f64::from(entry.loss));
                     if fresh.thrower == white {
