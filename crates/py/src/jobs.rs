@@ -6,6 +6,7 @@
 //! game, the merge into the commands' JSON, the self-play and the learning. This module
 //! converts values and errors, and plays without the GIL.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use pyo3::prelude::*;
@@ -15,6 +16,7 @@ use qasab_ai::eval::net::Network;
 use qasab_ai::play::jobs::{
     ArenaJob, ChunkResult, Job, JobError, SimulateJob, StudyJob, StudyRequest,
 };
+use qasab_ai::search::endgame::{TABLES_ENV, TableSet};
 use qasab_ai::train::any::{AnyTrainer, self_play_bytes};
 use qasab_ai::train::{CurvePoint, StepReport, TrainError, TrainOptions, samples_from_bytes};
 use qasab_core::AnyRuleset;
@@ -50,23 +52,44 @@ impl PyJob {
 
 #[pymethods]
 impl PyJob {
-    /// The round robin of `qasab arena RULESET --players ... --games N --seed S`. `players`:
-    /// the words of `--players` (each may hold several specs separated by commas).
+    /// The round robin of `qasab arena RULESET --players ... --games N --seed S [--tables
+    /// DIR]`. `players`: the words of `--players` (each may hold several specs separated by
+    /// commas). `tables`: the directory of endgame tables every player consults (default:
+    /// `QASAB_TABLES`, if it holds tables of the ruleset).
     #[staticmethod]
-    #[pyo3(signature = (ruleset, players, games=100, seed=0))]
-    fn arena(ruleset: &str, players: Vec<String>, games: u64, seed: u64) -> PyResult<PyJob> {
-        ArenaJob::new(ruleset, &players, games, seed, 0)
-            .map(|a| PyJob::of(Job::Arena(a)))
-            .map_err(job_error)
+    #[pyo3(signature = (ruleset, players, games=100, seed=0, tables=None))]
+    fn arena(
+        ruleset: &str,
+        players: Vec<String>,
+        games: u64,
+        seed: u64,
+        tables: Option<PathBuf>,
+    ) -> PyResult<PyJob> {
+        let job = ArenaJob::new(ruleset, &players, games, seed, 0).map_err(job_error)?;
+        let job = match tables_dir(ruleset, tables)? {
+            Some(dir) => job.with_tables(&dir).map_err(job_error)?,
+            None => job,
+        };
+        Ok(PyJob::of(Job::Arena(job)))
     }
 
-    /// The games of `qasab simulate RULESET --players A,B --games N --seed S`.
+    /// The games of `qasab simulate RULESET --players A,B --games N --seed S [--tables DIR]`
+    /// (`tables` as for `arena`).
     #[staticmethod]
-    #[pyo3(signature = (ruleset, players="random,random", games=1000, seed=0))]
-    fn simulate(ruleset: &str, players: &str, games: u64, seed: u64) -> PyResult<PyJob> {
-        SimulateJob::new(ruleset, players, games, seed)
-            .map(|s| PyJob::of(Job::Simulate(s)))
-            .map_err(job_error)
+    #[pyo3(signature = (ruleset, players="random,random", games=1000, seed=0, tables=None))]
+    fn simulate(
+        ruleset: &str,
+        players: &str,
+        games: u64,
+        seed: u64,
+        tables: Option<PathBuf>,
+    ) -> PyResult<PyJob> {
+        let job = SimulateJob::new(ruleset, players, games, seed).map_err(job_error)?;
+        let job = match tables_dir(ruleset, tables)? {
+            Some(dir) => job.with_tables(&dir).map_err(job_error)?,
+            None => job,
+        };
+        Ok(PyJob::of(Job::Simulate(job)))
     }
 
     /// The study of `qasab study [RULESET] [--vary ...] [--variants FILE] --players A,B
@@ -179,6 +202,22 @@ impl PyJob {
     fn __repr__(&self) -> String {
         format!("qasab.Job.from_json({:?})", self.text)
     }
+}
+
+/// The directory of endgame tables a job consults: `tables` if given (refused by the job if it
+/// holds none of the ruleset), else `QASAB_TABLES` if it names one that holds tables of the
+/// ruleset (as the commands read it), else none.
+fn tables_dir(ruleset: &str, tables: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
+    if tables.is_some() {
+        return Ok(tables);
+    }
+    let Some(dir) = std::env::var_os(TABLES_ENV).map(PathBuf::from) else {
+        return Ok(None);
+    };
+    let rules = parse_ruleset(ruleset)?;
+    let set = TableSet::open_dir(&dir, &rules)
+        .map_err(|e| ArgumentError::new_err(format!("{TABLES_ENV}: {e}")))?;
+    Ok((!set.is_empty()).then_some(dir))
 }
 
 fn parse_chunk(first: u64, text: &str) -> Result<(u64, ChunkResult), JobError> {

@@ -106,6 +106,46 @@ def test_a_simulation_on_the_cluster_is_the_commands(cluster):
 
 
 @needs_cli
+def test_games_with_endgame_tables_on_the_cluster_are_the_commands(cluster, tmp_path):
+    import qasab.endgame as eg
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    eg.build("tab-ludii", [], tables / "p11.qeg", pieces=(1, 1))
+    report = distributed.simulate("tab-ludii", "random,greedy", games=8, seed=3,
+                                  tables=tables, chunk_games=3, cache=False, progress=False)
+    want = without_seconds(cli_json("simulate", "tab-ludii", "--players", "random,greedy",
+                                     "--games", "8", "--seed", "3", "--threads", "2",
+                                     "--tables", str(tables), "--json"))
+    report.pop("seconds")
+    assert report == want
+    assert report["tables"] == [str(tables / "p11.qeg")]
+    # The module command, with an arena.
+    p = subprocess.run(
+        [sys.executable, "-m", "qasab.distributed", "arena", "tab-ludii", "--players", "greedy",
+         "random", "--games", "4", "--seed", "1", "--tables", str(tables), "--no-ray",
+         "--quiet", "--no-cache"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.rstrip("\n") == cli_json("arena", "tab-ludii", "--players", "greedy",
+                                             "random", "--games", "4", "--seed", "1",
+                                             "--tables", str(tables), "--json")
+    # QASAB_TABLES is read as the commands read it; a directory without tables of the
+    # ruleset, given by name, is refused.
+    old = os.environ.get("QASAB_TABLES")
+    os.environ["QASAB_TABLES"] = str(tables)
+    try:
+        assert Job.simulate("tab-ludii", "random,greedy", 2, 0) == Job.simulate(
+            "tab-ludii", "random,greedy", 2, 0, tables)
+        assert "tables" not in Job.simulate("tab", "random,greedy", 2, 0).to_json()
+    finally:
+        if old is None:
+            del os.environ["QASAB_TABLES"]
+        else:
+            os.environ["QASAB_TABLES"] = old
+    with pytest.raises(ArgumentError, match="no endgame table of tab in"):
+        Job.simulate("tab", "random,greedy", 2, 0, tables)
+
+
+@needs_cli
 def test_a_study_on_the_cluster_is_the_commands(cluster, tmp_path):
     report = distributed.study("tihbat", vary=["seeds=2,3"], players="random,greedy",
                                skill="greedy,random", games=20, skill_games=4, seed=2,

@@ -87,17 +87,18 @@ fn in_pool<T: Send>(
 
 /// The games `range` of a simulation, on the calling thread: game `g` is played with the
 /// seeds [`simulate`] gives it (see the module docs), so the games of a simulation played in
-/// chunks anywhere are the same games.
+/// chunks anywhere are the same games; with `tables`, both players consult them.
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
 pub fn simulate_range<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
+    tables: Option<&Arc<TableSet>>,
     seed: u64,
     range: std::ops::Range<u64>,
 ) -> Result<Vec<GameSummary>, AgentError> {
-    let sim = Simulation::<S>::new(rules, specs, None, seed)?;
+    let sim = Simulation::<S>::new(rules, specs, tables, seed)?;
     Ok(range.map(|g| sim.play(rules, g)).collect())
 }
 

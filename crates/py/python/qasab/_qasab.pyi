@@ -153,10 +153,20 @@ class Job:
     """What qasab arena, simulate or study plays, in units that chunks play anywhere."""
 
     @staticmethod
-    def arena(ruleset: str, players: List[str], games: int = 100, seed: int = 0) -> "Job": ...
+    def arena(
+        ruleset: str,
+        players: List[str],
+        games: int = 100,
+        seed: int = 0,
+        tables: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> "Job": ...
     @staticmethod
     def simulate(
-        ruleset: str, players: str = "random,random", games: int = 1000, seed: int = 0
+        ruleset: str,
+        players: str = "random,random",
+        games: int = 1000,
+        seed: int = 0,
+        tables: Optional[Union[str, "os.PathLike[str]"]] = None,
     ) -> "Job": ...
     @staticmethod
     def study(

@@ -3,12 +3,18 @@
 use qasab_core::{Ruleset, with_ruleset};
 use serde::{Deserialize, Serialize};
 
-use super::chunk::{ChunkResult, JobError, chain, concat, parse_ruleset, pretty, refuse};
+use std::path::Path;
+use std::sync::Arc;
+
+use super::chunk::{
+    ChunkResult, JobError, JobTables, chain, concat, parse_ruleset, pretty, refuse,
+};
 use crate::play::arena::{
     ArenaError, ArenaOptions, ArenaReport, GameResult, labels, pairings, play_units,
     units_by_pairing,
 };
 use crate::players::{Playable, PreparedAgent};
+use crate::search::endgame::TableSet;
 use crate::spec::{AgentError, AgentSpec, split_specs};
 
 /// A round robin, as `qasab arena RULESET --players ... --games N --seed S` asks for it.
@@ -22,6 +28,9 @@ pub struct ArenaJob {
     pub games: u64,
     /// The arena seed.
     pub seed: u64,
+    /// The endgame tables every player consults, if any (`--tables`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<JobTables>,
 }
 
 impl ArenaJob {
@@ -50,9 +59,21 @@ impl ArenaJob {
             players: specs,
             games,
             seed,
+            tables: None,
         };
         with_ruleset!(&rules, r => job.check(r).map(|_| ()))?;
         Ok(job)
+    }
+
+    /// The same job with every player consulting the endgame tables of its ruleset in `dir`
+    /// (as `qasab arena --tables DIR`).
+    ///
+    /// # Errors
+    /// [`JobError::Arguments`] if the directory cannot be read, holds a damaged table, or
+    /// holds no table of the ruleset.
+    pub fn with_tables(mut self, dir: &Path) -> Result<ArenaJob, JobError> {
+        self.tables = Some(JobTables::find(dir, &parse_ruleset(&self.ruleset)?)?);
+        Ok(self)
     }
 
     fn options(&self) -> ArenaOptions {
@@ -100,14 +121,25 @@ impl ArenaJob {
     /// Plays units `first .. first + count`.
     pub(super) fn run(&self, first: u64, count: u64) -> Result<ChunkResult, JobError> {
         let rules = parse_ruleset(&self.ruleset)?;
-        with_ruleset!(&rules, r => self.run_in(r, first, count))
+        let tables = self.tables.as_ref().map(|t| t.open(&rules)).transpose()?;
+        with_ruleset!(&rules, r => self.run_in(r, tables.as_ref(), first, count))
     }
 
-    fn run_in<R: Ruleset>(&self, rules: &R, first: u64, count: u64) -> Result<ChunkResult, JobError>
+    fn run_in<R: Ruleset>(
+        &self,
+        rules: &R,
+        tables: Option<&Arc<TableSet>>,
+        first: u64,
+        count: u64,
+    ) -> Result<ChunkResult, JobError>
     where
         R::State: Playable,
     {
-        let players = self.prepare(rules)?;
+        let players: Vec<PreparedAgent<R::State>> = self
+            .prepare(rules)?
+            .into_iter()
+            .map(|p| p.with_tables(tables))
+            .collect();
         play_units(rules, &players, &self.options(), first..first + count)
             .map(ChunkResult::Arena)
             .map_err(arena_error)
@@ -125,7 +157,10 @@ impl ArenaJob {
             _ => None,
         })?;
         let rules = parse_ruleset(&self.ruleset)?;
-        let report = with_ruleset!(&rules, r => self.report(r, &units))?;
+        let mut report = with_ruleset!(&rules, r => self.report(r, &units))?;
+        if let Some(t) = &self.tables {
+            report.tables.clone_from(&t.files);
+        }
         Ok(pretty(&report))
     }
 

@@ -2,6 +2,8 @@
 //! results of its chunks, and the check that chunks cover a job before they are merged.
 
 use std::error::Error;
+use std::path::Path;
+use std::sync::Arc;
 
 use qasab_core::AnyRuleset;
 use serde::{Deserialize, Serialize};
@@ -10,6 +12,7 @@ use thiserror::Error;
 use crate::play::arena::GameResult;
 use crate::play::simulate::GameSummary;
 use crate::play::study::ChunkGames;
+use crate::search::endgame::TableSet;
 
 /// Why a job cannot be made, played or merged. The message is the one the command prints after
 /// `error: `.
@@ -70,6 +73,72 @@ impl ChunkResult {
     /// Whether it holds no unit.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// The endgame tables a job's players consult (`--tables DIR`): the directory, made absolute
+/// so that every machine of a cluster opens the same path, and the table files found there
+/// when the job was made. A machine that finds other files there refuses to play, so that
+/// every game of the job is played with the same tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobTables {
+    /// The directory.
+    pub dir: String,
+    /// The files of the job's ruleset in it, in the order they are searched.
+    pub files: Vec<String>,
+}
+
+impl JobTables {
+    /// The tables of `rules` in `dir`, checked as `--tables` checks them; refused if there is
+    /// none.
+    pub(super) fn find(dir: &Path, rules: &AnyRuleset) -> Result<JobTables, JobError> {
+        let dir = std::fs::canonicalize(dir)
+            .map_err(|e| refuse(format!("--tables: {}: {e}", dir.display())))?;
+        let set = open(&dir, rules)?;
+        let files: Vec<String> = set.files().map(str::to_string).collect();
+        if files.is_empty() {
+            return Err(refuse(format!(
+                "--tables: no endgame table of {rules} in {}",
+                dir.display()
+            )));
+        }
+        Ok(JobTables {
+            dir: dir.display().to_string(),
+            files,
+        })
+    }
+
+    /// Opens the tables to play with (each file checked), refused if the directory no longer
+    /// holds the files the job was made with.
+    pub(super) fn open(&self, rules: &AnyRuleset) -> Result<Arc<TableSet>, JobError> {
+        let set = open(Path::new(&self.dir), rules)?;
+        let files: Vec<&str> = set.files().collect();
+        if files != self.files.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(refuse(format!(
+                "--tables: {} holds {} where the job was made with {}",
+                self.dir,
+                list(&files),
+                list(&self.files.iter().map(String::as_str).collect::<Vec<_>>())
+            )));
+        }
+        Ok(Arc::new(set))
+    }
+
+    /// Adds the files to a command's JSON report as `tables`, as the command does.
+    pub(super) fn note(&self, report: &mut serde_json::Value) {
+        report["tables"] = serde_json::json!(self.files);
+    }
+}
+
+fn open(dir: &Path, rules: &AnyRuleset) -> Result<TableSet, JobError> {
+    TableSet::open_dir(dir, rules).map_err(|e| refuse(format!("--tables: {e}")))
+}
+
+fn list(files: &[&str]) -> String {
+    if files.is_empty() {
+        "no table".into()
+    } else {
+        files.join(", ")
     }
 }
 

@@ -25,7 +25,7 @@ mod simulate;
 mod study;
 
 pub use arena::ArenaJob;
-pub use chunk::{ChunkResult, JobError};
+pub use chunk::{ChunkResult, JobError, JobTables};
 pub use simulate::SimulateJob;
 pub use study::{StudyJob, StudyRequest, StudyVariant, read_variants};
 
@@ -211,6 +211,107 @@ mod tests {
         let want = serde_json::to_string_pretty(&report.to_json(&rules, 1)).unwrap();
         assert_eq!(chunked(&job, 3), want);
         assert_eq!(chunked(&job, 7), want);
+    }
+
+    #[test]
+    fn jobs_play_with_the_endgame_tables_of_their_directory() {
+        use crate::search::endgame::{self, BuildSpec, TableSet, file as table_file};
+        use qasab_core::tab_ludii;
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let any: qasab_core::AnyRuleset = "tab-ludii".parse().unwrap();
+        let spec = BuildSpec {
+            pieces: Some([1, 1]),
+            ..BuildSpec::default()
+        };
+        let built = endgame::build(&any, &spec, &mut |_| {}).unwrap();
+        table_file::write(
+            &dir.path().join("p11.qeg"),
+            &built.header,
+            built.entries.clone(),
+        )
+        .unwrap();
+        let set = Arc::new(TableSet::open_dir(dir.path(), &any).unwrap());
+        let rules = tab_ludii::Ruleset::default();
+        // A simulation: the games of `simulate` with the tables, which its report names.
+        let sim = SimulateJob::new("tab-ludii", "random,greedy", 6, 2)
+            .unwrap()
+            .with_tables(dir.path())
+            .unwrap();
+        let tables = sim.tables.clone().unwrap();
+        assert!(std::path::Path::new(&tables.dir).is_absolute());
+        assert_eq!(tables.files.len(), 1);
+        assert!(tables.files[0].ends_with("p11.qeg"));
+        let games = crate::play::simulate::simulate::<tab_ludii::State>(
+            &rules,
+            ["random", "greedy"],
+            Some(&set),
+            6,
+            2,
+            1,
+            &|| {},
+        )
+        .unwrap();
+        let report =
+            SimulationReport::new(&rules, ["random".into(), "greedy".into()], 2, &games, 0.0);
+        let mut want = report.to_json(&rules, 1);
+        want["tables"] = serde_json::json!(tables.files);
+        let job = Job::Simulate(sim.clone());
+        assert_eq!(
+            chunked(&job, 4),
+            serde_json::to_string_pretty(&want).unwrap()
+        );
+        // The job travels with its tables; a job written without them reads as before.
+        assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
+        let plain = Job::Simulate(SimulateJob::new("tab-ludii", "random,greedy", 6, 2).unwrap());
+        assert!(!plain.to_json().contains("tables"));
+        // An arena: the games and report of `arena_with_games` with the tables.
+        let options = ArenaOptions {
+            games_per_pairing: 4,
+            seed: 1,
+            threads: 1,
+        };
+        let whole = crate::play::arena::arena_with_games::<tab_ludii::State>(
+            &rules,
+            &["greedy", "random"],
+            Some(&set),
+            &options,
+            &|| {},
+            None,
+        )
+        .unwrap();
+        let arena = ArenaJob::new("tab-ludii", &words(&["greedy", "random"]), 4, 1, 0)
+            .unwrap()
+            .with_tables(dir.path())
+            .unwrap();
+        assert_eq!(
+            chunked(&Job::Arena(arena), 1),
+            serde_json::to_string_pretty(&whole).unwrap()
+        );
+        // Refused: a directory without tables of the ruleset, or one that is not there.
+        let err = SimulateJob::new("tab", "random,greedy", 2, 0)
+            .unwrap()
+            .with_tables(dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--tables: no endgame table of tab in"),
+            "{err}"
+        );
+        let err = SimulateJob::new("tab", "random,greedy", 2, 0)
+            .unwrap()
+            .with_tables(&dir.path().join("missing"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--tables: ") && err.contains("missing"),
+            "{err}"
+        );
+        // A machine whose directory holds other tables than the job was made with refuses to
+        // play, so that every game of a job is played with the same tables.
+        table_file::write(&dir.path().join("p11b.qeg"), &built.header, built.entries).unwrap();
+        let err = job.run(0, 1).unwrap_err().to_string();
+        assert!(err.contains("where the job was made with"), "{err}");
     }
 
     #[test]

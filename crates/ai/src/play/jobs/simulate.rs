@@ -3,9 +3,13 @@
 use qasab_core::{Player, Ruleset, with_ruleset};
 use serde::{Deserialize, Serialize};
 
-use super::chunk::{ChunkResult, JobError, concat, parse_ruleset, pretty, refuse};
+use std::path::Path;
+use std::sync::Arc;
+
+use super::chunk::{ChunkResult, JobError, JobTables, concat, parse_ruleset, pretty, refuse};
 use crate::play::simulate::{MAX_GAMES as MAX_SIMULATED, SimulationReport, simulate_range};
 use crate::players::{Playable, PreparedAgent};
+use crate::search::endgame::TableSet;
 use crate::spec::split_specs;
 
 /// A simulation, as `qasab simulate RULESET --players A,B --games N --seed S` asks for it.
@@ -19,6 +23,9 @@ pub struct SimulateJob {
     pub games: u64,
     /// The seed.
     pub seed: u64,
+    /// The endgame tables both players consult, if any (`--tables`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<JobTables>,
 }
 
 impl SimulateJob {
@@ -49,9 +56,21 @@ impl SimulateJob {
             players,
             games,
             seed,
+            tables: None,
         };
         with_ruleset!(&rules, r => job.check(r))?;
         Ok(job)
+    }
+
+    /// The same job with both players consulting the endgame tables of its ruleset in `dir`
+    /// (as `qasab simulate --tables DIR`).
+    ///
+    /// # Errors
+    /// [`JobError::Arguments`] if the directory cannot be read, holds a damaged table, or
+    /// holds no table of the ruleset.
+    pub fn with_tables(mut self, dir: &Path) -> Result<SimulateJob, JobError> {
+        self.tables = Some(JobTables::find(dir, &parse_ruleset(&self.ruleset)?)?);
+        Ok(self)
     }
 
     /// Checks both specs, so that a typo fails at once.
@@ -73,7 +92,8 @@ impl SimulateJob {
     /// Plays games `first .. first + count`.
     pub(super) fn run(&self, first: u64, count: u64) -> Result<ChunkResult, JobError> {
         let rules = parse_ruleset(&self.ruleset)?;
-        with_ruleset!(&rules, r => self.run_in(r, first, count))
+        let tables = self.tables.as_ref().map(|t| t.open(&rules)).transpose()?;
+        with_ruleset!(&rules, r => self.run_in(r, tables.as_ref(), first, count))
     }
 
     /// The simulation's JSON (`qasab simulate --json`) from the results of chunks that cover
@@ -91,7 +111,7 @@ impl SimulateJob {
             _ => None,
         })?;
         let rules = parse_ruleset(&self.ruleset)?;
-        let value = with_ruleset!(&rules, r => SimulationReport::new(
+        let mut value = with_ruleset!(&rules, r => SimulationReport::new(
             r,
             self.players.clone(),
             self.seed,
@@ -99,14 +119,23 @@ impl SimulateJob {
             seconds,
         )
         .to_json(r, threads));
+        if let Some(t) = &self.tables {
+            t.note(&mut value);
+        }
         Ok(pretty(&value))
     }
 
-    fn run_in<R: Ruleset>(&self, rules: &R, first: u64, count: u64) -> Result<ChunkResult, JobError>
+    fn run_in<R: Ruleset>(
+        &self,
+        rules: &R,
+        tables: Option<&Arc<TableSet>>,
+        first: u64,
+        count: u64,
+    ) -> Result<ChunkResult, JobError>
     where
         R::State: Playable,
     {
-        simulate_range::<R::State>(rules, self.specs(), self.seed, first..first + count)
+        simulate_range::<R::State>(rules, self.specs(), tables, self.seed, first..first + count)
             .map(ChunkResult::Simulate)
             .map_err(|e| refuse(e.to_string()))
     }

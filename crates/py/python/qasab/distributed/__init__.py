@@ -349,23 +349,29 @@ def _options(kwargs: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def arena(ruleset: str, players: Union[str, Sequence[str]], games: int = 100, seed: int = 0,
+          tables: Optional[Union[str, "os.PathLike[str]"]] = None,
           **options: Any) -> Optional[Dict[str, Any]]:
-    """``qasab arena RULESET --players ... --games N --seed S --json`` on a cluster: the same
-    object. ``players``: specs, as a list or one string separated by commas or spaces.
-    ``options``: those of ``run_job``. Bad arguments raise ``ArgumentError`` with the
-    command's message before anything is sent to the cluster."""
+    """``qasab arena RULESET --players ... --games N --seed S [--tables DIR] --json`` on a
+    cluster: the same object. ``players``: specs, as a list or one string separated by commas
+    or spaces. ``tables``: a directory of endgame tables every player consults (default:
+    ``QASAB_TABLES``), which every machine must see at the same path. ``options``: those of
+    ``run_job``. Bad arguments raise ``ArgumentError`` with the command's message before
+    anything is sent to the cluster."""
     words = players.split() if isinstance(players, str) else list(players)
-    job = Job.arena(ruleset, words, games, seed)
+    job = Job.arena(ruleset, words, games, seed, tables)
     return run_job(job, **options)
 
 
 def simulate(ruleset: str, players: Union[str, Sequence[str]] = "random,random",
-             games: int = 1000, seed: int = 0, **options: Any) -> Optional[Dict[str, Any]]:
-    """``qasab simulate RULESET --players A,B --games N --seed S --json`` on a cluster: the same
-    object, but for ``seconds`` (the driver's) and ``threads`` (the CPUs of the cluster).
-    ``players``: ``"A,B"`` or ``[A, B]``. ``options``: those of ``run_job``."""
+             games: int = 1000, seed: int = 0,
+             tables: Optional[Union[str, "os.PathLike[str]"]] = None,
+             **options: Any) -> Optional[Dict[str, Any]]:
+    """``qasab simulate RULESET --players A,B --games N --seed S [--tables DIR] --json`` on a
+    cluster: the same object, but for ``seconds`` (the driver's) and ``threads`` (the CPUs of
+    the cluster). ``players``: ``"A,B"`` or ``[A, B]``. ``tables``: as for ``arena``.
+    ``options``: those of ``run_job``."""
     text = players if isinstance(players, str) else ",".join(players)
-    job = Job.simulate(ruleset, text, games, seed)
+    job = Job.simulate(ruleset, text, games, seed, tables)
     return run_job(job, **options)
 
 

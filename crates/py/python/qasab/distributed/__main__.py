@@ -46,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--players", nargs="+", required=True, metavar="SPEC")
     a.add_argument("--games", type=int, default=100)
     a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--tables", metavar="DIR", default=None,
+                   help="endgame tables every player consults (default: QASAB_TABLES); "
+                        "every machine must see them at the same path")
     a.add_argument("--json", action="store_true")
     _cluster_flags(a)
 
@@ -54,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--players", default="random,random")
     s.add_argument("--games", type=int, default=1000)
     s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--tables", metavar="DIR", default=None,
+                   help="endgame tables both players consult (default: QASAB_TABLES); "
+                        "every machine must see them at the same path")
     s.add_argument("--json", action="store_true")
     _cluster_flags(s)
 
@@ -108,9 +114,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 0
         # Checked here, before connecting to the cluster.
         if args.command == "arena":
-            job = Job.arena(args.ruleset, args.players, args.games, args.seed)
+            job = Job.arena(args.ruleset, args.players, args.games, args.seed, args.tables)
         elif args.command == "simulate":
-            job = Job.simulate(args.ruleset, args.players, args.games, args.seed)
+            job = Job.simulate(args.ruleset, args.players, args.games, args.seed, args.tables)
         else:
             job = Job.study(args.ruleset, args.vary, args.variants, args.players, args.skill,
                             args.games, args.skill_games, args.seed)
