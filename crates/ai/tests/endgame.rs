@@ -640,3 +640,80 @@ fn a_progress_file_of_another_build_or_a_damaged_one_is_refused_with_the_reason(
         );
     }
 }
+
+#[test]
+fn a_game_a_limit_stops_is_classified_by_the_exact_values_of_the_next_turn() {
+    use qasab_ai::play::stalls::stall_of;
+    use qasab_core::{Essence, tab};
+    // Lane's rules on seven columns with a short no-progress limit, and the table of every
+    // one-against-one position.
+    let reading = "tab(columns=7,no_progress=3)";
+    let any: AnyRuleset = reading.parse().unwrap();
+    let spec = BuildSpec {
+        pieces: Some([1, 1]),
+        bank_cap: 1,
+        pending_cap: 1,
+        ..BuildSpec::default()
+    };
+    let built = endgame::build(&any, &spec, &mut |_| {}).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    table_file::write(&dir.path().join("p11.qeg"), &built.header, built.entries).unwrap();
+    let set = TableSet::open_dir(dir.path(), &any).unwrap();
+    let rules: tab::Ruleset = reading.parse().unwrap();
+    let start = rules
+        .state_from_id("throw:w/-/x,x,x,x,x,x,c2.c12v3e40/x,x,x,x,x,x,e3.c34v27c000/0.0/6.6/0.0/11.0.0.0/0.0.0.0.0.0.0/-")
+        .unwrap();
+    assert!(start.beyond_limit().is_none(), "a game no limit stopped");
+    // Random games from one against one until one stops at the limit.
+    let mut stopped = 0;
+    for seed in 0..40u64 {
+        let mut agents: [Box<dyn Agent<tab::State>>; 2] = [
+            Box::new(RandomAgent::new(2 * seed)),
+            Box::new(RandomAgent::new(2 * seed + 1)),
+        ];
+        let end = play_out(start, &mut agents, &mut ChanceSource::new(seed), |_, _| {});
+        let Some(stall) = stall_of(&rules, seed, &end, Some(&set)) else {
+            continue;
+        };
+        stopped += 1;
+        let exact = stall.exact.expect("tables were given");
+        // The start of the turn the limit cut off: a valid position at a throw, its player
+        // the one whose turn is next, in the table of every one-against-one position; its
+        // chances are the table's, and the verdict reads them.
+        let next = end.beyond_limit().unwrap();
+        next.validate().unwrap();
+        assert_eq!(next.turn(), Turn::Chance);
+        let thrower = next.chance_player().unwrap();
+        assert_eq!(exact.thrower, rules.seat_name(thrower));
+        let c = exact.chances.expect("in the table");
+        let probe = set.probe_typed(&next).unwrap().0;
+        let (mine, theirs) = if thrower == Player::One {
+            (c.white, c.black)
+        } else {
+            (c.black, c.white)
+        };
+        assert!((probe.win.unwrap() - mine).abs() < 1e-9);
+        assert!((probe.loss.unwrap() - theirs).abs() < 1e-9);
+        assert!((c.white + c.black + c.never_ends - 1.0).abs() < 1e-5);
+        let expected = match (c.white > 1e-6, c.black > 1e-6) {
+            (false, false) => "proven-draw",
+            (true, false) => "white-can-win",
+            (false, true) => "black-can-win",
+            (true, true) => "either-can-win",
+        };
+        assert_eq!(exact.verdict, expected);
+        // Play goes on from it with the board of the stop.
+        assert_eq!(next.material(), end.material());
+        assert_eq!(next.sanctuaries(), end.sanctuaries());
+        let board = |s: &tab::State| {
+            s.position_id()
+                .split('/')
+                .skip(2)
+                .take(2)
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        assert_eq!(board(&next), board(&end));
+    }
+    assert!(stopped >= 5, "{stopped} games stopped");
+}

@@ -221,3 +221,64 @@ fn the_fortress_of_the_first_stalled_arena_game_is_found_by_stalls_and_by_analys
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn stalls_with_tables_say_what_the_tables_hold_of_each_stop() {
+    let dir = std::env::temp_dir().join(format!("qasab-stalls-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ruleset = "tab-modern(columns=7,no_progress=3)";
+    let table = dir.join("p11.qeg");
+    let built = qasab(&[
+        "endgame",
+        "build",
+        ruleset,
+        "--pieces",
+        "1,1",
+        "--bank-cap",
+        "1",
+        "--pending-cap",
+        "1",
+        "--no-checkpoint",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let args = [
+        "endgame",
+        "stalls",
+        ruleset,
+        "--games",
+        "4",
+        "--players",
+        "random,random",
+        "--seed",
+        "2",
+        "--tables",
+        dir.to_str().unwrap(),
+    ];
+    let json = qasab(&[&args[..], &["--json"]].concat());
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let stalls = v["stalls"].as_array().unwrap();
+    assert!(!stalls.is_empty());
+    // Random games stop long before one piece a side: the tables do not hold them, and say so.
+    for s in stalls {
+        assert_eq!(s["exact"]["verdict"], "beyond-tables", "{s}");
+        assert!(s["exact"]["chances"].is_null());
+        assert!(["white", "black"].contains(&s["exact"]["thrower"].as_str().unwrap()));
+    }
+    assert_eq!(v["exact"][0][0], "beyond-tables");
+    assert_eq!(v["exact"][0][1].as_u64(), Some(stalls.len() as u64));
+    let text = qasab(&args);
+    assert!(
+        text.stdout.contains("by the endgame tables")
+            && text.stdout.contains("exact: beyond-tables"),
+        "{}",
+        text.stdout
+    );
+    // Without tables, nothing of the kind.
+    let plain = qasab(&[&args[..10], &["--json"]].concat());
+    assert!(!plain.stdout.contains("\"exact\""), "{}", plain.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -99,6 +99,14 @@ pub trait Essence: GameState {
         out: &mut dyn FnMut(Self),
     ) -> Result<u64, String>;
 
+    /// The position play would go on from had a safety limit (L-18) not stopped the game at
+    /// `self`: the start of the next turn, its player to throw, the counters that the limits
+    /// read started again. `None` if `self` is not stopped by a limit, or the game does not
+    /// say. What a table is asked of a game a limit stopped (`qasab endgame stalls --tables`).
+    fn beyond_limit(&self) -> Option<Self> {
+        None
+    }
+
     /// Each side's sanctuaries: units that no enemy piece can ever reach and that their owner
     /// never has to move, so that a side holding one can never lose, and a game where both
     /// sides hold one is a draw under perfect play (docs/ENDGAMES.md, "Fortresses"). `None`

@@ -81,8 +81,67 @@ pub struct Stall {
     pub free: Option<[u8; 2]>,
     /// What they decide ([`Verdict::name`]).
     pub verdict: String,
+    /// What the endgame tables say of it, if tables were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<ExactStop>,
     #[serde(skip)]
     kind: Verdict,
+}
+
+/// What the endgame tables say of a stopped game: the chances under optimal play from the
+/// start of the turn the limit cut off ([`qasab_core::Essence::beyond_limit`]), and what
+/// they decide.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactStop {
+    /// The player to throw at that start (the ruleset's seat name).
+    pub thrower: String,
+    /// The chances, if a table holds the position.
+    pub chances: Option<Chances>,
+    /// `proven-draw` (under optimal play the game never ends: the limit stops a draw),
+    /// `white-can-win` or `black-can-win` (that side wins with some chance under optimal
+    /// play, the other never: a win thrown away), `either-can-win`, or `beyond-tables` (no
+    /// table holds the position); with the ruleset's seat names.
+    pub verdict: String,
+}
+
+/// Chances under optimal play, from a position at a throw.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Chances {
+    /// White's (the first seat's) chance to win.
+    pub white: f64,
+    /// Black's (the second seat's) chance to win.
+    pub black: f64,
+    /// The chance that play never ends.
+    pub never_ends: f64,
+}
+
+/// A chance below this counts as none (the tables store 32-bit values).
+const NONE: f64 = 1e-6;
+
+impl ExactStop {
+    /// What `tables` say of `end`, a state a limit stopped; `None` for a game without tables.
+    fn of<S: Playable>(rules: &S::Ruleset, tables: &TableSet, end: &S) -> Option<ExactStop> {
+        let (thrower, chances) = S::limit_chances(tables, end)?;
+        let chances = chances.map(|[white, black]| Chances {
+            white,
+            black,
+            never_ends: (1.0 - white - black).max(0.0),
+        });
+        let verdict = match chances {
+            None => "beyond-tables".to_string(),
+            Some(c) => match (c.white > NONE, c.black > NONE) {
+                (false, false) => "proven-draw".to_string(),
+                (true, false) => format!("{}-can-win", rules.seat_name(Player::One)),
+                (false, true) => format!("{}-can-win", rules.seat_name(Player::Two)),
+                (true, true) => "either-can-win".to_string(),
+            },
+        };
+        Some(ExactStop {
+            thrower: rules.seat_name(thrower).to_string(),
+            chances,
+            verdict,
+        })
+    }
 }
 
 /// The stopped games of a simulation and what their final positions decide.
@@ -108,6 +167,10 @@ pub struct StallReport {
     pub open: u64,
     /// Stopped games not analysed (see [`Verdict::NotAnalysed`]).
     pub not_analysed: u64,
+    /// With endgame tables: how many stopped games each verdict of [`ExactStop`] has, by
+    /// name, in order of first appearance.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exact: Vec<(String, u64)>,
     /// Every stopped game, in game order.
     pub stalls: Vec<Stall>,
 }
@@ -120,7 +183,8 @@ impl Stall {
 }
 
 /// Plays the games `qasab simulate` plays with these arguments (the players consulting
-/// `tables` first, if given) and classifies each one that a safety limit stops.
+/// `tables` first, if given) and classifies each one that a safety limit stops, by its
+/// sanctuaries and, with `tables`, by its exact values.
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
@@ -137,7 +201,7 @@ pub fn stalls<S: Playable>(
     let stalls: Vec<Stall> = ends
         .iter()
         .enumerate()
-        .filter_map(|(g, end)| stall_of(rules, g as u64, end))
+        .filter_map(|(g, end)| stall_of(rules, g as u64, end, tables.map(|t| &**t)))
         .collect();
     Ok(StallReport::new(
         rules.to_string(),
@@ -175,13 +239,29 @@ impl StallReport {
             }),
             open: count(&|v| v == Verdict::Open),
             not_analysed: count(&|v| v == Verdict::NotAnalysed),
+            exact: {
+                let mut counts: Vec<(String, u64)> = Vec::new();
+                for e in stalls.iter().filter_map(|s| s.exact.as_ref()) {
+                    match counts.iter_mut().find(|(v, _)| *v == e.verdict) {
+                        Some((_, n)) => *n += 1,
+                        None => counts.push((e.verdict.clone(), 1)),
+                    }
+                }
+                counts
+            },
             stalls,
         }
     }
 }
 
-/// The classification of game `g`'s final position `end`, if a limit stopped it.
-pub fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stall> {
+/// The classification of game `g`'s final position `end`, if a limit stopped it, with what
+/// the endgame tables `tables` say of it if they are given.
+pub fn stall_of<S: Playable>(
+    rules: &S::Ruleset,
+    g: u64,
+    end: &S,
+    tables: Option<&TableSet>,
+) -> Option<Stall> {
     let Turn::Over(o) = end.turn() else {
         return None;
     };
@@ -206,6 +286,7 @@ pub fn stall_of<S: Playable>(rules: &S::Ruleset, g: u64, end: &S) -> Option<Stal
         material: material.map(|m| m.into_array()),
         free,
         verdict: kind.name(rules),
+        exact: tables.and_then(|t| ExactStop::of(rules, t, end)),
         kind,
         sanctuaries: sanctuaries.map(|s| s.into_array()),
     })

@@ -1,7 +1,7 @@
 //! The hooks by which a game gives its players: its strongest player, its search defaults, its
 //! networks, its exact solver.
 
-use qasab_core::{AnyRuleset, Registered, Ruleset, with_ruleset};
+use qasab_core::{AnyRuleset, Player, Registered, Ruleset, with_ruleset};
 
 use crate::eval::net::Encode;
 use crate::eval::{Evaluate, NetId};
@@ -73,6 +73,16 @@ pub trait Playable: Evaluate {
     /// play that never ends), in move order. `None` for a game without tables or a position
     /// no table holds.
     fn table_values(tables: &TableSet, state: &Self) -> Option<Vec<(Self::Move, f64)>> {
+        let _ = (tables, state);
+        None
+    }
+
+    /// What the endgame tables `tables` say of a game that a safety limit stopped at `state`:
+    /// the player to throw at the start of the turn the limit cut off
+    /// ([`qasab_core::Essence::beyond_limit`]) and, if a table holds that position, White's
+    /// and Black's chances to win from it under optimal play. `None` for a game without
+    /// tables or a state no limit stopped.
+    fn limit_chances(tables: &TableSet, state: &Self) -> Option<(Player, Option<[f64; 2]>)> {
         let _ = (tables, state);
         None
     }

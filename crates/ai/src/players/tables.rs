@@ -68,7 +68,7 @@ impl<S: Playable> PreparedAgent<S> {
 
 /// The [`Playable::table_values`] of a game whose positions have an
 /// [`Essence`](qasab_core::Essence): the values of the first table that holds the position,
-/// the sanctuaries and the material.
+/// the chances of a game a limit stopped, the sanctuaries and the material.
 /// Written once here, used in the `impl Playable` of each such game.
 macro_rules! table_hooks {
     () => {
@@ -78,6 +78,22 @@ macro_rules! table_hooks {
         ) -> Option<Vec<(Self::Move, f64)>> {
             let (_, moves) = tables.probe_typed(state).ok()?;
             (!moves.is_empty()).then_some(moves)
+        }
+
+        fn limit_chances(
+            tables: &crate::search::endgame::TableSet,
+            state: &Self,
+        ) -> Option<(qasab_core::Player, Option<[f64; 2]>)> {
+            let next = qasab_core::Essence::beyond_limit(state)?;
+            let thrower = qasab_core::GameState::chance_player(&next)?;
+            let chances = tables.probe_typed(&next).ok().and_then(|(p, _)| {
+                let (win, loss) = (p.win?, p.loss?);
+                Some(match p.player {
+                    qasab_core::Player::One => [win, loss],
+                    qasab_core::Player::Two => [loss, win],
+                })
+            });
+            Some((thrower, chances))
         }
 
         fn sanctuaries(state: &Self) -> Option<qasab_core::ByPlayer<Vec<qasab_core::Sanctuary>>> {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use qasab_ai::play::jobs::SimulateJob;
-use qasab_ai::play::stalls::{StallReport, Verdict, stall_of, stalls};
+use qasab_ai::play::stalls::{ExactStop, StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
 use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
@@ -68,12 +68,14 @@ fn from_records(args: &EndgameStallsArgs) -> Result<ExitCode> {
         );
     }
     let records: Vec<(&PathBuf, Record)> = records.into_iter().map(|(f, (r, _))| (f, r)).collect();
-    with_ruleset!(&first, r => classify_records(r, &records, args.json))
+    let tables = super::tables::tables_for(args.play.tables.as_deref(), &first)?;
+    with_ruleset!(&first, r => classify_records(r, &records, tables.as_ref(), args.json))
 }
 
 fn classify_records<R: Ruleset>(
     rules: &R,
     records: &[(&PathBuf, Record)],
+    tables: Option<&Arc<TableSet>>,
     json: bool,
 ) -> Result<ExitCode>
 where
@@ -84,7 +86,7 @@ where
         let end = replay::<R::State>(record)
             .map_err(|e| anyhow!("{}: {e}", file.display()))?
             .state;
-        if let Some(mut stall) = stall_of(rules, g as u64, &end) {
+        if let Some(mut stall) = stall_of(rules, g as u64, &end, tables.map(|t| &**t)) {
             stall.record = Some(file.display().to_string());
             found.push(stall);
         }
@@ -94,6 +96,7 @@ where
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(rules, &report)?;
+        super::tables::note_tables_text(tables, "the stopped games' exact values")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -123,8 +126,25 @@ where
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(rules, &report)?;
+        super::tables::note_tables_text(
+            tables,
+            "both players play by them where they hold the position, and they give the stopped games' exact values",
+        )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the tables say of a stopped game, in words: the verdict and the chances under
+/// optimal play from the next turn's start.
+fn exact_text<R: Ruleset>(rules: &R, e: &ExactStop) -> String {
+    let [w, b] = Player::ALL.map(|p| rules.seat_name(p));
+    match &e.chances {
+        Some(c) => format!(
+            "{} ({} to throw: {w} wins {:.4}, {b} wins {:.4}, never ends {:.4})",
+            e.verdict, e.thrower, c.white, c.black, c.never_ends
+        ),
+        None => format!("{} ({} to throw, in no table)", e.verdict, e.thrower),
+    }
 }
 
 fn verdict_text<R: Ruleset>(rules: &R, v: Verdict) -> String {
@@ -176,6 +196,12 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
             r.not_analysed
         );
     }
+    if !r.exact.is_empty() {
+        outln!("by the endgame tables (under optimal play from the next turn's start):");
+        for (verdict, n) in &r.exact {
+            outln!("  {verdict:<20} {n}");
+        }
+    }
     outln!();
     outln!(
         "{:>5} {:>6}  {:<12} {:>7}  {:<24} verdict",
@@ -217,6 +243,9 @@ fn print<R: Ruleset>(rules: &R, r: &StallReport) -> Result<()> {
             sanct,
             verdict_text(rules, s.verdict())
         );
+        if let Some(e) = &s.exact {
+            outln!("{:>14}exact: {}", "", exact_text(rules, e));
+        }
     }
     outln!();
     if r.simulation.is_none() {

@@ -21,6 +21,30 @@ impl Essence for State {
         matches!(self.phase, Phase::Throwing { .. }) && !self.pending.is_empty()
     }
 
+    /// L-18: a limit ends the game at the end of a turn (`end_turn`), before the next turn
+    /// starts: that turn, the next of the count, starts with its player's throw (the count's
+    /// parity says whose, L-4), nothing pending. The no-progress count starts again; a turn
+    /// count at the turn cap steps back two, which keeps whose turn it is.
+    fn beyond_limit(&self) -> Option<State> {
+        if !self.over?.reason.is_truncation() {
+            return None;
+        }
+        let mut s = *self;
+        s.no_progress = 0;
+        s.turns += 1;
+        if s.turns > u32::from(s.rules.turn_cap) {
+            s.turns -= 2;
+        }
+        s.over = None;
+        s.pending = Pending::NONE;
+        s.extra = false;
+        s.next = Next::EMPTY;
+        Player::ALL.into_iter().find_map(|p| {
+            s.phase = Phase::Throwing { player: p };
+            s.validate().is_ok().then_some(s)
+        })
+    }
+
     fn from_essence_id(
         rules: &super::rules::Ruleset,
         id: &str,
