@@ -539,6 +539,11 @@ pub struct EndgameStallsArgs {
     /// The games to play: those `qasab simulate` plays with the same arguments.
     #[command(flatten)]
     pub play: SimulatedGames,
+    /// Classify each stop by the exact values of the endgame tables in DIR. The players do
+    /// not consult them, so the games are those played without (with --tables, the players
+    /// consult those tables, which then classify the stops).
+    #[arg(long, value_name = "DIR")]
+    pub exact: Option<PathBuf>,
     /// Print one JSON object, with every stopped game's final position id.
     #[arg(long)]
     pub json: bool,

@@ -277,8 +277,30 @@ fn stalls_with_tables_say_what_the_tables_hold_of_each_stop() {
         "{}",
         text.stdout
     );
-    // Without tables, nothing of the kind.
-    let plain = qasab(&[&args[..10], &["--json"]].concat());
+    // Without tables, nothing of the kind; with `--exact DIR` the same games as without
+    // tables, classified by them.
+    let plain = qasab(&[&args[..9], &["--json"]].concat());
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert!(!plain.stdout.contains("\"exact\""), "{}", plain.stdout);
+    let judged = qasab(&[&args[..9], &["--exact", dir.to_str().unwrap(), "--json"]].concat());
+    assert_eq!(judged.code, 0, "{}", judged.stderr);
+    let judged: serde_json::Value = serde_json::from_str(&judged.stdout).unwrap();
+    let plain: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+    assert_eq!(judged["stopped"], plain["stopped"]);
+    for (j, p) in judged["stalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(plain["stalls"].as_array().unwrap())
+    {
+        assert_eq!(j["position"], p["position"]);
+        assert_eq!(j["exact"]["verdict"], "beyond-tables");
+    }
+    let missing = qasab(&[&args[..9], &["--exact", "/nonexistent-tables"]].concat());
+    assert!(
+        missing.code != 0 && missing.stderr.contains("--exact"),
+        "{}",
+        missing.stderr
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

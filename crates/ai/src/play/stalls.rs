@@ -184,7 +184,8 @@ impl Stall {
 
 /// Plays the games `qasab simulate` plays with these arguments (the players consulting
 /// `tables` first, if given) and classifies each one that a safety limit stops, by its
-/// sanctuaries and, with `tables`, by its exact values.
+/// sanctuaries and by the exact values of `exact` (by default `tables`), if any: with
+/// `exact` alone the games are those played without tables.
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
@@ -192,16 +193,18 @@ pub fn stalls<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
     tables: Option<&Arc<TableSet>>,
+    exact: Option<&Arc<TableSet>>,
     games: u64,
     seed: u64,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<StallReport, AgentError> {
     let ends = simulate_ends::<S>(rules, specs, tables, games, seed, threads, tick)?;
+    let judge = exact.or(tables).map(|t| &**t);
     let stalls: Vec<Stall> = ends
         .iter()
         .enumerate()
-        .filter_map(|(g, end)| stall_of(rules, g as u64, end, tables.map(|t| &**t)))
+        .filter_map(|(g, end)| stall_of(rules, g as u64, end, judge))
         .collect();
     Ok(StallReport::new(
         rules.to_string(),

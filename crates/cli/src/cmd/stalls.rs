@@ -12,7 +12,7 @@ use qasab_ai::play::stalls::{ExactStop, StallReport, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
 use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
-use qasab_core::{Player, Ruleset, Sanctuary, with_ruleset};
+use qasab_core::{AnyRuleset, Player, Ruleset, Sanctuary, with_ruleset};
 
 use super::parse_ruleset;
 use crate::cli::EndgameStallsArgs;
@@ -25,8 +25,18 @@ pub fn run(args: &EndgameStallsArgs) -> Result<ExitCode> {
     let job = SimulateJob::new(ruleset, &args.play.players, args.play.games, args.play.seed)?;
     let any = parse_ruleset(ruleset)?;
     let tables = super::tables::tables_for(args.play.tables.as_deref(), &any)?;
+    let exact = exact_tables(args, &any)?;
     let [a, b] = &job.players;
-    with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], tables.as_ref(), args))
+    with_ruleset!(&any, r => classify(r, [a.as_str(), b.as_str()], tables.as_ref(), exact.as_ref(), args))
+}
+
+/// The tables of `--exact DIR`, if given.
+fn exact_tables(args: &EndgameStallsArgs, rules: &AnyRuleset) -> Result<Option<Arc<TableSet>>> {
+    match &args.exact {
+        Some(dir) => super::tables::tables_for(Some(dir), rules)
+            .map_err(|e| anyhow!("{}", e.to_string().replacen("--tables", "--exact", 1))),
+        None => Ok(None),
+    }
 }
 
 /// The record files named, a directory standing for its files in name order.
@@ -68,7 +78,10 @@ fn from_records(args: &EndgameStallsArgs) -> Result<ExitCode> {
         );
     }
     let records: Vec<(&PathBuf, Record)> = records.into_iter().map(|(f, (r, _))| (f, r)).collect();
-    let tables = super::tables::tables_for(args.play.tables.as_deref(), &first)?;
+    let tables = match exact_tables(args, &first)? {
+        Some(t) => Some(t),
+        None => super::tables::tables_for(args.play.tables.as_deref(), &first)?,
+    };
     with_ruleset!(&first, r => classify_records(r, &records, tables.as_ref(), args.json))
 }
 
@@ -105,6 +118,7 @@ fn classify<R: Ruleset>(
     rules: &R,
     specs: [&str; 2],
     tables: Option<&Arc<TableSet>>,
+    exact: Option<&Arc<TableSet>>,
     args: &EndgameStallsArgs,
 ) -> Result<ExitCode>
 where
@@ -115,6 +129,7 @@ where
         rules,
         specs,
         tables,
+        exact,
         args.play.games,
         args.play.seed,
         args.play.threads,
@@ -128,8 +143,9 @@ where
         print(rules, &report)?;
         super::tables::note_tables_text(
             tables,
-            "both players play by them where they hold the position, and they give the stopped games' exact values",
+            "both players play by them where they hold the position",
         )?;
+        super::tables::note_tables_text(exact.or(tables), "the stopped games' exact values")?;
     }
     Ok(ExitCode::SUCCESS)
 }
