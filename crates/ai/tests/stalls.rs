@@ -10,7 +10,7 @@ fn the_stopped_games_are_the_simulations_and_each_verdict_is_its_sanctuaries() {
     // Every throw optional and a short no-progress limit: random players stop often.
     let rules: tab::Ruleset = "tab-modern(columns=7,no_progress=12)".parse().unwrap();
     let specs = ["greedy", "random"];
-    let report = stalls::<tab::State>(&rules, specs, None, None, 40, 5, 2, &|| {}).unwrap();
+    let report = stalls::<tab::State>(&rules, specs, Default::default(), 40, 5, 2, &|| {}).unwrap();
     let summaries = simulate::<tab::State>(&rules, specs, None, 40, 5, 2, &|| {}).unwrap();
     let truncated: Vec<u64> = summaries
         .iter()

@@ -182,25 +182,34 @@ impl Stall {
     }
 }
 
+/// The endgame tables of [`stalls`]: those the players consult, and those that judge the
+/// stops (by default the players').
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StallTables<'a> {
+    /// The tables the players consult as they play.
+    pub players: Option<&'a Arc<TableSet>>,
+    /// The tables that judge the stops; with these alone the games are those played without
+    /// tables.
+    pub exact: Option<&'a Arc<TableSet>>,
+}
+
 /// Plays the games `qasab simulate` plays with these arguments (the players consulting
-/// `tables` first, if given) and classifies each one that a safety limit stops, by its
-/// sanctuaries and by the exact values of `exact` (by default `tables`), if any: with
-/// `exact` alone the games are those played without tables.
+/// `tables.players` first, if given) and classifies each one that a safety limit stops, by
+/// its sanctuaries and by the exact values of the judging tables, if any.
 ///
 /// # Errors
 /// [`AgentError`] if a spec is invalid for the ruleset.
 pub fn stalls<S: Playable>(
     rules: &S::Ruleset,
     specs: [&str; 2],
-    tables: Option<&Arc<TableSet>>,
-    exact: Option<&Arc<TableSet>>,
+    tables: StallTables<'_>,
     games: u64,
     seed: u64,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<StallReport, AgentError> {
-    let ends = simulate_ends::<S>(rules, specs, tables, games, seed, threads, tick)?;
-    let judge = exact.or(tables).map(|t| &**t);
+    let ends = simulate_ends::<S>(rules, specs, tables.players, games, seed, threads, tick)?;
+    let judge = tables.exact.or(tables.players).map(|t| &**t);
     let stalls: Vec<Stall> = ends
         .iter()
         .enumerate()

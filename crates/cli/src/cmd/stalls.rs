@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use qasab_ai::play::jobs::SimulateJob;
-use qasab_ai::play::stalls::{ExactStop, StallReport, Verdict, stall_of, stalls};
+use qasab_ai::play::stalls::{ExactStop, StallReport, StallTables, Verdict, stall_of, stalls};
 use qasab_ai::players::Playable;
 use qasab_ai::search::endgame::TableSet;
 use qasab_core::record::{Record, replay};
@@ -128,8 +128,10 @@ where
     let report = stalls::<R::State>(
         rules,
         specs,
-        tables,
-        exact,
+        StallTables {
+            players: tables,
+            exact,
+        },
         args.play.games,
         args.play.seed,
         args.play.threads,
