@@ -33,8 +33,7 @@ pub fn run(args: &EndgameStallsArgs) -> Result<ExitCode> {
 /// The tables of `--exact DIR`, if given.
 fn exact_tables(args: &EndgameStallsArgs, rules: &AnyRuleset) -> Result<Option<Arc<TableSet>>> {
     match &args.exact {
-        Some(dir) => super::tables::tables_for(Some(dir), rules)
-            .map_err(|e| anyhow!("{}", e.to_string().replacen("--tables", "--exact", 1))),
+        Some(dir) => super::tables::tables_in("--exact", dir, rules),
         None => Ok(None),
     }
 }

@@ -18,7 +18,16 @@ pub fn tables_for(dir: Option<&Path>, rules: &AnyRuleset) -> Result<Option<Arc<T
     let Some(dir) = dir.map(Path::to_path_buf).or(from_env) else {
         return Ok(None);
     };
-    let set = TableSet::open_dir(&dir, rules).map_err(|e| anyhow!("--tables: {e}"))?;
+    tables_in("--tables", &dir, rules)
+}
+
+/// The endgame tables of `rules` in `dir`, given by the flag `flag` (named in errors); `None`
+/// when it holds none of the ruleset.
+///
+/// # Errors
+/// The directory cannot be read or holds a damaged table.
+pub fn tables_in(flag: &str, dir: &Path, rules: &AnyRuleset) -> Result<Option<Arc<TableSet>>> {
+    let set = TableSet::open_dir(dir, rules).map_err(|e| anyhow!("{flag}: {e}"))?;
     if set.is_empty() {
         eprintln!("no endgame table of {rules} in {}", dir.display());
         return Ok(None);
