@@ -202,8 +202,16 @@ fn build(args: &EndgameBuildArgs) -> Result<ExitCode> {
                 bar.set_message(format!("positions: {expanded} expanded of {found} found"));
                 bar.tick();
             }
-            Progress::Solve { done, total } => {
-                bar.set_message(format!("solving: group {done} of {total}"));
+            Progress::Solve(s) => {
+                let group = if s.group > s.groups {
+                    "the closing sweep over every position".to_string()
+                } else {
+                    format!("group {} of {}", s.group, s.groups)
+                };
+                bar.set_message(format!(
+                    "solving: pass {} of {}, {group}, sweep {}, largest change {:.1e} (to {:.0e})",
+                    s.pass, s.passes, s.sweeps, s.change, spec.tolerance
+                ));
                 bar.tick();
             }
         })

@@ -97,14 +97,36 @@ fn win_backup(g: &Graph, i: usize, v: &[f64], p: &[f64], who: Player) -> f64 {
     sum / total
 }
 
+/// Where the value iteration stands, told after every sweep: a long solve shows how near it
+/// is to the tolerance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveStep {
+    /// The pass (1-based): the values, the values with limits counted as wins where the
+    /// table has limits, then White's and Black's chances to win.
+    pub pass: usize,
+    /// Passes in all.
+    pub passes: usize,
+    /// The group of positions being iterated (1-based); `groups + 1` is the closing sweep
+    /// over every position.
+    pub group: usize,
+    /// Groups in all.
+    pub groups: usize,
+    /// Sweeps of this group so far.
+    pub sweeps: u64,
+    /// The largest change of a value in the last sweep.
+    pub change: f64,
+}
+
 /// Gauss–Seidel sweeps of `step` over `order` until no value moves by more than `tol`.
-/// Returns the sweeps made and the last sweep's largest change.
+/// Returns the sweeps made and the last sweep's largest change; `swept` is told each sweep's
+/// count and largest change.
 fn iterate(
     order: &[u32],
     values: &mut [f64],
     tol: f64,
     max_sweeps: u64,
     mut step: impl FnMut(usize, &[f64]) -> f64,
+    mut swept: impl FnMut(u64, f64),
 ) -> Result<(u64, f64), EndgameError> {
     let mut sweeps = 0;
     loop {
@@ -116,6 +138,7 @@ fn iterate(
             values[i] = new;
         }
         sweeps += 1;
+        swept(sweeps, change);
         if change <= tol {
             return Ok((sweeps, change));
         }
@@ -131,7 +154,7 @@ fn iterate(
 /// Solves the table: the positions in groups of the same number of pieces, fewest first
 /// (pieces never come back, so a group's moves lead only into it or into groups already
 /// solved), each iterated to `tol`; then a sweep over all of them to check. `progress` is told
-/// the groups solved and their number.
+/// where the iteration stands after every sweep.
 ///
 /// # Errors
 /// [`EndgameError::NotConverged`] if a pass has not reached `tol` after `max_sweeps` sweeps.
@@ -139,7 +162,7 @@ pub fn solve(
     g: &Graph,
     tol: f64,
     max_sweeps: u64,
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(SolveStep),
 ) -> Result<Solution, EndgameError> {
     let n = g.len();
     let mut groups: Vec<(u16, Vec<u32>)> = Vec::new();
@@ -156,18 +179,41 @@ pub fn solve(
     let all: Vec<u32> = (0..n as u32).collect();
     let mut sweeps = 0;
     let mut residual: f64 = 0.0;
+    let passes = if g.limits { 4 } else { 3 };
+    let mut pass_number = 0;
     let mut pass = |values: &mut Vec<f64>,
                     step: &dyn Fn(usize, &[f64]) -> f64,
-                    progress: &mut dyn FnMut(usize, usize)|
+                    progress: &mut dyn FnMut(SolveStep)|
      -> Result<(), EndgameError> {
-        for (k, (_, order)) in groups.iter().enumerate() {
-            let (s, _) = iterate(order, values, tol, max_sweeps, |i, v| step(i, v))?;
+        pass_number += 1;
+        let groups_n = groups.len();
+        let orders = groups
+            .iter()
+            .map(|(_, o)| o.as_slice())
+            .chain([all.as_slice()]);
+        for (k, order) in orders.enumerate() {
+            let (s, r) = iterate(
+                order,
+                values,
+                tol,
+                max_sweeps,
+                |i, v| step(i, v),
+                |sweeps, change| {
+                    progress(SolveStep {
+                        pass: pass_number,
+                        passes,
+                        group: k + 1,
+                        groups: groups_n,
+                        sweeps,
+                        change,
+                    })
+                },
+            )?;
             sweeps += s;
-            progress(k + 1, groups.len());
+            if k == groups_n {
+                residual = residual.max(r);
+            }
         }
-        let (s, r) = iterate(&all, values, tol, max_sweeps, |i, v| step(i, v))?;
-        sweeps += s;
-        residual = residual.max(r);
         Ok(())
     };
     let mut lo = vec![0.0; n];

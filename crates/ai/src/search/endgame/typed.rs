@@ -72,13 +72,8 @@ pub enum Progress {
         /// Positions expanded.
         expanded: usize,
     },
-    /// Groups of positions solved in the current pass of the value iteration.
-    Solve {
-        /// Groups solved.
-        done: usize,
-        /// Groups in all.
-        total: usize,
-    },
+    /// A sweep of the value iteration made: where it stands.
+    Solve(solve::SolveStep),
 }
 
 /// A built table, ready to be written.
@@ -178,8 +173,8 @@ where
         spec.checkpoint.as_ref(),
         |found, expanded| progress(Progress::Expand { found, expanded }),
     )?;
-    let sol = solve::solve(&g, spec.tolerance, spec.max_sweeps, |done, total| {
-        progress(Progress::Solve { done, total })
+    let sol = solve::solve(&g, spec.tolerance, spec.max_sweeps, |step| {
+        progress(Progress::Solve(step))
     })?;
     let entries: Vec<([u8; 16], Entry)> = (0..g.len())
         .map(|i| (g.keys[i], entry(&g, &sol, i)))
