@@ -2,7 +2,8 @@
 //! `tab-modern` and the Ludii presets): one evaluation (the encoding and
 //! the network), the network alone, one at a time and in batches, the ends of whole turns
 //! valued one at a time and together (as `greedy` and the `net` player value them), and the
-//! fitted linear evaluation beside them, and the inputs of the older encoding (`tab-v1`),
+//! fitted linear evaluation beside them, the inputs of the older encoding (`tab-v1`) and of
+//! the board-free one (`tab-v3`) with the family network trained across readings,
 //! over a fixed sample of mid-game positions (decisions
 //! from seeded random games).
 //!
@@ -78,6 +79,34 @@ fn net(c: &mut Criterion) {
         b.iter(|| {
             for s in &sample {
                 black_box(Encode::encode(s, older, &mut f));
+            }
+        })
+    });
+    // The board-free encoding, tab-v3 (the family network trained across readings reads
+    // it): tab-v2's inputs laid on the fixed scale, and the reading.
+    let free = <tab::State as Encode>::encoding_named(&rules, "tab-v3").expect("tab-v3");
+    c.bench_function("tab net encode tab-v3 (64 positions)", |b| {
+        let mut f = Features::default();
+        b.iter(|| {
+            for s in &sample {
+                black_box(Encode::encode(s, free, &mut f));
+            }
+        })
+    });
+    // The family network on a reading other than the preset's (the same positions, read as
+    // positions of 'tab(reduction=off)', where it plays).
+    let other: tab::Ruleset = "tab(reduction=off)".parse().expect("a reading");
+    let family = qasab_ai::eval::net::shipped_across("tab").expect("shipped");
+    let recast: Vec<tab::State> = sample
+        .iter()
+        .filter_map(|s| {
+            qasab_core::Ruleset::state_from_id(&other, &qasab_core::GameState::position_id(s)).ok()
+        })
+        .collect();
+    c.bench_function("tab family net evaluate tab-v3 (64 positions)", |b| {
+        b.iter(|| {
+            for s in &recast {
+                black_box(family.value(s, Player::One));
             }
         })
     });

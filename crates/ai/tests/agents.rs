@@ -212,13 +212,23 @@ fn agent_specs_are_checked() {
         tab_spec("expectimax(eval=fitted)").unwrap(),
         "expectimax(eval=fitted,seed=3)"
     );
-    // Tâb has a network and no solver; a board without a network has neither.
+    // Tâb has a network on every board and no solver; Hyde's game on a board without a
+    // network has neither.
     assert!(
         tab_spec("oracle")
             .unwrap_err()
             .ends_with("valid players: random, mcts, greedy, expectimax, net")
     );
     let wide: qasab_core::tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    let wide_err = PreparedAgent::<qasab_core::tab::State>::new("oracle", &wide)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        wide_err.ends_with("valid players: random, mcts, greedy, expectimax, net"),
+        "{wide_err}"
+    );
+    let wide: qasab_core::tab::Ruleset = "tab-hyde(columns=19)".parse().unwrap();
     let wide_err = PreparedAgent::<qasab_core::tab::State>::new("oracle", &wide)
         .err()
         .unwrap()

@@ -350,6 +350,7 @@ fn batches_played_elsewhere_from_the_broadcast_weights_train_the_same_network() 
                 &rules,
                 o.seed,
                 o.lambda,
+                false,
                 part,
             );
             games.extend(samples_from_bytes(&samples_to_bytes(&played)).unwrap());
@@ -382,6 +383,7 @@ fn games_of_another_board_are_refused_by_the_learner() {
         &other,
         o.seed,
         o.lambda,
+        false,
         first..first + n,
     );
     let before = learner.mlp.clone();
@@ -521,10 +523,17 @@ fn eval_net_and_the_net_player_are_refused_where_no_network_is_shipped() {
     assert!(err.contains("network"), "{err}");
     let err = refusal::<qasab_core::tihbat::State>("net", &tihbat);
     assert!(err.contains("Tab family"), "{err}");
-    let wide: tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    // Hyde's game has a network for its preset's board only.
+    let wide: tab::Ruleset = "tab-hyde(columns=19)".parse().unwrap();
     for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
         let err = refusal::<tab::State>(spec, &wide);
         assert!(err.contains("network"), "{spec}: {err}");
+        assert!(err.contains("every reading of tab"), "{spec}: {err}");
+    }
+    // Lane's game has one for every reading.
+    let wide: tab::Ruleset = "tab(columns=11)".parse().unwrap();
+    for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
+        PreparedAgent::<tab::State>::new(spec, &wide).unwrap();
     }
 }
 

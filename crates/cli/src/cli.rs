@@ -390,6 +390,11 @@ pub struct TrainArgs {
     /// Game pairs against greedy, with paired throws, at each point of the curve.
     #[arg(long, default_value_t = 100)]
     pub curve_pairs: u64,
+    /// One network for the whole family: each game plays a reading drawn from its boards and
+    /// rule options, on the encoding that reads them all (tab-v3); the curve is measured on
+    /// RULESET. Only for a new run (a checkpoint says whether its run is one).
+    #[arg(long, conflicts_with = "resume")]
+    pub across: bool,
 }
 
 #[derive(Args, Debug)]

@@ -322,7 +322,7 @@ impl PyTrainer {
     /// A new run on `ruleset` with `qasab train`'s settings (the weights depend on them and
     /// the seed, not on `threads`, which `step()` and the curve's matches use here).
     #[new]
-    #[pyo3(signature = (ruleset, games, seed=0, batch=32, lambda_=0.7, rate=0.001, hidden=(128, 32), curve_every=1000, curve_pairs=100, threads=0))]
+    #[pyo3(signature = (ruleset, games, seed=0, batch=32, lambda_=0.7, rate=0.001, hidden=(128, 32), curve_every=1000, curve_pairs=100, threads=0, across=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         ruleset: &str,
@@ -335,6 +335,7 @@ impl PyTrainer {
         curve_every: u64,
         curve_pairs: u64,
         threads: usize,
+        across: bool,
     ) -> PyResult<PyTrainer> {
         let rules = parse_ruleset(ruleset)?;
         let options = TrainOptions {
@@ -348,6 +349,7 @@ impl PyTrainer {
             hidden: [hidden.0, hidden.1],
             curve_every,
             curve_pairs,
+            across,
         };
         let inner = AnyTrainer::new(&rules, options)
             .ok_or_else(|| no_network(&rules))?
@@ -406,6 +408,7 @@ impl PyTrainer {
         d.set_item("hidden", PyTuple::new(py, o.hidden)?)?;
         d.set_item("curve_every", o.curve_every)?;
         d.set_item("curve_pairs", o.curve_pairs)?;
+        d.set_item("across", o.across)?;
         Ok(d)
     }
 

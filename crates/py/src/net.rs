@@ -175,14 +175,19 @@ fn encoding_typed<'py, S: Encode>(
     let d = PyDict::new(py);
     d.set_item("name", enc.name)?;
     d.set_item("inputs", enc.inputs)?;
-    d.set_item("columns", enc.columns)?;
+    // A board-free encoding (tab-v3) reads every board: None.
+    d.set_item(
+        "columns",
+        (enc.columns != qasab_ai::eval::net::ANY_BOARD).then_some(enc.columns),
+    )?;
     d.set_item("family", S::family(rules))?;
     Ok(d)
 }
 
-/// The encoding of a ruleset's states: `name` (`tab-v2`, `tab-ludii-v2`), `inputs`, `columns`,
-/// `family` (the preset whose network reads it); the newest, or the one named `encoding`
-/// (`tab-v1`, which older networks read).
+/// The encoding of a ruleset's states: `name` (`tab-v2`, `tab-ludii-v2`), `inputs`, `columns`
+/// (None for `tab-v3`, which reads every board), `family` (the preset whose network reads it);
+/// the newest, or the one named `encoding` (`tab-v1`, which older networks read; `tab-v3`,
+/// which networks trained across a family read).
 #[pyfunction]
 #[pyo3(signature = (ruleset, encoding=None))]
 pub(crate) fn net_encoding<'py>(

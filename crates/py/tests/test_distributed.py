@@ -364,6 +364,37 @@ def test_training_keeps_the_curves_best_network_as_the_command_does(tmp_path):
     assert meta["curve_score"] == f"{curve[top]['score']:.4f}"
 
 
+@needs_cli
+def test_a_run_across_the_family_trains_the_commands_network_here_and_from_the_module(tmp_path):
+    # Each game on a reading drawn from the family; the workers learn that from the network.
+    ruleset = "tab(columns=7)"
+    here = distributed.train(ruleset, 4, out=str(tmp_path / "here.safetensors"), seed=5,
+                             batch=4, hidden=(16, 8), curve_every=0, use_ray=False, threads=1,
+                             progress=False, across=True)
+    assert here.options["across"] is True
+    _, err, code = cli("train", ruleset, "--across", "--games", "4", "--seed", "5", "--batch",
+                       "4", "--hidden", "16,8", "--curve-every", "0", "--threads", "1",
+                       "--out", str(tmp_path / "cli.safetensors"))
+    assert code == 0, err
+    a = (tmp_path / "here.safetensors").read_bytes()
+    assert a == (tmp_path / "cli.safetensors").read_bytes()
+    assert b'"encoding":"tab-v3"' in a and b'"across":"boards and rule options"' in a
+    # Played by workers from the network's bytes, the games are the learner's own.
+    from qasab._qasab import Trainer, self_play_games
+    learner = Trainer(ruleset, 4, 5, 4, 0.7, 0.001, (16, 8), 0, 10, 1, across=True)
+    first, n = learner.next_batch()
+    learner.learn([self_play_games(ruleset, learner.network(), 5, 0.7, first, n)])
+    assert learner.network() == a
+    # The network plays any board of the family.
+    net = str(tmp_path / "here.safetensors")
+    _, err, code = cli("arena", "tab(columns=13,reduction=off)", "--players",
+                       f"net(weights={net})", "random", "--games", "2", "--seed", "1")
+    assert code == 0, err
+    # A family without a board-free encoding is refused a run across.
+    with pytest.raises(Exception, match="--across"):
+        Trainer("tab-ludii", 4, 5, 4, 0.7, 0.001, (16, 8), 0, 10, 1, across=True)
+
+
 def test_the_learner_refuses_games_of_another_board_with_an_error():
     # No Ray: the learner's check of the bytes that workers send back.
     from qasab._qasab import QasabError, Trainer, self_play_games

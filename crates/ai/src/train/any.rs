@@ -144,6 +144,8 @@ impl NetworkWork for SelfPlay<'_> {
             rules,
             self.seed,
             self.lambda,
+            // A run across a family's readings says so in its network ([`Trainer::network`]).
+            self.network.metadata.contains_key("across"),
             self.games,
         )))
     }

@@ -31,6 +31,9 @@ struct CheckpointMeta {
     /// Absent from the checkpoints of runs whose rate never changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rate_changes: Vec<RateChange>,
+    /// Absent from the checkpoints of runs on one reading.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    across: bool,
 }
 
 impl<S: Encode + Playable> Trainer<S> {
@@ -57,6 +60,7 @@ impl<S: Encode + Playable> Trainer<S> {
             seconds,
             adam_steps: self.adam.steps,
             rate_changes: self.rate_changes.clone(),
+            across: o.across,
         };
         let net = self.network();
         let (m, v) = self.adam.moments();
@@ -154,6 +158,7 @@ impl<S: Encode + Playable> Trainer<S> {
             hidden: meta.hidden,
             curve_every: meta.curve_every,
             curve_pairs: meta.curve_pairs,
+            across: meta.across,
         };
         check(&options)?;
         let pool = thread_pool(options.threads)?;

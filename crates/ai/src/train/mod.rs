@@ -28,7 +28,7 @@
 //!
 //! **Files.** [`any`]: a run of the game a dynamic ruleset names; [`options`]: a run's settings and learning curve; [`selfplay`]: the games and
 //! the states they teach; [`samples`]: those states and their bytes; `targets`: the
-//! λ-returns; [`optim`]: the network's gradient and Adam; [`trainer`]: a run and its steps;
+//! λ-returns; [`readings`]: the readings a run across a family plays; [`optim`]: the network's gradient and Adam; [`trainer`]: a run and its steps;
 //! `checkpoint`: saving and resuming a run; [`fit`]: fitting the static evaluations' weights.
 
 pub mod any;
@@ -36,6 +36,7 @@ mod checkpoint;
 pub mod fit;
 pub mod optim;
 pub mod options;
+pub mod readings;
 pub mod samples;
 pub mod selfplay;
 mod targets;

@@ -29,6 +29,10 @@ pub struct TrainOptions {
     pub curve_every: u64,
     /// Game pairs against `greedy` at each point of the curve.
     pub curve_pairs: u64,
+    /// Each game plays a reading drawn from the family's boards and rule options
+    /// ([`crate::train::readings`]), on the family's board-free encoding; the curve is
+    /// measured on the run's ruleset.
+    pub across: bool,
 }
 
 impl Default for TrainOptions {
@@ -44,6 +48,7 @@ impl Default for TrainOptions {
             hidden: [128, 32],
             curve_every: 1_000,
             curve_pairs: 100,
+            across: false,
         }
     }
 }

@@ -157,16 +157,31 @@ pub fn training_data<S: Encode>(
 
 /// Self-play games `games` of a run with seed `seed` (game `g` from `derive_seed(seed, g)`, as
 /// `Trainer::step` plays it) by the network `mlp`, on the calling thread: each game's learnt
-/// states with their λ-returns. A worker's part of a batch (`Trainer::next_batch`).
+/// states with their λ-returns. A worker's part of a batch (`Trainer::next_batch`). With
+/// `across`, game `g` plays the reading [`game_rules`] draws for it.
 pub fn self_play_games<S: Encode>(
     mlp: &Mlp,
     enc: Encoding,
     rules: &S::Ruleset,
     seed: u64,
     lambda: f32,
+    across: bool,
     games: std::ops::Range<u64>,
 ) -> Vec<Vec<Sample>> {
     games
-        .map(|g| self_play::<S>(mlp, enc, rules, derive_seed(seed, g), lambda).0)
+        .map(|g| {
+            let rules = game_rules::<S>(rules, seed, across, g);
+            self_play::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda).0
+        })
         .collect()
+}
+
+/// The ruleset self-play game `g` of a run plays: the run's, or with `across` the reading
+/// drawn for it ([`crate::train::readings::reading`]).
+pub fn game_rules<S: Encode>(rules: &S::Ruleset, seed: u64, across: bool, g: u64) -> S::Ruleset {
+    if across {
+        crate::train::readings::reading(rules, seed, g)
+    } else {
+        rules.clone()
+    }
 }

@@ -17,7 +17,7 @@ use crate::rng::{below, derive_seed, rng_from_seed};
 use crate::train::optim::{Adam, Gradient};
 use crate::train::options::{CurvePoint, TrainError, TrainOptions, best_point, check};
 use crate::train::samples::Sample;
-use crate::train::selfplay::self_play;
+use crate::train::selfplay::{game_rules, self_play};
 
 /// The run's pool of `threads` threads.
 pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
@@ -90,7 +90,17 @@ impl<S: Encode + Playable> Trainer<S> {
     /// [`TrainError::Options`] for settings out of range.
     pub fn new(rules: S::Ruleset, options: TrainOptions) -> Result<Self, TrainError> {
         check(&options)?;
-        let enc = S::encoding(&rules);
+        let enc = if options.across {
+            S::board_free_encoding(&rules).ok_or_else(|| {
+                TrainError::Options(format!(
+                    "--across: {} has no encoding that reads every board and reading (only the \
+                     Tâb family's faithful rulesets have one)",
+                    S::family(&rules)
+                ))
+            })?
+        } else {
+            S::encoding(&rules)
+        };
         let mut init = rng_from_seed(derive_seed(options.seed, u64::MAX));
         let mlp = Mlp::new(enc.inputs, options.hidden[0], options.hidden[1], || {
             (init.next_u64() >> 40) as f32 / (1u64 << 24) as f32
@@ -153,12 +163,15 @@ impl<S: Encode + Playable> Trainer<S> {
         let (first, n) = self.next_batch();
         let (mlp, enc) = (&self.mlp, self.encoding);
         let rules = &self.rules;
-        let (seed, lambda) = (self.options.seed, self.options.lambda);
+        let (seed, lambda, across) = (self.options.seed, self.options.lambda, self.options.across);
         let games: Vec<Vec<Sample>> = self.pool().install(|| {
             use rayon::prelude::*;
             (first..first + n)
                 .into_par_iter()
-                .map(|g| self_play::<S>(mlp, enc, rules, derive_seed(seed, g), lambda).0)
+                .map(|g| {
+                    let rules = game_rules::<S>(rules, seed, across, g);
+                    self_play::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda).0
+                })
                 .collect()
         });
         self.learn(games, started)
@@ -334,6 +347,16 @@ impl<S: Encode + Playable> Trainer<S> {
             ("method", "td-lambda-expected-chance".to_string()),
         ] {
             net.metadata.insert(k.into(), v);
+        }
+        if o.across {
+            net.metadata
+                .insert("across".into(), "boards and rule options".into());
+        }
+        if self.encoding.columns == crate::eval::net::ANY_BOARD
+            && let Some(layout) = S::option_layout(&self.rules)
+        {
+            net.metadata
+                .insert(crate::eval::net::OPTION_INPUTS.into(), layout);
         }
         // The step size from each game on, `GAMES:RATE,…`, where it changed during the run.
         if let Some(first) = self.rate_changes.first() {

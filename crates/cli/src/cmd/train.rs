@@ -123,6 +123,7 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 hidden: hidden(&args.hidden)?,
                 curve_every: args.curve_every,
                 curve_pairs: args.curve_pairs,
+                across: args.across,
             };
             (Trainer::<S>::new(rules, options)?, 0.0)
         }

@@ -214,6 +214,7 @@ class Trainer:
         curve_every: int = 1000,
         curve_pairs: int = 100,
         threads: int = 0,
+        across: bool = False,
     ) -> None: ...
     @staticmethod
     def resume(checkpoint: bytes, games: Optional[int] = None, threads: int = 0) -> "Trainer": ...

@@ -108,14 +108,17 @@ impl Features {
     }
 }
 
-/// An encoding of one family on one board size: its name (stored with a network's weights, so
+/// [`Encoding::columns`] of an encoding that reads every board of its family (`tab-v3`).
+pub const ANY_BOARD: u8 = 0;
+
+/// An encoding of one family on one board size (or on every one): its name (stored with a network's weights, so
 /// that a network is never read with inputs it was not trained on) and its size. A family
 /// keeps its older encodings readable, so networks trained on them still play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Encoding {
     /// One of [`ENCODINGS`].
     pub name: &'static str,
-    /// The board's columns.
+    /// The board's columns, or [`ANY_BOARD`].
     pub columns: u8,
     /// The number of inputs.
     pub inputs: usize,
@@ -136,7 +139,7 @@ pub(crate) const THROWS: [Throw; 5] = Throw::ALL;
 
 /// The encodings this version reads, by name: a network's file names its encoding, and is
 /// read only with the inputs it was trained on.
-pub const ENCODINGS: [&str; 4] = ["tab-v1", "tab-v2", "tab-ludii-v1", "tab-ludii-v2"];
+pub const ENCODINGS: [&str; 5] = ["tab-v1", "tab-v2", "tab-v3", "tab-ludii-v1", "tab-ludii-v2"];
 
 /// A game whose states the network reads.
 pub trait Encode: GameState {
@@ -146,6 +149,18 @@ pub trait Encode: GameState {
     /// The encoding called `name` on the board of `rules`, if it is one of `rules`'s family
     /// ([`ENCODINGS`]): what a network trained on an older encoding reads.
     fn encoding_named(rules: &Self::Ruleset, name: &str) -> Option<Encoding>;
+
+    /// The encoding of `rules`'s family that reads every board and reading of it, if it has
+    /// one: what a network trained across the family's readings is trained on.
+    fn board_free_encoding(_rules: &Self::Ruleset) -> Option<Encoding> {
+        None
+    }
+
+    /// The rule options a board-free encoding reads, as one line (`key=v1|v2;…`), stored in a
+    /// network's file so that a network is not read with another list.
+    fn option_layout(_rules: &Self::Ruleset) -> Option<String> {
+        None
+    }
 
     /// The family of `rules` for which networks are trained and shipped (its preset's name).
     fn family(rules: &Self::Ruleset) -> &'static str;

@@ -54,7 +54,13 @@ impl Network {
         meta.insert("format".into(), "qasab-net".into());
         meta.insert("encoding".into(), self.encoding.name.into());
         meta.insert("family".into(), self.family.clone());
-        meta.insert("columns".into(), self.encoding.columns.to_string());
+        meta.insert(
+            "columns".into(),
+            match self.encoding.columns {
+                encode::ANY_BOARD => "any".into(),
+                c => c.to_string(),
+            },
+        );
         meta.insert("activation".into(), "relu,relu,tanh".into());
         meta
     }
@@ -87,9 +93,16 @@ impl Network {
                 encode::ENCODINGS.join(", ")
             )));
         };
-        let columns: u8 = columns
-            .parse()
-            .map_err(|_| NetError::Metadata(format!("columns \"{columns}\" is not a number")))?;
+        let columns: u8 = match columns.as_str() {
+            "any" => encode::ANY_BOARD,
+            c => c
+                .parse()
+                .ok()
+                .filter(|&c| c != encode::ANY_BOARD)
+                .ok_or_else(|| {
+                    NetError::Metadata(format!("columns \"{columns}\" is not a number or \"any\""))
+                })?,
+        };
         let layer = |name: &str| -> Result<mlp::Linear, NetError> {
             let w = tensors
                 .tensor(&format!("{name}.weight"))

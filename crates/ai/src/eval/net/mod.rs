@@ -27,7 +27,10 @@ pub mod encode;
 pub mod file;
 pub mod mlp;
 
-pub use encode::{Encode, Encoding, Features};
+pub use encode::{ANY_BOARD, Encode, Encoding, Features};
+
+/// The metadata key of a board-free network's option inputs ([`Encode::option_layout`]).
+pub const OPTION_INPUTS: &str = "option_inputs";
 pub use mlp::Mlp;
 
 /// Why a network could not be read, or does not fit a ruleset.
@@ -140,6 +143,16 @@ impl Network {
                 )));
             }
         };
+        if let Some(layout) = S::option_layout(rules).filter(|_| enc.columns == ANY_BOARD) {
+            let theirs = self.metadata.get(OPTION_INPUTS).map(String::as_str);
+            if theirs != Some(layout.as_str()) {
+                return Err(NetError::Mismatch(format!(
+                    "the network reads the options {}; {} reads {layout}",
+                    theirs.unwrap_or("(none said)"),
+                    enc.name
+                )));
+            }
+        }
         if self.encoding.columns != enc.columns {
             return Err(NetError::Mismatch(format!(
                 "the network was trained on {} columns; this board has {} (a network reads one \
@@ -217,6 +230,47 @@ const SHIPPED: &[(&str, &[u8])] = &[
     ),
 ];
 
+/// The shipped networks of whole families, trained across their boards and rule options
+/// (`qasab train RULESET --across`, on a board-free encoding): family and bytes.
+const SHIPPED_ACROSS: &[(&str, &[u8])] = &[(
+    "tab",
+    include_bytes!("../../../nets/tab-family.safetensors"),
+)];
+
+/// The shipped network of `family` trained across its readings, if one is shipped; read on
+/// first use.
+pub fn shipped_across(family: &str) -> Option<&'static Network> {
+    static NETS: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        SHIPPED_ACROSS
+            .iter()
+            .map(|&(f, bytes)| {
+                (
+                    f,
+                    Network::from_bytes(bytes).expect("a shipped network reads (tested)"),
+                )
+            })
+            .collect()
+    });
+    nets.iter().find(|(f, _)| *f == family).map(|(_, n)| n)
+}
+
+/// The families with a shipped network trained across their readings.
+pub fn shipped_across_families() -> Vec<&'static str> {
+    SHIPPED_ACROSS.iter().map(|(f, _)| *f).collect()
+}
+
+/// Whether `rules` is its preset's own reading: the preset's board and every rule option at
+/// the preset's value (the safety limits, L-18, aside). The preset's network was trained
+/// there.
+pub fn is_preset_reading<R: qasab_core::Ruleset>(rules: &R) -> bool {
+    let preset = rules.defaults();
+    R::option_defs()
+        .iter()
+        .filter(|d| !d.rules.contains("L-18"))
+        .all(|d| (d.get)(rules) == (d.get)(&preset))
+}
+
 /// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
 pub fn shipped(family: &str) -> Option<&'static Network> {
     static NETS: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
@@ -239,38 +293,53 @@ pub fn shipped_families() -> Vec<&'static str> {
     SHIPPED.iter().map(|(f, _)| *f).collect()
 }
 
-/// The shipped network that reads states of `rules`, or why there is none (for `eval=net` and
-/// the `net` player).
+/// The shipped network that plays `rules` (for `eval=net` and the `net` player), or why there
+/// is none: on the preset's own reading ([`is_preset_reading`]) the preset's network, trained
+/// there; on any other board or reading the family's network trained across its readings
+/// ([`shipped_across`]) where one is shipped, else the preset's where it reads the board.
 ///
 /// # Errors
 /// A message naming the rulesets that have one.
 pub fn for_rules<S: Encode>(rules: &S::Ruleset) -> Result<&'static Network, String> {
     let family = S::family(rules);
-    let have = || {
-        SHIPPED
-            .iter()
-            .filter_map(|(f, _)| {
-                shipped(f).map(|n| format!("{f} ({} columns)", n.encoding.columns))
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+    let fitting = |n: Option<&'static Network>| n.filter(|n| n.fits::<S>(rules).is_ok());
+    let board = fitting(shipped(family));
+    let across = fitting(shipped_across(family));
+    let chosen = if is_preset_reading(rules) {
+        board.or(across)
+    } else {
+        across.or(board)
     };
+    if let Some(net) = chosen {
+        return Ok(net);
+    }
+    let have = SHIPPED
+        .iter()
+        .filter_map(|(f, _)| shipped(f).map(|n| format!("{f} ({} columns)", n.encoding.columns)))
+        .chain(
+            SHIPPED_ACROSS
+                .iter()
+                .map(|(f, _)| format!("every reading of {f}")),
+        )
+        .collect::<Vec<_>>()
+        .join(", ");
     match shipped(family) {
-        Some(net) => net
-            .fits::<S>(rules)
-            .map(|()| net)
-            .map_err(|e| format!("{e}; networks are shipped for {}", have())),
+        Some(net) => Err(format!(
+            "{}; networks are shipped for {have}",
+            net.fits::<S>(rules)
+                .err()
+                .map_or_else(String::new, |e| e.to_string())
+        )),
         None => Err(format!(
-            "no network is shipped for {family}; networks are shipped for {}",
-            have()
+            "no network is shipped for {family}; networks are shipped for {have}"
         )),
     }
 }
 
-/// The shipped network that reads the states of `rules` (`eval=net`), if one is shipped for
-/// their family and board.
+/// The shipped network that reads the states of `rules` (`eval=net`), as [`for_rules`] picks
+/// it, if there is one.
 pub fn shipped_for<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
-    shipped(S::family(rules)).filter(|net| net.encoding.columns == S::encoding(rules).columns)
+    for_rules::<S>(rules).ok()
 }
 
 /// The most network files one process keeps for `eval=net` ([`keep`]).
@@ -320,10 +389,34 @@ pub(crate) fn load_fitting<S: Encode>(path: &str, rules: &S::Ruleset) -> Result<
         .map_err(|e| format!("a network for {rules}: {e}"))
 }
 
+/// A ruleset (of any game) and the shipped network [`for_rules`] picked for it.
+type Picked = (Box<dyn std::any::Any>, Option<&'static Network>);
+
+thread_local! {
+    /// The shipped networks picked for the last few rulesets, the latest first: a search asks
+    /// for every state it values.
+    static PICKED: std::cell::RefCell<Vec<Picked>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The network `id` names for states of `rules`, if any.
 fn chosen<S: Encode>(id: NetId, rules: &S::Ruleset) -> Option<&'static Network> {
     match id.kept_index() {
-        None => shipped_for::<S>(rules),
+        None => PICKED.with(|picked| {
+            let mut picked = picked.borrow_mut();
+            let found = picked
+                .iter()
+                .position(|(r, _)| r.downcast_ref::<S::Ruleset>() == Some(rules));
+            let k = found.unwrap_or_else(|| {
+                picked.truncate(7);
+                picked.push((Box::new(rules.clone()), shipped_for::<S>(rules)));
+                picked.len() - 1
+            });
+            if k != 0 {
+                let entry = picked.remove(k);
+                picked.insert(0, entry);
+            }
+            picked[0].1
+        }),
         Some(k) => KEPT[k].get(),
     }
 }

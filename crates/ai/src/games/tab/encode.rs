@@ -1,12 +1,13 @@
-//! The network's inputs for the Tâb family: `tab-v1` and `tab-v2` (the tables are in
-//! [`crate::eval::net::encode`]).
+//! The network's inputs for the Tâb family: `tab-v1`, `tab-v2` and the board-free `tab-v3`
+//! (the tables are in [`crate::eval::net::encode`]).
 
 use qasab_core::grid::Square;
 use qasab_core::{GameState, Player, tab};
 
 use crate::eval::net::encode::{
-    ENCODINGS, Encode, Encoding, Features, TAB_PER_SQUARE, THROWS, ThreatBoard, nearness, relative,
-    squares_of, threat_input_count, threat_inputs,
+    ANY_BOARD, ENCODINGS, Encode, Encoding, Features, TAB_PER_SQUARE, THREAT_PER_SIDE,
+    THREAT_PER_SQUARE, THROWS, ThreatBoard, nearness, relative, squares_of, threat_input_count,
+    threat_inputs,
 };
 use crate::games::tab::eval::limit_factor;
 
@@ -23,17 +24,26 @@ impl Encode for tab::State {
 
     fn encoding_named(rules: &tab::Ruleset, name: &str) -> Option<Encoding> {
         let n = usize::from(rules.columns);
-        let inputs = match name {
-            "tab-v1" => tab_v1_inputs(n),
-            "tab-v2" => tab_v1_inputs(n) + threat_input_count(4 * n),
+        let (inputs, columns) = match name {
+            "tab-v1" => (tab_v1_inputs(n), rules.columns),
+            "tab-v2" => (tab_v1_inputs(n) + threat_input_count(4 * n), rules.columns),
+            "tab-v3" => (v3::inputs(), ANY_BOARD),
             _ => return None,
         };
         let name = ENCODINGS.into_iter().find(|&e| e == name)?;
         Some(Encoding {
             name,
-            columns: rules.columns,
+            columns,
             inputs,
         })
+    }
+
+    fn board_free_encoding(rules: &tab::Ruleset) -> Option<Encoding> {
+        Self::encoding_named(rules, "tab-v3")
+    }
+
+    fn option_layout(_: &tab::Ruleset) -> Option<String> {
+        Some(v3::layout().1.clone())
     }
 
     fn family(rules: &tab::Ruleset) -> &'static str {
@@ -41,6 +51,9 @@ impl Encode for tab::State {
     }
 
     fn encode(&self, enc: Encoding, out: &mut Features) -> Player {
+        if enc.name == "tab-v3" {
+            return v3::encode(self, out);
+        }
         let rules = self.ruleset();
         out.reset(enc.inputs);
         let us = self.player_in_turn().unwrap_or(Player::One);
@@ -199,4 +212,229 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
     let size = |s: u8| state.unit_at(Square(s)).map_or(0, |(_, c)| c);
     let odds = || state.ruleset().odds.weights();
     threat_inputs(&board, us, reach, size, odds, at, out);
+}
+
+/// `tab-v3`: one encoding for every board and reading of a family, so that one network plays
+/// them all.
+///
+/// It is `tab-v2` seen through a board of fixed size, then the reading itself:
+///
+/// * **The squares on a fixed scale.** Each row's columns are laid on [`BINS`] bins, the first
+///   column on the first bin and the last on the last (`x = col · (BINS − 1) / (n − 1)`), and
+///   a square's inputs (`tab-v2`'s 14 per unit and 5 threats) are shared between the two bins
+///   either side of `x` in proportion to nearness. On the 9-column board each column is its
+///   own bin, exactly `tab-v2`; on a wider board neighbouring squares share bins, on a
+///   narrower one a square spreads over two. The rows stay rows, so the track's turns stay at
+///   the ends of the scale.
+/// * **What does not depend on the board** as in `tab-v2`: each side's threat summary, the
+///   pending throws, the banks, the phase, a throw to come, the nearness of a limit.
+/// * **Counts** of pieces on the board and captures as "at least 1 to [`COUNTS`]" and as a
+///   fraction of the side's pieces.
+/// * **The reading**: the board's columns (one input for each of 7 to 29, and `(n − 7) / 22`),
+///   the pieces a side as a fraction of the columns, and one input for each value of each
+///   rule option with a list of values (the ruleset's own option table, in its order), set for
+///   the value in force. The safety limits (L-18) are not inputs: they are not the game's.
+///   The list is written into a network's file (`option_inputs`) and a network is read only
+///   where it is the same.
+pub mod v3 {
+    use std::sync::OnceLock;
+
+    use qasab_core::options::Values;
+    use qasab_core::{GameState, Player, Ruleset as _, tab};
+
+    use super::{Encode, Features, TAB_PER_SQUARE, THREAT_PER_SIDE, THREAT_PER_SQUARE};
+    use crate::eval::net::encode::{nearness, threat_input_count};
+    use crate::games::tab::eval::limit_factor;
+
+    /// Bins a row's columns are laid on.
+    pub const BINS: usize = 9;
+    /// Cells per side: 4 rows of [`BINS`].
+    pub const CELLS: usize = 4 * BINS;
+    /// Counts of pieces and captures are "at least 1 to `COUNTS`".
+    const COUNTS: usize = 8;
+    /// The boards' columns with an input of their own.
+    const COLUMNS: std::ops::RangeInclusive<u8> = 7..=29;
+
+    /// Where each part begins.
+    /// The inputs of the cells (`tab-v2`'s 14 a unit).
+    pub const SQUARES_AT: usize = 0;
+    /// The threat inputs of the cells.
+    pub const THREATS_AT: usize = SQUARES_AT + 2 * CELLS * TAB_PER_SQUARE;
+    const SIDES_AT: usize = THREATS_AT + 2 * CELLS * THREAT_PER_SQUARE;
+    /// Pending throws (15), banks (8), phase (3), a throw to come (1), as in `tab-v2`.
+    const TURN_AT: usize = SIDES_AT + 2 * THREAT_PER_SIDE;
+    const COUNTS_AT: usize = TURN_AT + 27;
+    /// Per side: pieces on the board (at least 1 to 8, fraction), captures (the same).
+    const NEAR_AT: usize = COUNTS_AT + 2 * 2 * (COUNTS + 1);
+    const BOARD_AT: usize = NEAR_AT + 1;
+    /// One input per board size, the scaled size, the pieces a side per column.
+    /// The inputs of the rule options ([`layout`]).
+    pub const OPTIONS_AT: usize = BOARD_AT + (*COLUMNS.end() - *COLUMNS.start() + 1) as usize + 2;
+
+    /// The rule options read, as (key, values), and the same as one line.
+    pub type Layout = (Vec<(&'static str, &'static [&'static str])>, String);
+
+    /// The rule options with a list of values, in the option table's order, as (key, values);
+    /// and the layout as one line, `key=v1|v2;key=…`, stored in a network's file.
+    pub fn layout() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(|| {
+            let options: Vec<_> = tab::Ruleset::option_defs()
+                .iter()
+                .filter(|d| !d.rules.contains("L-18"))
+                .filter_map(|d| match d.values {
+                    Values::Choice(names) => Some((d.key, names)),
+                    _ => None,
+                })
+                .collect();
+            let line = options
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.join("|")))
+                .collect::<Vec<_>>()
+                .join(";");
+            (options, line)
+        })
+    }
+
+    /// The number of inputs.
+    pub fn inputs() -> usize {
+        OPTIONS_AT + layout().0.iter().map(|(_, v)| v.len()).sum::<usize>()
+    }
+
+    /// The inputs of the reading `rules` (the board and the options), sorted.
+    fn reading_inputs(rules: &tab::Ruleset) -> Vec<(u32, f32)> {
+        let mut v = Vec::new();
+        let n = rules.columns;
+        if COLUMNS.contains(&n) {
+            v.push(((BOARD_AT + usize::from(n - COLUMNS.start())) as u32, 1.0));
+        }
+        let end = OPTIONS_AT - 2;
+        let scaled = f32::from(n.saturating_sub(*COLUMNS.start()))
+            / f32::from(COLUMNS.end() - COLUMNS.start());
+        if scaled > 0.0 {
+            v.push((end as u32, scaled));
+        }
+        v.push((
+            (end + 1) as u32,
+            f32::from(rules.piece_count()) / f32::from(n),
+        ));
+        let mut at = OPTIONS_AT;
+        let defs = tab::Ruleset::option_defs();
+        for (key, names) in &layout().0 {
+            let def = defs.iter().find(|d| d.key == *key).expect("from the table");
+            let value = (def.get)(rules);
+            if let Some(k) = names.iter().position(|&n| n == value) {
+                v.push(((at + k) as u32, 1.0));
+            }
+            at += names.len();
+        }
+        v
+    }
+
+    /// The `tab-v2` inputs of a state, the inputs being laid out, and the last ruleset with
+    /// its reading's inputs.
+    type Scratch = (
+        Features,
+        Vec<(u32, f32)>,
+        Option<(tab::Ruleset, Vec<(u32, f32)>)>,
+    );
+
+    thread_local! {
+        /// The `tab-v2` inputs of the state, and the reading's inputs of the last ruleset.
+        static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
+    }
+
+    /// Fills `out` with the `tab-v3` inputs of `state`: its `tab-v2` inputs, laid on the fixed
+    /// board ([module docs](self)), then the reading.
+    pub(crate) fn encode(state: &tab::State, out: &mut Features) -> Player {
+        let rules = state.ruleset();
+        out.reset(inputs());
+        SCRATCH.with(|scratch| {
+            let (v2, cells, reading) = &mut *scratch.borrow_mut();
+            let enc = <tab::State as Encode>::encoding_named(rules, "tab-v2").expect("tab's");
+            let us = Encode::encode(state, enc, v2);
+            let n = usize::from(rules.columns);
+            let squares = 4 * n;
+            let v2_turn = 2 * squares * TAB_PER_SQUARE;
+            let v2_counts = v2_turn + 27;
+            let v2_threats = v2_counts + 4 * n + 1;
+            let v2_sides = v2_threats + 2 * squares * THREAT_PER_SQUARE;
+            debug_assert_eq!(v2_threats + threat_input_count(squares), enc.inputs);
+            // A square `r` (in us's numbering) of side `side` on the scale: up to two cells
+            // with their shares.
+            let place = |side: usize, r: usize| {
+                let (row, col) = (r / n, r % n);
+                let x = (col * (BINS - 1)) as f32 / (n - 1) as f32;
+                let lo = (x.floor() as usize).min(BINS - 1);
+                let frac = x - lo as f32;
+                let cell = |b: usize| side * CELLS + row * BINS + b;
+                [(cell(lo), 1.0 - frac), (cell((lo + 1).min(BINS - 1)), frac)]
+            };
+            cells.clear();
+            for &(i, value) in v2.active() {
+                let i = i as usize;
+                let (base, per, j) = if i < v2_turn {
+                    (SQUARES_AT, TAB_PER_SQUARE, i)
+                } else if i < v2_counts {
+                    cells.push(((TURN_AT + i - v2_turn) as u32, value));
+                    continue;
+                } else if i < v2_threats {
+                    continue;
+                } else if i < v2_sides {
+                    (THREATS_AT, THREAT_PER_SQUARE, i - v2_threats)
+                } else {
+                    cells.push(((SIDES_AT + i - v2_sides) as u32, value));
+                    continue;
+                };
+                let (unit, k) = (j / per, j % per);
+                let (side, r) = (unit / squares, unit % squares);
+                for (cell, share) in place(side, r) {
+                    if share > 0.0 {
+                        cells.push(((base + cell * per + k) as u32, value * share));
+                    }
+                }
+            }
+            // Counts: pieces on the board and captures, at least 1 to COUNTS and as a fraction.
+            let pieces = f32::from(rules.piece_count());
+            let on_board = state.pieces_on_board();
+            let captures = state.scores();
+            for (j, count) in [on_board[us], on_board[!us], captures[us], captures[!us]]
+                .into_iter()
+                .enumerate()
+            {
+                let base = COUNTS_AT + j * (COUNTS + 1);
+                for k in 0..(count as usize).min(COUNTS) {
+                    cells.push(((base + k) as u32, 1.0));
+                }
+                if count > 0 {
+                    cells.push(((base + COUNTS) as u32, count as f32 / pieces));
+                }
+            }
+            let near = nearness(limit_factor(state));
+            if near > 0.0 {
+                cells.push((NEAR_AT as u32, near));
+            }
+            if reading.as_ref().is_none_or(|(r, _)| r != rules) {
+                *reading = Some((*rules, reading_inputs(rules)));
+            }
+            cells.extend_from_slice(&reading.as_ref().expect("just set").1);
+            cells.sort_unstable_by_key(|&(i, _)| i);
+            let mut last: Option<(u32, f32)> = None;
+            for &(i, v) in cells.iter() {
+                match &mut last {
+                    Some((j, w)) if *j == i => *w += v,
+                    _ => {
+                        if let Some((j, w)) = last.take() {
+                            out.push(j, w);
+                        }
+                        last = Some((i, v));
+                    }
+                }
+            }
+            if let Some((j, w)) = last {
+                out.push(j, w);
+            }
+            us
+        })
+    }
 }

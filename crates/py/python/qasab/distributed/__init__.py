@@ -404,7 +404,7 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
           hidden: Tuple[int, int] = (128, 32), curve_every: int = 1000, curve_pairs: int = 100,
           resume: Optional[str] = None, address: Optional[str] = None, use_ray: bool = True,
           retries: int = DEFAULT_RETRIES, threads: int = 0, progress: bool = True,
-          max_batches: Optional[int] = None) -> Trainer:
+          max_batches: Optional[int] = None, across: bool = False) -> Trainer:
     """``qasab train``'s self-play training, its games played on a cluster. Writes, as the
     command does, the network to ``out``, and beside it ``STEM.checkpoint.safetensors`` after
     every batch (which ``resume`` and ``qasab train --resume`` go on from),
@@ -419,7 +419,10 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     ``greedy`` run on the driver; ``curve_every=0`` leaves them out. ``max_batches`` stops
     after that many batches (the checkpoint is kept). ``rate`` is Adam's step size (default
     0.001); with ``resume``, the run goes on at it from its next game, as ``qasab train
-    --resume CHECKPOINT --rate R`` does, and without it at the checkpoint's."""
+    --resume CHECKPOINT --rate R`` does, and without it at the checkpoint's. ``across=True``
+    trains one network for the ruleset's whole family, each game on a reading drawn from its
+    boards and rule options (``qasab train --across``); a resumed run keeps its checkpoint's
+    choice."""
     checkpoint_path, curve_path, best_path = _stem_files(out)
     if resume is not None:
         with open(resume, "rb") as f:
@@ -433,7 +436,7 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
         chosen = {} if rate is None else {"rate": rate}
         trainer = Trainer(ruleset, games, seed, batch, lambda_, hidden=tuple(hidden),
                           curve_every=curve_every, curve_pairs=curve_pairs, threads=threads,
-                          **chosen)
+                          across=across, **chosen)
     ray = _connect(address) if use_ray and not trainer.finished() else None
     cpus = _cluster_cpus(ray) if ray else 1
     o = trainer.options

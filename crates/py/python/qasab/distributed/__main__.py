@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--hidden", default="128,32", metavar="H1,H2")
     t.add_argument("--curve-every", type=int, default=1000)
     t.add_argument("--curve-pairs", type=int, default=100)
+    t.add_argument("--across", action="store_true",
+                   help="one network for the family: each game on a reading drawn from its "
+                        "boards and rule options (qasab train --across)")
     t.add_argument("--threads", type=int, default=0,
                    help="threads with --no-ray (0: every core)")
     _cluster_flags(t, chunks=False)
@@ -109,7 +112,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                             curve_pairs=args.curve_pairs, resume=args.resume,
                             address=args.address, use_ray=not args.no_ray,
                             retries=args.retries, threads=args.threads,
-                            progress=not args.quiet)
+                            progress=not args.quiet, across=args.across)
             print(f"{trainer.games_done} games of {trainer.ruleset}: network in {args.out}")
             return 0
         # Checked here, before connecting to the cluster.
