@@ -69,8 +69,11 @@ def test_training_data_has_the_documented_shapes(ruleset):
 
 def test_the_network_played_is_named():
     assert qn.training_data("tab", games=1)["network"] == "shipped"
-    # No network reads an 11-column board: a fresh one, initialised from the seed.
-    assert qn.training_data("tab(columns=11)", games=1)["network"] == "initial"
+    # Lane's game has a network for every board (the family's, on tab-v3).
+    wide = qn.training_data("tab(columns=11)", games=1)
+    assert wide["network"] == "shipped" and wide["encoding"] == "tab-v3"
+    # No network reads Hyde's game on 19 columns: a fresh one, initialised from the seed.
+    assert qn.training_data("tab-hyde(columns=19)", games=1)["network"] == "initial"
 
 
 def test_the_same_seed_gives_the_same_arrays_whatever_the_threads():
@@ -144,9 +147,10 @@ def test_bad_ruleset_and_network_file(tmp_path):
         qn.training_data("tab(columns=two)", games=1)
     with pytest.raises(qasab.NetworkError, match="nope.safetensors"):
         qn.training_data("tab", games=1, network=tmp_path / "nope.safetensors")
-    # Networks are shipped for the presets' boards only.
+    # Networks are shipped for the presets' boards, and for every board of Lane's game.
     with pytest.raises(qasab.NetworkError, match="networks are shipped for tab"):
-        qn.value(qasab.load_game("tab(columns=11)").new_initial_state())
+        qn.value(qasab.load_game("tab-hyde(columns=19)").new_initial_state())
+    assert -1 < qn.value(qasab.load_game("tab(columns=11)").new_initial_state()) < 1
 
 
 def random_network(inputs, seed, hidden=(16, 8)):
