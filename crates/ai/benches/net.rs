@@ -94,8 +94,8 @@ fn net(c: &mut Criterion) {
         })
     });
     // The family network on a reading other than the preset's (the same positions, read as
-    // positions of 'tab(reduction=off)', where it plays).
-    let other: tab::Ruleset = "tab(reduction=off)".parse().expect("a reading");
+    // positions of 'tab(enemy_row=free)', where it plays).
+    let other: tab::Ruleset = "tab(enemy_row=free)".parse().expect("a reading");
     let family = qasab_ai::eval::net::shipped_across("tab").expect("shipped");
     let recast: Vec<tab::State> = sample
         .iter()
@@ -103,6 +103,11 @@ fn net(c: &mut Criterion) {
             qasab_core::Ruleset::state_from_id(&other, &qasab_core::GameState::position_id(s)).ok()
         })
         .collect();
+    assert_eq!(
+        recast.len(),
+        sample.len(),
+        "every position reads as the other reading's"
+    );
     c.bench_function("tab family net evaluate tab-v3 (64 positions)", |b| {
         b.iter(|| {
             for s in &recast {
