@@ -5,32 +5,18 @@
 use qasab_ai::eval::net::encode::TAB_PER_SQUARE;
 use qasab_ai::eval::net::{Encode, Features, Network};
 use qasab_ai::games::tab::encode::v3;
-use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, seat_seed};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::train::readings::reading;
 use qasab_ai::train::{TrainOptions, Trainer};
 use qasab_core::options::Values;
 use qasab_core::{GameState, Player, Ruleset, Turn, tab};
 
+mod common;
+
 /// States met in seeded random games of `rules`, every `every`th action.
 fn sample_states(rules: &tab::Ruleset, games: u64, every: usize) -> Vec<tab::State> {
-    let mut states = Vec::new();
-    for seed in 0..games {
-        let mut agents = Player::ALL.map(|p| {
-            PreparedAgent::<tab::State>::new("random", rules)
-                .unwrap()
-                .make(seat_seed(seed, p))
-        });
-        let mut chance = ChanceSource::new(seed);
-        let mut k = 0usize;
-        play_out(rules.initial_state(), &mut agents, &mut chance, |s, _| {
-            if k.is_multiple_of(every) && !matches!(s.turn(), Turn::Over(_)) {
-                states.push(*s);
-            }
-            k += 1;
-        });
-    }
-    states
+    common::sample_states::<tab::State>(rules, games, every)
 }
 
 fn v3_of(rules: &tab::Ruleset) -> qasab_ai::eval::net::Encoding {

@@ -7,7 +7,7 @@ use qasab_ai::eval::net::{
     Encode, Encoding, Features, Mlp, NetError, Network, shipped, shipped_families,
 };
 use qasab_ai::play::bench::mid_game_positions;
-use qasab_ai::play::driver::{ChanceSource, play_out, seat_seed};
+use qasab_ai::play::driver::{ChanceSource, play_out};
 use qasab_ai::players::{Playable, PreparedAgent};
 use qasab_ai::search::turn::{TURN_STATES, TurnGraph};
 use qasab_ai::train::{
@@ -16,26 +16,8 @@ use qasab_ai::train::{
 };
 use qasab_core::{GameState, Player, Ruleset, Turn, tab, tab_ludii};
 
-/// States met in a few seeded random games of `rules`.
-fn sample_states<S: Playable>(rules: &S::Ruleset, games: u64, every: usize) -> Vec<S> {
-    let mut states = Vec::new();
-    for seed in 0..games {
-        let mut agents = Player::ALL.map(|p| {
-            PreparedAgent::<S>::new("random", rules)
-                .unwrap()
-                .make(seat_seed(seed, p))
-        });
-        let mut chance = ChanceSource::new(seed);
-        let mut k = 0usize;
-        play_out(rules.initial_state(), &mut agents, &mut chance, |s, _| {
-            if k.is_multiple_of(every) && !matches!(s.turn(), Turn::Over(_)) {
-                states.push(s.clone());
-            }
-            k += 1;
-        });
-    }
-    states
-}
+mod common;
+use common::sample_states;
 
 /// Why `spec` is refused on `rules`; a spec that is accepted fails the test.
 fn refusal<S: Playable>(spec: &str, rules: &S::Ruleset) -> String {

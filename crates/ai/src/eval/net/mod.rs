@@ -241,8 +241,17 @@ const SHIPPED_ACROSS: &[(&str, &[u8])] = &[(
 /// first use.
 pub fn shipped_across(family: &str) -> Option<&'static Network> {
     static NETS: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
-    let nets = NETS.get_or_init(|| {
-        SHIPPED_ACROSS
+    compiled_in(&NETS, SHIPPED_ACROSS, family)
+}
+
+/// The network of `family` among the compiled-in `files`, read into `nets` on first use.
+fn compiled_in(
+    nets: &'static OnceLock<Vec<(&'static str, Network)>>,
+    files: &[(&'static str, &[u8])],
+    family: &str,
+) -> Option<&'static Network> {
+    let nets = nets.get_or_init(|| {
+        files
             .iter()
             .map(|&(f, bytes)| {
                 (
@@ -274,18 +283,7 @@ pub fn is_preset_reading<R: qasab_core::Ruleset>(rules: &R) -> bool {
 /// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
 pub fn shipped(family: &str) -> Option<&'static Network> {
     static NETS: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
-    let nets = NETS.get_or_init(|| {
-        SHIPPED
-            .iter()
-            .map(|&(f, bytes)| {
-                (
-                    f,
-                    Network::from_bytes(bytes).expect("a shipped network reads (tested)"),
-                )
-            })
-            .collect()
-    });
-    nets.iter().find(|(f, _)| *f == family).map(|(_, n)| n)
+    compiled_in(&NETS, SHIPPED, family)
 }
 
 /// The families with a shipped network, in the order they are compiled in.
