@@ -219,7 +219,7 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
 ///
 /// It is `tab-v2` seen through a board of fixed size, then the reading itself:
 ///
-/// * **The squares on a fixed scale.** Each row's columns are laid on [`BINS`] bins, the first
+/// * **The squares on a fixed scale.** Each row's columns are laid on [`v3::BINS`] bins, the first
 ///   column on the first bin and the last on the last (`x = col · (BINS − 1) / (n − 1)`), and
 ///   a square's inputs (`tab-v2`'s 14 per unit and 5 threats) are shared between the two bins
 ///   either side of `x` in proportion to nearness. On the 9-column board each column is its
@@ -228,7 +228,7 @@ fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut F
 ///   the ends of the scale.
 /// * **What does not depend on the board** as in `tab-v2`: each side's threat summary, the
 ///   pending throws, the banks, the phase, a throw to come, the nearness of a limit.
-/// * **Counts** of pieces on the board and captures as "at least 1 to [`COUNTS`]" and as a
+/// * **Counts** of pieces on the board and captures as "at least 1 to 8 (`COUNTS`)" and as a
 ///   fraction of the side's pieces.
 /// * **The reading**: the board's columns (one input for each of 7 to 29, and `(n − 7) / 22`),
 ///   the pieces a side as a fraction of the columns, and one input for each value of each
