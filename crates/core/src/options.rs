@@ -126,6 +126,13 @@ impl<T> fmt::Debug for OptionDef<T> {
 }
 
 impl<T> OptionDef<T> {
+    /// Whether the option is a safety limit of the Tâb family (L-18): not a rule of the game
+    /// (the solved game, a network's inputs and the readings a family is trained across leave
+    /// it out). Ludii's own limits (LT-10, LH-9) are rules of its encodings and are not.
+    pub fn is_safety_limit(&self) -> bool {
+        self.rules.contains("L-18")
+    }
+
     /// The documentation of the option.
     pub fn doc(&self) -> OptionDoc {
         OptionDoc {

@@ -420,7 +420,7 @@ pub(crate) fn net_training_data<'py>(
 /// The layers of a network file, in order.
 const LAYERS: [&str; 3] = ["fc1", "fc2", "out"];
 /// Metadata keys that the file's writer fills.
-const RESERVED: [&str; 7] = [
+const RESERVED: [&str; 8] = [
     "format",
     "encoding",
     "family",
@@ -428,6 +428,7 @@ const RESERVED: [&str; 7] = [
     "activation",
     "ruleset",
     "checkpoint",
+    qasab_ai::eval::net::OPTION_INPUTS,
 ];
 
 /// A shape as Python writes it: `(16, 343)`, `(16,)`.
@@ -539,8 +540,9 @@ fn save_typed<S: Encode>(
     let fc2 = layers.pop().expect("three layers");
     let fc1 = layers.pop().expect("three layers");
     let mlp = Mlp::from_layers(fc1, fc2, out).map_err(bad)?;
-    let mut net = Network::new(mlp, S::family(rules), enc);
-    net.metadata = metadata;
+    // The option list of a board-free encoding is written from this version's.
+    let mut net = Network::for_rules::<S>(mlp, rules, enc);
+    net.metadata.extend(metadata);
     net.metadata.insert("ruleset".into(), rules.to_string());
     net.fits::<S>(rules).map_err(|e| network_error(path, e))?;
     net.save(path).map_err(|e| network_error(path, e))

@@ -292,6 +292,19 @@ def test_save_network_writes_what_the_safetensors_package_reads(tmp_path):
     qn.save_network(path, old, "tab")
     with safe_open(str(path), framework="numpy") as f:
         assert f.metadata()["encoding"] == "tab-v1"
+    # A network on the board-free inputs plays every board of the family: the file says which
+    # options it reads, from this version's list, and that key cannot be given.
+    free = qn.encoding("tab", encoding="tab-v3")
+    assert free["columns"] is None
+    qn.save_network(path, random_network(free["inputs"], seed=6), "tab")
+    with safe_open(str(path), framework="numpy") as f:
+        meta = f.metadata()
+    assert meta["encoding"] == "tab-v3" and meta["columns"] == "any"
+    assert "reduction=" in meta["option_inputs"]
+    assert play_with(path, "tab(columns=13,reduction=off)", steps=60) > 0
+    with pytest.raises(qasab.NetworkError, match="option_inputs"):
+        qn.save_network(path, random_network(free["inputs"], seed=6), "tab",
+                        metadata={"option_inputs": "reduction=off"})
 
 
 def test_a_file_of_wrong_shapes_is_refused_with_a_reason(tmp_path):

@@ -145,7 +145,7 @@ impl NetworkWork for SelfPlay<'_> {
             self.seed,
             self.lambda,
             // A run across a family's readings says so in its network ([`Trainer::network`]).
-            self.network.metadata.contains_key("across"),
+            self.network.metadata.contains_key(crate::eval::net::ACROSS),
             self.games,
         )))
     }

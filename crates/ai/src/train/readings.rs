@@ -2,8 +2,8 @@
 //! option space, seeded by the game's number, so that one network learns every board and rule
 //! option of its family (`qasab train RULESET --across`).
 //!
-//! A game's reading starts from the run's ruleset. Its board is drawn from the sizes the
-//! family takes, the run's own with chance 1/3 and the others in proportion to `1 / n²` (a
+//! A game's reading starts from the run's ruleset. Its board is the run's own with chance
+//! 1/3, else drawn among the sizes the family takes in proportion to `1 / n²` (a
 //! board of `n` columns has `n` pieces a side, and its games cost about `n²` as much: the
 //! small boards carry the many games, the wide ones enough to learn their shape). Then each
 //! rule option with a list of values takes a value drawn evenly from its list with chance 1/4,
@@ -56,7 +56,7 @@ pub fn reading<R: Ruleset>(base: &R, seed: u64, game: u64) -> R {
             }
         }
         let mut refused = false;
-        for d in defs.iter().filter(|d| !d.rules.contains("L-18")) {
+        for d in defs.iter().filter(|d| !d.is_safety_limit()) {
             let Values::Choice(names) = d.values else {
                 continue;
             };

@@ -334,7 +334,7 @@ impl<S: Encode + Playable> Trainer<S> {
 
     /// The trained network, with what it was trained on in its metadata.
     pub fn network(&self) -> Network {
-        let mut net = Network::new(self.mlp.clone(), S::family(&self.rules), self.encoding);
+        let mut net = Network::for_rules::<S>(self.mlp.clone(), &self.rules, self.encoding);
         let o = &self.options;
         for (k, v) in [
             ("ruleset", self.rules.to_string()),
@@ -349,14 +349,10 @@ impl<S: Encode + Playable> Trainer<S> {
             net.metadata.insert(k.into(), v);
         }
         if o.across {
-            net.metadata
-                .insert("across".into(), "boards and rule options".into());
-        }
-        if self.encoding.columns == crate::eval::net::ANY_BOARD
-            && let Some(layout) = S::option_layout(&self.rules)
-        {
-            net.metadata
-                .insert(crate::eval::net::OPTION_INPUTS.into(), layout);
+            net.metadata.insert(
+                crate::eval::net::ACROSS.into(),
+                "boards and rule options".into(),
+            );
         }
         // The step size from each game on, `GAMES:RATE,…`, where it changed during the run.
         if let Some(first) = self.rate_changes.first() {

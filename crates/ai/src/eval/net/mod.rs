@@ -31,6 +31,9 @@ pub use encode::{ANY_BOARD, Encode, Encoding, Features};
 
 /// The metadata key of a board-free network's option inputs ([`Encode::option_layout`]).
 pub const OPTION_INPUTS: &str = "option_inputs";
+/// The metadata key that marks a network trained across its family's readings (`qasab train
+/// --across`): workers that play its self-play games draw the readings too.
+pub const ACROSS: &str = "across";
 pub use mlp::Mlp;
 
 /// Why a network could not be read, or does not fit a ruleset.
@@ -123,6 +126,19 @@ impl Network {
             family: family.into(),
             metadata: HashMap::new(),
         }
+    }
+
+    /// A network for the states of `rules` on the encoding `enc` (one of the ruleset's): its
+    /// family's, and for a board-free encoding the option list it reads
+    /// ([`OPTION_INPUTS`]), without which [`Network::fits`] refuses it.
+    pub fn for_rules<S: Encode>(mlp: Mlp, rules: &S::Ruleset, enc: Encoding) -> Network {
+        let mut net = Network::new(mlp, S::family(rules), enc);
+        if enc.columns == ANY_BOARD
+            && let Some(layout) = S::option_layout(rules)
+        {
+            net.metadata.insert(OPTION_INPUTS.into(), layout);
+        }
+        net
     }
 
     /// Whether the network reads states of `rules`: an encoding of the ruleset's family (its
@@ -276,7 +292,7 @@ pub fn is_preset_reading<R: qasab_core::Ruleset>(rules: &R) -> bool {
     let preset = rules.defaults();
     R::option_defs()
         .iter()
-        .filter(|d| !d.rules.contains("L-18"))
+        .filter(|d| !d.is_safety_limit())
         .all(|d| (d.get)(rules) == (d.get)(&preset))
 }
 

@@ -281,7 +281,7 @@ pub mod v3 {
         LAYOUT.get_or_init(|| {
             let options: Vec<_> = tab::Ruleset::option_defs()
                 .iter()
-                .filter(|d| !d.rules.contains("L-18"))
+                .filter(|d| !d.is_safety_limit())
                 .filter_map(|d| match d.values {
                     Values::Choice(names) => Some((d.key, names)),
                     _ => None,
