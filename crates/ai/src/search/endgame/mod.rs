@@ -26,6 +26,7 @@
 pub mod compare;
 pub mod file;
 pub mod graph;
+mod nodes;
 mod partial;
 pub mod solve;
 mod typed;

@@ -25,7 +25,7 @@ use qasab_core::Player;
 use sha2::{Digest, Sha256};
 
 use super::EndgameError;
-use super::graph::{Graph, Throw};
+use super::nodes::{Graph, Throw};
 use crate::search::hash::BuildPassHasher;
 
 const MAGIC: &[u8; 8] = b"QASABPT1";
@@ -337,7 +337,7 @@ pub(super) fn load(path: &Path, identity: &[u8; 32]) -> Result<Partial, EndgameE
             }
         }
         let bad_target = g.targets.iter().any(|&t| {
-            matches!(super::graph::Target::unpack(t), super::graph::Target::Node(i) if i as usize >= n)
+            matches!(super::nodes::Target::unpack(t), super::nodes::Target::Node(i) if i as usize >= n)
         });
         if bad_target {
             return Err("a target beyond the positions".into());
