@@ -438,3 +438,41 @@ fn self_play_scores_a_stopped_game_as_its_ruleset_says() {
     }
     assert!(stopped >= 4, "only {stopped} games stopped at the limit");
 }
+
+/// Two rulesets are one reading when only their safety limits differ (L-18).
+#[test]
+fn a_reading_is_its_board_and_rule_options_not_its_safety_limits() {
+    use qasab_ai::eval::net::same_reading;
+    let r = |s: &str| s.parse::<tab::Ruleset>().unwrap();
+    assert!(same_reading(&r("tab(columns=7)"), &r("tab(columns=7,no_progress=50)")));
+    assert!(same_reading(&r("tab"), &r("tab(throw_cap=20,turn_cap=900)")));
+    assert!(!same_reading(&r("tab(columns=7)"), &r("tab")));
+    assert!(!same_reading(&r("tab"), &r("tab(enemy_row=freeze-exit)")));
+}
+
+/// A network shipped for one reading plays that reading (whatever its safety limits), and
+/// only it: the preset keeps its own network, other readings the family's.
+#[test]
+fn a_network_shipped_for_one_reading_plays_that_reading_only() {
+    use qasab_ai::eval::net::{for_rules, shipped_reading, shipped_reading_names};
+    for name in shipped_reading_names() {
+        let rules: tab::Ruleset = name.parse().unwrap();
+        let own = shipped_reading::<tab::State>(&rules).unwrap();
+        own.fits::<tab::State>(&rules).unwrap();
+        assert!(std::ptr::eq(for_rules::<tab::State>(&rules).unwrap(), own), "{name}");
+        let limited: tab::Ruleset = format!("{rules}")
+            .replacen('(', "(no_progress=77,", 1)
+            .parse()
+            .unwrap();
+        assert!(
+            std::ptr::eq(for_rules::<tab::State>(&limited).unwrap(), own),
+            "{name} with another safety limit"
+        );
+        let preset = rules.defaults();
+        assert!(
+            !std::ptr::eq(for_rules::<tab::State>(&preset).unwrap(), own),
+            "{name}: the preset {preset} keeps its network"
+        );
+        PreparedAgent::<tab::State>::new("net", &rules).unwrap();
+    }
+}

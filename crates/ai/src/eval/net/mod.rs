@@ -253,6 +253,49 @@ const SHIPPED_ACROSS: &[(&str, &[u8])] = &[(
     include_bytes!("../../../nets/tab-family.safetensors"),
 )];
 
+/// The shipped networks of single readings, each trained on its reading alone (`qasab train
+/// RULESET`), where it plays that reading better than the family's network trained across its
+/// readings (docs/STRENGTH.md, "Every reading of `tab`"). The reading is the `ruleset` the
+/// file names; its family and board are the file's.
+const SHIPPED_READINGS: &[&[u8]] = &[];
+
+/// The shipped networks of single readings, read on first use: each with its reading.
+fn shipped_readings() -> &'static [(String, Network)] {
+    static NETS: OnceLock<Vec<(String, Network)>> = OnceLock::new();
+    NETS.get_or_init(|| {
+        SHIPPED_READINGS
+            .iter()
+            .map(|bytes| {
+                let net = Network::from_bytes(bytes).expect("a shipped network reads (tested)");
+                let reading = net
+                    .metadata
+                    .get("ruleset")
+                    .cloned()
+                    .expect("a shipped reading's network names its ruleset (tested)");
+                (reading, net)
+            })
+            .collect()
+    })
+}
+
+/// The readings with a network of their own (the `ruleset` each file names).
+pub fn shipped_reading_names() -> Vec<&'static str> {
+    shipped_readings().iter().map(|(r, _)| r.as_str()).collect()
+}
+
+/// The shipped network trained on `rules`'s reading alone ([`same_reading`]), if there is one.
+pub fn shipped_reading<S: Encode>(rules: &S::Ruleset) -> Option<&'static Network> {
+    shipped_readings()
+        .iter()
+        .find(|(reading, net)| {
+            net.family == S::family(rules)
+                && reading
+                    .parse::<S::Ruleset>()
+                    .is_ok_and(|r| same_reading(&r, rules))
+        })
+        .map(|(_, net)| net)
+}
+
 /// The shipped network of `family` trained across its readings, if one is shipped; read on
 /// first use.
 pub fn shipped_across(family: &str) -> Option<&'static Network> {
@@ -289,11 +332,16 @@ pub fn shipped_across_families() -> Vec<&'static str> {
 /// the preset's value (the safety limits, L-18, aside). The preset's network was trained
 /// there.
 pub fn is_preset_reading<R: qasab_core::Ruleset>(rules: &R) -> bool {
-    let preset = rules.defaults();
+    same_reading(rules, &rules.defaults())
+}
+
+/// Whether `a` and `b` are the same reading: the same board and every rule option the same
+/// (the safety limits, L-18, aside: they stop a game, they do not change how it is played).
+pub fn same_reading<R: qasab_core::Ruleset>(a: &R, b: &R) -> bool {
     R::option_defs()
         .iter()
         .filter(|d| !d.is_safety_limit())
-        .all(|d| (d.get)(rules) == (d.get)(&preset))
+        .all(|d| (d.get)(a) == (d.get)(b))
 }
 
 /// The shipped network of `family` (`tab`, …), if one is shipped; read on first use.
@@ -308,9 +356,11 @@ pub fn shipped_families() -> Vec<&'static str> {
 }
 
 /// The shipped network that plays `rules` (for `eval=net` and the `net` player), or why there
-/// is none: on the preset's own reading ([`is_preset_reading`]) the preset's network, trained
-/// there; on any other board or reading the family's network trained across its readings
-/// ([`shipped_across`]) where one is shipped, else the preset's where it reads the board.
+/// is none: a network trained on that reading alone where one is shipped
+/// ([`shipped_reading`]); on the preset's own reading ([`is_preset_reading`]) the preset's
+/// network, trained there; on any other board or reading the family's network trained across
+/// its readings ([`shipped_across`]) where one is shipped, else the preset's where it reads
+/// the board.
 ///
 /// # Errors
 /// A message naming the rulesets that have one.
@@ -319,11 +369,12 @@ pub fn for_rules<S: Encode>(rules: &S::Ruleset) -> Result<&'static Network, Stri
     let fitting = |n: Option<&'static Network>| n.filter(|n| n.fits::<S>(rules).is_ok());
     let board = fitting(shipped(family));
     let across = fitting(shipped_across(family));
-    let chosen = if is_preset_reading(rules) {
+    let own = fitting(shipped_reading::<S>(rules));
+    let chosen = own.or(if is_preset_reading(rules) {
         board.or(across)
     } else {
         across.or(board)
-    };
+    });
     if let Some(net) = chosen {
         return Ok(net);
     }
