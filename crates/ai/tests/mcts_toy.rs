@@ -43,9 +43,18 @@ static WEIGHTS: [Toy; 5] = [
 /// `t` ends the game by a safety limit with One ahead (0); `d` draws or wins evenly (+0.5).
 static TRUNCATED: [Toy; 4] = [
     Toy::Decide(One, &[('d', 2), ('t', 1)]),
-    Toy::End(Some(One), true),
+    Toy::End(None, true),
     Toy::Chance(&[(0, 1, 3), (1, 1, 1)]),
     Toy::End(Some(One), false),
+];
+
+/// A safety limit whose ruleset gives the game to the side ahead (`limit_result=captures`):
+/// stopping there wins, where playing on loses half the time.
+static TRUNCATED_WON: [Toy; 4] = [
+    Toy::Decide(One, &[('d', 2), ('t', 1)]),
+    Toy::End(Some(One), true),
+    Toy::Chance(&[(0, 1, 3), (1, 1, 1)]),
+    Toy::End(Some(Two), false),
 ];
 
 fn opts(iterations: u64) -> MctsOptions {
@@ -94,11 +103,14 @@ fn chance_outcomes_are_drawn_by_their_weights() {
 }
 
 #[test]
-fn a_truncated_game_is_worth_nothing() {
+fn a_truncated_game_is_worth_the_result_its_ruleset_gives() {
     for seed in 0..20 {
         let r = stats(&TRUNCATED, 2000, seed);
         assert_eq!(r.best(), 'd', "seed {seed}: {r:?}");
-        assert_eq!(value_of(&r, 't'), 0.0);
+        assert_eq!(value_of(&r, 't'), 0.0, "a stop the rules call a draw");
+        let r = stats(&TRUNCATED_WON, 2000, seed);
+        assert_eq!(r.best(), 't', "seed {seed}: {r:?}");
+        assert_eq!(value_of(&r, 't'), 1.0, "a stop the rules give to the mover");
     }
 }
 
@@ -294,8 +306,14 @@ fn the_margin_weighs_the_score_difference() {
     assert_eq!(reward(&o, 0.5), 0.5 + 0.5 * 0.5);
     let o = Outcome::by_score(ByPlayer { one: 0, two: 0 }, Elimination);
     assert_eq!(reward(&o, 0.5), 0.0);
+    // A stopped game is worth the result the ruleset gives it, without the margin.
     let o = Outcome::by_score(ByPlayer { one: 1, two: 3 }, EndReason::NoProgress);
-    assert_eq!(reward(&o, 0.5), 0.0, "a truncated game is worth nothing");
+    assert_eq!(reward(&o, 0.5), -1.0, "stopped, the rules give it to the second player");
+    let o = Outcome {
+        winner: None,
+        ..o
+    };
+    assert_eq!(reward(&o, 0.5), 0.0, "stopped, a draw by the rules");
 }
 
 /// The mean reward of `n` rollouts by `policy` from `state`.

@@ -164,15 +164,13 @@ impl NetId {
     }
 }
 
-/// The exact value of a finished game for `player`: 1 for a win, −1 for a loss, 0 for a draw;
-/// a game stopped by a safety limit (a truncated game, [`Outcome::is_truncated`]) counts 0
-/// whatever its winner, as the limits are not part of the game.
+/// The exact value of a finished game for `player`: 1 for a win, −1 for a loss, 0 for a draw.
+/// A game stopped by a safety limit (a truncated game, [`Outcome::is_truncated`]) counts as
+/// the ruleset says it ends (L-18, `limit_result`): a draw by default, so that a side ahead
+/// loses value by stalling, and the side ahead on captures under Hyde's count (H-13). Searches
+/// and training value a stopped game alike.
 pub fn terminal_value(outcome: &Outcome, player: Player) -> f64 {
-    if outcome.is_truncated() {
-        0.0
-    } else {
-        f64::from(outcome.return_for(player))
-    }
+    f64::from(outcome.return_for(player))
 }
 
 /// The largest value an estimate may take: estimates stay strictly inside `(-1, 1)`, so that

@@ -41,8 +41,9 @@
 //!   `(1 − α) · mean + α · implicit value`.
 //! * **Rewards**: a finished game is worth `(1 − margin) · r + margin · d` to the first player,
 //!   `r` being +1 for a win, −1 for a loss, 0 for a draw and `d` the score difference over the
-//!   scores' sum (`margin=0`, the result alone, except on Tihbat); 0 for a game stopped by a
-//!   safety limit ([`Outcome::is_truncated`](qasab_core::Outcome::is_truncated)), whatever its scores. A rollout cut off by
+//!   scores' sum (`margin=0`, the result alone, except on Tihbat); a game stopped by a
+//!   safety limit ([`Outcome::is_truncated`](qasab_core::Outcome::is_truncated)) is worth the
+//!   result its ruleset gives it (`limit_result`, a draw by default). A rollout cut off by
 //!   `cutoff` is worth the static evaluation ([`Evaluate`]) where it stops.
 //! * **Rollouts** follow a [`RolloutPolicy`]: `random` (a uniform legal move), `greedy` (the
 //!   move the evaluation prefers) or `captures` (the move that scores most), chance by its weights, with reused buffers, to the end of the

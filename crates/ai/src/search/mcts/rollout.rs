@@ -143,16 +143,14 @@ fn best_of<M: Copy>(moves: &[M], values: impl Iterator<Item = f64>, rng: &mut Ga
     best
 }
 
-/// The reward of a finished game for [`Player::One`], as the search backs it up: 0 if a
-/// safety limit stopped it, else `(1 − margin) · r + margin · d`, where `r` is the result
-/// (+1, −1 or 0) and `d` the score difference over the scores' sum (0 when both are 0). With
-/// `margin = 0` it is the result.
+/// The reward of a finished game for [`Player::One`], as the search backs it up: `(1 −
+/// margin) · r + margin · d`, where `r` is the result (+1, −1 or 0) and `d` the score
+/// difference over the scores' sum (0 when both are 0). With `margin = 0` it is the result. A
+/// game stopped by a safety limit is worth the result the ruleset gives it (L-18,
+/// `limit_result`: a draw by default), without the margin.
 pub fn reward(o: &Outcome, margin: f64) -> f64 {
-    if o.is_truncated() {
-        return 0.0;
-    }
     let r = f64::from(o.return_for(Player::One));
-    if margin == 0.0 {
+    if margin == 0.0 || o.is_truncated() {
         return r;
     }
     let (a, b) = (f64::from(o.scores.one), f64::from(o.scores.two));
