@@ -224,3 +224,40 @@ fn tihbat_variants_get_the_exact_value_of_the_start() {
     assert_eq!(r.variants[4].win_rates, None);
     assert_eq!(solver_values(&vary(&rules("tab"), &[]).unwrap()), [None]);
 }
+
+#[test]
+fn stops_are_split_into_the_draws_the_rules_force_and_the_rest() {
+    // Every throw optional and a short no-progress limit: many games stop (M-5, L-18).
+    let variants = vary(
+        &rules("tab-modern(columns=7,no_progress=12)"),
+        &[parse_axis("end=elimination,most-captures").unwrap()],
+    )
+    .unwrap();
+    let s = spec(variants, 40, false);
+    let games = run(&s, |c| c);
+    let all: Vec<_> = games.values().flatten().flatten().collect();
+    let lane: Vec<_> = all.iter().filter(|g| g.forced_draw.is_some()).collect();
+    assert!(
+        lane.iter().any(|g| g.forced_draw == Some(true)),
+        "some stops are draws the rules force"
+    );
+    assert!(
+        lane.iter()
+            .all(|g| g.truncated || g.forced_draw == Some(false)),
+        "only a stopped game is a forced-draw stop"
+    );
+    let report = s.report(&games, &[]);
+    let [elimination, captures] = &report.variants[..] else {
+        panic!("two variants")
+    };
+    let m = &elimination.metrics;
+    let (t, f, o) = (
+        m.timeouts.unwrap().value,
+        m.forced_draw_stops.unwrap().value,
+        m.open_stops.unwrap().value,
+    );
+    assert!(f > 0.0 && (t - f - o).abs() < 1e-9, "{t} = {f} + {o}");
+    // Under end=most-captures a sanctuary decides nothing: the stops are not split.
+    assert_eq!(captures.metrics.forced_draw_stops, None);
+    assert!(captures.metrics.timeouts.is_some());
+}

@@ -34,6 +34,12 @@ pub struct GameLog {
     pub winner: Option<u8>,
     /// Whether a safety limit stopped the game (a Ludii timeout).
     pub truncated: bool,
+    /// Whether a safety limit stopped the game where both sides hold a sanctuary (a unit no
+    /// enemy piece can ever reach and that its owner never has to move): a draw under perfect
+    /// play, which the rules force (docs/ENDGAMES.md, "Fortresses"). `None` where the game's
+    /// ending does not make sanctuaries decisive (`end=most-captures`, the games without
+    /// them).
+    pub forced_draw: Option<bool>,
     /// Turns played.
     pub turns: u32,
     /// Actions applied, chance outcomes included.
@@ -53,6 +59,9 @@ pub struct GameStats {
     pub winner: Option<u8>,
     /// Stopped by a safety limit.
     pub truncated: bool,
+    /// Stopped by a safety limit in a draw the rules force ([`GameLog::forced_draw`]).
+    #[serde(default)]
+    pub forced_draw: Option<bool>,
     /// Turns played.
     pub turns: u32,
     /// Actions applied.
@@ -149,6 +158,7 @@ impl GameLog {
         GameStats {
             winner: self.winner,
             truncated: self.truncated,
+            forced_draw: self.forced_draw,
             turns: self.turns,
             actions: self.actions,
             decisions: self.legal.len() as u32,
@@ -261,6 +271,15 @@ pub struct Metrics {
     /// The share of games stopped by a safety limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeouts: Option<Estimate>,
+    /// The share of games stopped by a safety limit in a draw the rules force: both sides
+    /// hold a sanctuary ([`GameLog::forced_draw`]). Left out where it is not analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forced_draw_stops: Option<Estimate>,
+    /// The share of games stopped by a safety limit in a position that is no forced draw: a
+    /// win thrown away, or one the sanctuaries do not decide. Timeouts is this plus
+    /// ForcedDrawStops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_stops: Option<Estimate>,
     /// Mean turns per game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_turns: Option<Estimate>,
@@ -320,13 +339,15 @@ pub struct Metrics {
 
 impl Metrics {
     /// Every metric with its name (as serialised), in the documented order.
-    pub fn entries(&self) -> [(&'static str, Option<Estimate>); 23] {
+    pub fn entries(&self) -> [(&'static str, Option<Estimate>); 25] {
         [
             ("Balance", self.balance),
             ("AdvantageP1", self.advantage_p1),
             ("Completion", self.completion),
             ("Drawishness", self.drawishness),
             ("Timeouts", self.timeouts),
+            ("ForcedDrawStops", self.forced_draw_stops),
+            ("OpenStops", self.open_stops),
             ("DurationTurns", self.duration_turns),
             ("DurationTurnsStdDev", self.duration_turns_std_dev),
             ("DurationActions", self.duration_actions),
@@ -356,6 +377,8 @@ impl Metrics {
                 | "Completion"
                 | "Drawishness"
                 | "Timeouts"
+                | "ForcedDrawStops"
+                | "OpenStops"
                 | "DecisionMoves"
                 | "TabTurnShare"
         )
@@ -393,6 +416,11 @@ impl Metrics {
         let won = |seat: u8| move |g: &GameStats| Some(f64::from(u8::from(g.winner == Some(seat))));
         let rate =
             |f: &dyn Fn(&GameStats) -> Option<f64>| Some(Estimate::rate(&unit_means(units, f)));
+        // A rate over the games where it is defined, if any.
+        let analysed = |f: &dyn Fn(&GameStats) -> Option<f64>| {
+            let u = unit_means(units, f);
+            (!u.is_empty()).then(|| Estimate::rate(&u))
+        };
         let mean = |f: &dyn Fn(&GameStats) -> Option<f64>, bounds: (f64, f64)| {
             let u = unit_means(units, f);
             (!u.is_empty()).then(|| Estimate::mean(&u, bounds))
@@ -415,6 +443,11 @@ impl Metrics {
             completion: rate(&|g| Some(f64::from(u8::from(g.winner.is_some())))),
             drawishness: rate(&|g| Some(f64::from(u8::from(g.winner.is_none() && !g.truncated)))),
             timeouts: rate(&|g| Some(f64::from(u8::from(g.truncated)))),
+            forced_draw_stops: analysed(&|g| g.forced_draw.map(|f| f64::from(u8::from(f)))),
+            open_stops: analysed(&|g| {
+                g.forced_draw
+                    .map(|f| f64::from(u8::from(g.truncated && !f)))
+            }),
             duration_turns: mean(&|g| Some(f64::from(g.turns)), any),
             duration_turns_std_dev: sd(|g| g.turns),
             duration_actions: mean(&|g| Some(f64::from(g.actions)), any),
@@ -473,6 +506,7 @@ mod tests {
         GameLog {
             winner: Some(0),
             truncated: false,
+            forced_draw: None,
             turns: 2,
             actions: 4,
             legal: vec![1, 3, 2],
@@ -486,6 +520,7 @@ mod tests {
         GameLog {
             winner: None,
             truncated: false,
+            forced_draw: None,
             turns: 4,
             actions: 2,
             legal: vec![],
@@ -576,6 +611,32 @@ mod tests {
         assert!(close(v(m.duration_turns_std_dev), 1.0));
         assert_eq!(m.captures, None);
         assert_eq!(m.skill_gap, None);
+        // No game looked for sanctuaries: the stops are not split.
+        assert_eq!((m.forced_draw_stops, m.open_stops), (None, None));
+    }
+
+    #[test]
+    fn stops_split_into_forced_draws_and_the_rest() {
+        let stop = |forced| {
+            GameLog {
+                winner: None,
+                truncated: true,
+                forced_draw: Some(forced),
+                ..drawn()
+            }
+            .stats()
+        };
+        let ended = GameLog {
+            forced_draw: Some(false),
+            ..won()
+        }
+        .stats();
+        // Four games: one forced draw, one other stop, two that end by the rules.
+        let m = Metrics::of(&[[stop(true), ended.clone()], [stop(false), ended]]);
+        let v = |e: Option<Estimate>| e.unwrap().value;
+        assert!(close(v(m.timeouts), 0.5));
+        assert!(close(v(m.forced_draw_stops), 0.25));
+        assert!(close(v(m.open_stops), 0.25));
     }
 
     #[test]
@@ -614,6 +675,8 @@ mod tests {
             &mut all.completion,
             &mut all.drawishness,
             &mut all.timeouts,
+            &mut all.forced_draw_stops,
+            &mut all.open_stops,
             &mut all.duration_turns,
             &mut all.duration_turns_std_dev,
             &mut all.duration_actions,

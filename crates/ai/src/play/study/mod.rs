@@ -35,6 +35,7 @@ use thiserror::Error;
 use crate::eval::EvalWeights;
 use crate::play::arena::{PairSeeds, play_pair_to_end, player_base_seed};
 use crate::play::simulate::{Distribution, nearest_rank};
+use crate::play::stalls::Verdict;
 use crate::play::stats::{EloDifference, elo_difference, score_interval};
 use crate::players::{Playable, PreparedAgent};
 use crate::rng::derive_seed;
@@ -527,6 +528,10 @@ where
                 let outcome = end.turn().outcome().expect("a finished game");
                 log.winner = outcome.winner.map(|p| p.index() as u8);
                 log.truncated = outcome.is_truncated();
+                log.forced_draw = match Verdict::of(R::State::sanctuaries(&end).as_ref()) {
+                    Verdict::NotAnalysed => None,
+                    v => Some(log.truncated && v == Verdict::Draw),
+                };
                 log.turns = end.turns();
                 log.actions = end.actions();
                 log.sticks = end.stick_stats();

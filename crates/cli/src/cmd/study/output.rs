@@ -73,6 +73,7 @@ fn summary(report: &StudyReport) -> Table {
             format!("{} wins", seats[1]),
             "Balance".into(),
             "Timeouts".into(),
+            "ForcedDrawStops".into(),
             "DurationTurns".into(),
             "DecisionMoves".into(),
             "BranchingFactor".into(),
@@ -99,6 +100,7 @@ fn summary(report: &StudyReport) -> Table {
                 for name in [
                     "Balance",
                     "Timeouts",
+                    "ForcedDrawStops",
                     "DurationTurns",
                     "DecisionMoves",
                     "BranchingFactor",
