@@ -228,7 +228,7 @@ fn agent_specs_are_checked() {
         wide_err.ends_with("valid players: random, mcts, greedy, expectimax, net"),
         "{wide_err}"
     );
-    let wide: qasab_core::tab::Ruleset = "tab-hyde(columns=19)".parse().unwrap();
+    let wide: qasab_core::tab::Ruleset = "tab-modern(columns=11)".parse().unwrap();
     let wide_err = PreparedAgent::<qasab_core::tab::State>::new("oracle", &wide)
         .err()
         .unwrap()

@@ -372,14 +372,21 @@ fn net_plays_legal_moves_on_every_reading_of_every_family() {
         let rules: tab::Ruleset = family.parse().unwrap();
         net.fits::<tab::State>(&rules).unwrap();
     }
-    // Every reading of Lane's game has a network.
-    let base: tab::Ruleset = "tab".parse().unwrap();
-    for g in 0..40 {
-        let r = reading(&base, 1, g);
-        PreparedAgent::<tab::State>::new("net", &r).unwrap();
+    // Every reading of Lane's game and of Hyde's has a network.
+    for family in ["tab", "tab-hyde"] {
+        let base: tab::Ruleset = family.parse().unwrap();
+        for g in 0..40 {
+            let r = reading(&base, 1, g);
+            PreparedAgent::<tab::State>::new("net", &r).unwrap();
+        }
     }
-    // Hyde's and the modern game's readings of their preset's board.
-    assert!(net_plays_legal_moves_on_every_reading::<tab::State>("tab-hyde", &[], 200) > 5);
+    let hyde = net_plays_legal_moves_on_every_reading::<tab::State>(
+        "tab-hyde",
+        &["tab-hyde(columns=19)", "tab-hyde(columns=29)"],
+        200,
+    );
+    assert!(hyde > 10, "net played {hyde} readings of tab-hyde");
+    // The modern game's readings of its preset's board.
     assert!(net_plays_legal_moves_on_every_reading::<tab::State>("tab-modern", &[], 200) > 5);
     net_plays_legal_moves_on_every_reading::<qasab_core::tab_ludii::State>("tab-ludii", &[], 200);
     net_plays_legal_moves_on_every_reading::<qasab_core::tab_ludii::State>(
@@ -444,8 +451,14 @@ fn self_play_scores_a_stopped_game_as_its_ruleset_says() {
 fn a_reading_is_its_board_and_rule_options_not_its_safety_limits() {
     use qasab_ai::eval::net::same_reading;
     let r = |s: &str| s.parse::<tab::Ruleset>().unwrap();
-    assert!(same_reading(&r("tab(columns=7)"), &r("tab(columns=7,no_progress=50)")));
-    assert!(same_reading(&r("tab"), &r("tab(throw_cap=20,turn_cap=900)")));
+    assert!(same_reading(
+        &r("tab(columns=7)"),
+        &r("tab(columns=7,no_progress=50)")
+    ));
+    assert!(same_reading(
+        &r("tab"),
+        &r("tab(throw_cap=20,turn_cap=900)")
+    ));
     assert!(!same_reading(&r("tab(columns=7)"), &r("tab")));
     assert!(!same_reading(&r("tab"), &r("tab(enemy_row=freeze-exit)")));
 }
@@ -459,7 +472,10 @@ fn a_network_shipped_for_one_reading_plays_that_reading_only() {
         let rules: tab::Ruleset = name.parse().unwrap();
         let own = shipped_reading::<tab::State>(&rules).unwrap();
         own.fits::<tab::State>(&rules).unwrap();
-        assert!(std::ptr::eq(for_rules::<tab::State>(&rules).unwrap(), own), "{name}");
+        assert!(
+            std::ptr::eq(for_rules::<tab::State>(&rules).unwrap(), own),
+            "{name}"
+        );
         let limited: tab::Ruleset = format!("{rules}")
             .replacen('(', "(no_progress=77,", 1)
             .parse()

@@ -308,11 +308,12 @@ fn the_margin_weighs_the_score_difference() {
     assert_eq!(reward(&o, 0.5), 0.0);
     // A stopped game is worth the result the ruleset gives it, without the margin.
     let o = Outcome::by_score(ByPlayer { one: 1, two: 3 }, EndReason::NoProgress);
-    assert_eq!(reward(&o, 0.5), -1.0, "stopped, the rules give it to the second player");
-    let o = Outcome {
-        winner: None,
-        ..o
-    };
+    assert_eq!(
+        reward(&o, 0.5),
+        -1.0,
+        "stopped, the rules give it to the second player"
+    );
+    let o = Outcome { winner: None, ..o };
     assert_eq!(reward(&o, 0.5), 0.0, "stopped, a draw by the rules");
 }
 

@@ -404,6 +404,69 @@ fn a_resumed_run_ends_with_the_weights_of_an_unbroken_one() {
 }
 
 #[test]
+fn a_run_from_a_network_starts_from_its_weights_and_keeps_its_shape() {
+    let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
+    let start = std::time::Instant::now();
+    // A short run gives the network to start from.
+    let mut first = Trainer::<tab::State>::new(rules, small_options(32, 1)).unwrap();
+    while !first.finished() {
+        first.step(start);
+    }
+    let trained = first.network();
+    let reading: tab::Ruleset = "tab(columns=7,pieces=3,enemy_row=free)".parse().unwrap();
+    let options = TrainOptions {
+        hidden: [64, 64],
+        ..small_options(32, 1)
+    };
+    let fine = Trainer::<tab::State>::from_network(reading, options.clone(), &trained).unwrap();
+    assert_eq!(fine.mlp, trained.mlp, "the starting weights");
+    assert_eq!(fine.encoding, trained.encoding);
+    assert_eq!(fine.options.hidden, [16, 8], "the network's layer sizes");
+    assert_eq!(
+        fine.network().metadata["start"],
+        "tab-v2 (tab(columns=7,pieces=3), 32 games)"
+    );
+    // It learns from there, the same weights for the same seed, through a checkpoint too.
+    let run = |stop: bool| {
+        let mut t =
+            Trainer::<tab::State>::from_network(reading, options.clone(), &trained).unwrap();
+        t.step(start);
+        if stop {
+            t = Trainer::<tab::State>::resume(reading, &t.checkpoint(1.0), None, 1)
+                .unwrap()
+                .0;
+            assert!(
+                t.start.is_some(),
+                "the checkpoint names the starting network"
+            );
+        }
+        while !t.finished() {
+            t.step(start);
+        }
+        t.mlp
+    };
+    let whole = run(false);
+    assert_ne!(whole, trained.mlp);
+    assert_eq!(run(true), whole);
+    // A network of another game or board, or a board-bound one for a run across, is refused.
+    let other: tab::Ruleset = "tab".parse().unwrap();
+    let err = Trainer::<tab::State>::from_network(other, options.clone(), &trained)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("columns") || err.contains("board"), "{err}");
+    let across = TrainOptions {
+        across: true,
+        ..options
+    };
+    let err = Trainer::<tab::State>::from_network(reading, across, &trained)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("every board"), "{err}");
+}
+
+#[test]
 fn a_lower_rate_from_a_resumed_checkpoint_goes_on_as_if_set_in_an_unbroken_run() {
     let rules: tab::Ruleset = "tab(columns=7,pieces=3)".parse().unwrap();
     let start = std::time::Instant::now();
@@ -505,17 +568,19 @@ fn eval_net_and_the_net_player_are_refused_where_no_network_is_shipped() {
     assert!(err.contains("network"), "{err}");
     let err = refusal::<qasab_core::tihbat::State>("net", &tihbat);
     assert!(err.contains("Tab family"), "{err}");
-    // Hyde's game has a network for its preset's board only.
-    let wide: tab::Ruleset = "tab-hyde(columns=19)".parse().unwrap();
+    // The modern game has a network for its preset's board only.
+    let wide: tab::Ruleset = "tab-modern(columns=11)".parse().unwrap();
     for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
         let err = refusal::<tab::State>(spec, &wide);
         assert!(err.contains("network"), "{spec}: {err}");
         assert!(err.contains("every reading of tab"), "{spec}: {err}");
     }
-    // Lane's game has one for every reading.
-    let wide: tab::Ruleset = "tab(columns=11)".parse().unwrap();
-    for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
-        PreparedAgent::<tab::State>::new(spec, &wide).unwrap();
+    // Lane's game and Hyde's have one for every reading.
+    for wide in ["tab(columns=11)", "tab-hyde(columns=19)"] {
+        let wide: tab::Ruleset = wide.parse().unwrap();
+        for spec in ["net", "mcts(eval=net)", "expectimax(eval=net)"] {
+            PreparedAgent::<tab::State>::new(spec, &wide).unwrap();
+        }
     }
 }
 

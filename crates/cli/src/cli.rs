@@ -395,6 +395,11 @@ pub struct TrainArgs {
     /// RULESET. Only for a new run (a checkpoint says whether its run is one).
     #[arg(long, conflicts_with = "resume")]
     pub across: bool,
+    /// Start from the weights of this network instead of random ones (fine-tuning: the
+    /// cheap way to a network of one reading, from the preset's or the family's). It must
+    /// read RULESET; its encoding and layer sizes are kept, the optimiser starts afresh.
+    #[arg(long, value_name = "NETWORK", conflicts_with_all = ["resume", "hidden"])]
+    pub start: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -1107,6 +1107,40 @@ fn train_writes_resumes_and_plays() {
         "rate=2 is not between 0 and 1",
     );
 
+    // A run of one reading from the network of another: its weights, encoding and sizes.
+    let tuned = file("tuned.safetensors");
+    let said = ok(&[
+        "train",
+        "tab(enemy_row=free)",
+        "--start",
+        &whole,
+        "--games",
+        "2",
+        "--batch",
+        "2",
+        "--curve-every",
+        "0",
+        "--out",
+        &tuned,
+    ]);
+    assert!(said.starts_with("2 games of tab(enemy_row=free)"), "{said}");
+    let net = qasab_ai::eval::net::Network::from_bytes(&std::fs::read(&tuned).unwrap()).unwrap();
+    assert_eq!(net.metadata["start"], "tab-v2 (tab, 4 games)");
+    assert_eq!(net.mlp.fc1.outputs, 8, "the starting network's sizes");
+    fails(
+        &[
+            "train",
+            "tab-modern",
+            "--start",
+            &whole,
+            "--games",
+            "2",
+            "--out",
+            &x,
+        ],
+        "the network was trained for tab",
+    );
+
     let player = format!("net(weights={whole})");
     let table = ok(&[
         "arena",

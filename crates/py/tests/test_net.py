@@ -72,8 +72,10 @@ def test_the_network_played_is_named():
     # Lane's game has a network for every board (the family's, on tab-v3).
     wide = qn.training_data("tab(columns=11)", games=1)
     assert wide["network"] == "shipped" and wide["encoding"] == "tab-v3"
-    # No network reads Hyde's game on 19 columns: a fresh one, initialised from the seed.
-    assert qn.training_data("tab-hyde(columns=19)", games=1)["network"] == "initial"
+    # So has Hyde's (its family network); none reads the modern game on 11 columns: a fresh
+    # one, initialised from the seed.
+    assert qn.training_data("tab-hyde(columns=19)", games=1)["encoding"] == "tab-v3"
+    assert qn.training_data("tab-modern(columns=11)", games=1)["network"] == "initial"
 
 
 def test_the_same_seed_gives_the_same_arrays_whatever_the_threads():
@@ -147,9 +149,11 @@ def test_bad_ruleset_and_network_file(tmp_path):
         qn.training_data("tab(columns=two)", games=1)
     with pytest.raises(qasab.NetworkError, match="nope.safetensors"):
         qn.training_data("tab", games=1, network=tmp_path / "nope.safetensors")
-    # Networks are shipped for the presets' boards, and for every board of Lane's game.
+    # Networks are shipped for the presets' boards, and for every board of Lane's game and
+    # Hyde's.
     with pytest.raises(qasab.NetworkError, match="networks are shipped for tab"):
-        qn.value(qasab.load_game("tab-hyde(columns=19)").new_initial_state())
+        qn.value(qasab.load_game("tab-modern(columns=11)").new_initial_state())
+    assert -1 < qn.value(qasab.load_game("tab-hyde(columns=19)").new_initial_state()) < 1
     assert -1 < qn.value(qasab.load_game("tab(columns=11)").new_initial_state()) < 1
 
 

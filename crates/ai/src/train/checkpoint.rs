@@ -34,6 +34,9 @@ struct CheckpointMeta {
     /// Absent from the checkpoints of runs on one reading.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     across: bool,
+    /// The network the run started from; absent for a run from random weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<String>,
 }
 
 impl<S: Encode + Playable> Trainer<S> {
@@ -61,6 +64,7 @@ impl<S: Encode + Playable> Trainer<S> {
             adam_steps: self.adam.steps,
             rate_changes: self.rate_changes.clone(),
             across: o.across,
+            start: self.start.clone(),
         };
         let net = self.network();
         let (m, v) = self.adam.moments();
@@ -176,6 +180,7 @@ impl<S: Encode + Playable> Trainer<S> {
                 seconds_before: meta.seconds,
                 pool,
                 rate_changes: meta.rate_changes,
+                start: meta.start,
             },
             meta.seconds,
         ))

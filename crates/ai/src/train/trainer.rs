@@ -53,6 +53,9 @@ pub struct Trainer<S: Encode> {
     pub(crate) pool: rayon::ThreadPool,
     /// Where the step size changed ([`Trainer::set_rate`]): from which game, to what.
     pub(crate) rate_changes: Vec<RateChange>,
+    /// The network the run started from ([`Trainer::from_network`]), as its metadata names
+    /// it; `None` for a run from random weights.
+    pub start: Option<String>,
 }
 
 /// A change of Adam's step size during a run: from game `games` on, `rate` instead of
@@ -105,13 +108,70 @@ impl<S: Encode + Playable> Trainer<S> {
         let mlp = Mlp::new(enc.inputs, options.hidden[0], options.hidden[1], || {
             (init.next_u64() >> 40) as f32 / (1u64 << 24) as f32
         });
+        Self::starting(rules, options, mlp, enc, None)
+    }
+
+    /// A fresh run that starts from the weights of a trained network (fine-tuning, the cheap
+    /// way to a network of one reading: start from the preset's or the family's network and
+    /// play that reading only). The network must read `rules`; it keeps its encoding and its
+    /// layers' sizes (`options.hidden` is taken from it), and its optimiser starts afresh.
+    /// `across` needs a board-free network.
+    ///
+    /// # Errors
+    /// [`TrainError::Net`] if the network does not read `rules`; [`TrainError::Options`] for
+    /// settings out of range.
+    pub fn from_network(
+        rules: S::Ruleset,
+        mut options: TrainOptions,
+        start: &Network,
+    ) -> Result<Self, TrainError> {
+        start.fits::<S>(&rules)?;
+        if options.across && S::board_free_encoding(&rules) != Some(start.encoding) {
+            return Err(TrainError::Options(format!(
+                "--across needs a network on the encoding that reads every board and reading; \
+                 this one is on {}",
+                start.encoding.name
+            )));
+        }
+        options.hidden = [start.mlp.fc1.outputs, start.mlp.fc2.outputs];
+        check(&options)?;
+        let name = [
+            start.metadata.get("ruleset").cloned(),
+            start.metadata.get("games").map(|g| format!("{g} games")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+        let name = if name.is_empty() {
+            format!("a {} network", start.family)
+        } else {
+            format!("{} ({name})", start.encoding.name)
+        };
+        Self::starting(
+            rules,
+            options,
+            start.mlp.clone(),
+            start.encoding,
+            Some(name),
+        )
+    }
+
+    /// A run at game 0 with these weights.
+    fn starting(
+        rules: S::Ruleset,
+        options: TrainOptions,
+        mlp: Mlp,
+        encoding: Encoding,
+        start: Option<String>,
+    ) -> Result<Self, TrainError> {
         let adam = Adam::new(&mlp, options.rate);
         let pool = thread_pool(options.threads)?;
         Ok(Trainer {
             rules,
             options,
             mlp,
-            encoding: enc,
+            encoding,
             adam,
             games_done: 0,
             curve: Vec::new(),
@@ -120,6 +180,7 @@ impl<S: Encode + Playable> Trainer<S> {
             seconds_before: 0.0,
             pool,
             rate_changes: Vec::new(),
+            start,
         })
     }
 
@@ -353,6 +414,9 @@ impl<S: Encode + Playable> Trainer<S> {
                 crate::eval::net::ACROSS.into(),
                 "boards and rule options".into(),
             );
+        }
+        if let Some(start) = &self.start {
+            net.metadata.insert("start".into(), start.clone());
         }
         // The step size from each game on, `GAMES:RATE,…`, where it changed during the run.
         if let Some(first) = self.rate_changes.first() {

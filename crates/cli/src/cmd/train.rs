@@ -125,7 +125,16 @@ fn train<S: Encode + Playable>(rules: S::Ruleset, args: &TrainArgs) -> Result<Ex
                 curve_pairs: args.curve_pairs,
                 across: args.across,
             };
-            (Trainer::<S>::new(rules, options)?, 0.0)
+            let trainer = match &args.start {
+                Some(path) => {
+                    let start = qasab_ai::eval::net::Network::from_bytes(&read(path)?)
+                        .with_context(|| path.display().to_string())?;
+                    Trainer::<S>::from_network(rules, options, &start)
+                        .with_context(|| format!("--start {}", path.display()))?
+                }
+                None => Trainer::<S>::new(rules, options)?,
+            };
+            (trainer, 0.0)
         }
     };
     let bar =

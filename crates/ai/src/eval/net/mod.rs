@@ -248,10 +248,16 @@ const SHIPPED: &[(&str, &[u8])] = &[
 
 /// The shipped networks of whole families, trained across their boards and rule options
 /// (`qasab train RULESET --across`, on a board-free encoding): family and bytes.
-const SHIPPED_ACROSS: &[(&str, &[u8])] = &[(
-    "tab",
-    include_bytes!("../../../nets/tab-family.safetensors"),
-)];
+const SHIPPED_ACROSS: &[(&str, &[u8])] = &[
+    (
+        "tab",
+        include_bytes!("../../../nets/tab-family.safetensors"),
+    ),
+    (
+        "tab-hyde",
+        include_bytes!("../../../nets/tab-hyde-family.safetensors"),
+    ),
+];
 
 /// The shipped networks of single readings, each trained on its reading alone (`qasab train
 /// RULESET`), where it plays that reading better than the family's network trained across its
