@@ -28,7 +28,8 @@ pub(crate) struct HintRequest {
     /// The index of the state to rank the moves of (the game's `index`).
     #[serde(deserialize_with = "state_index")]
     index: usize,
-    /// A computer player's spec; missing or null: the game's strongest player.
+    /// A computer player's spec; missing or null: the game's strongest player that the server
+    /// can play (the answer's `agent` names it).
     #[serde(default)]
     #[schema(examples("solver", "mcts(level=2)", "greedy"))]
     agent: Option<String>,
@@ -112,11 +113,10 @@ pub(crate) async fn hint(
                 ));
             }
         }
-        let spec = req.agent.unwrap_or_else(|| game.strongest().to_string());
         // A seed of its own: the game's secret seed seeds its computer seats' decisions (the
         // throws come from the operating system's random source) and is never shown.
         let seed = auth::new_seed().map_err(AppError::Internal)?;
-        game.hint_job(&spec, seed, state.limits())?
+        game.hint_job(req.agent.as_deref(), seed, state.limits())?
     };
     // Dropped with this request, the pending hint is cancelled if it has not started.
     let pending = state

@@ -599,3 +599,79 @@ async fn a_hint_thinking_for_a_client_that_hung_up_is_stopped() {
     let _ = request.await;
     until("the hint went on thinking", || s.state.running_tasks() == 0).await;
 }
+
+/// A server on a loopback port, stopped when dropped.
+struct Served {
+    _dir: tempfile::TempDir,
+    addr: SocketAddr,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+async fn serve(config: Config) -> Served {
+    let (dir, addr, stop, _task) = serve_locally(config).await;
+    Served {
+        _dir: dir,
+        addr,
+        _stop: stop,
+    }
+}
+
+#[tokio::test]
+async fn a_null_seat_is_the_strongest_player_the_server_allows() {
+    let served = serve(Config::default()).await;
+    let mut client = Client::connect(served.addr).await;
+    // The solver is the strongest player of Tihbat, and the server solves it up to 20
+    // counters a pit: above, a null seat is mcts, and the answer says so.
+    for (ruleset, strongest) in [
+        ("tihbat(seeds=3)", "solver"),
+        ("tihbat(seeds=60)", "mcts"),
+        // The solver cannot prove the values of this game: mcts plays it instead.
+        ("tihbat(seeds=12,cycle=own-side)", "mcts"),
+    ] {
+        let encoded: String = ruleset
+            .chars()
+            .map(|c| match c {
+                '(' | ')' | '=' | ',' => format!("%{:02X}", c as u32),
+                c => c.to_string(),
+            })
+            .collect();
+        let (status, info) = client
+            .call("GET", &format!("/api/rulesets/{encoded}"), None, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{ruleset}: {info}");
+        if !ruleset.contains("own-side") {
+            // The list tells by what a player costs; preparing shows the rest.
+            assert_eq!(
+                info["default_seats"],
+                json!(["human", strongest]),
+                "{ruleset}"
+            );
+        }
+        let (id, _, state) = client
+            .create(json!({"ruleset": ruleset, "seats": ["human", null]}))
+            .await;
+        assert_eq!(state["seats"][1]["player"], strongest, "{ruleset}: {state}");
+        // A hint that names no player is asked of the same one.
+        let (status, hint) = client
+            .call(
+                "POST",
+                &format!("/api/games/{id}/hint"),
+                None,
+                Some(json!({"index": state["index"]})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{ruleset}: {hint}");
+        assert_eq!(hint["agent"], strongest, "{ruleset}");
+    }
+    // The answer that creates a game names the player picked.
+    let (status, created) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"ruleset": "tihbat(seeds=60)", "seats": [null, "human"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["seats"][0]["player"], "mcts", "{created}");
+}
