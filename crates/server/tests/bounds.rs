@@ -675,3 +675,37 @@ async fn a_null_seat_is_the_strongest_player_the_server_allows() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     assert_eq!(created["seats"][0]["player"], "mcts", "{created}");
 }
+
+#[tokio::test]
+async fn a_hint_thinks_no_longer_than_the_time_per_move_whatever_its_budget() {
+    // A million iterations on the largest board take many seconds (13 s on a test build);
+    // the hint is stopped at the server's time per move and answers with what it found.
+    let cap = Duration::from_millis(500);
+    let served = serve(Config {
+        compute_workers: 1,
+        max_think_ms: 500,
+        ..Config::default()
+    })
+    .await;
+    let mut client = Client::connect(served.addr).await;
+    let (id, _, state) = client
+        .create(json!({"ruleset": "tab(columns=29)", "seats": ["human", "human"], "hints": true}))
+        .await;
+    let started = Instant::now();
+    let (status, hint) = client
+        .call(
+            "POST",
+            &format!("/api/games/{id}/hint"),
+            None,
+            Some(json!({"index": state["index"], "agent": "mcts(iterations=1000000)"})),
+        )
+        .await;
+    let took = started.elapsed();
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert!(!hint["moves"].as_array().unwrap().is_empty(), "{hint}");
+    // Generous for a loaded machine, and far below the search's own time.
+    assert!(
+        took < cap + Duration::from_secs(5),
+        "the hint took {took:?}"
+    );
+}
