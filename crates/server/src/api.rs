@@ -20,7 +20,9 @@ use utoipa::{IntoParams, IntoResponses, ToSchema};
 use crate::answers::{BadBodyOrGameId, BadGameId, BodyErrors, Fault, NoGame, NoToken, NotASeat};
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::extract::{
+    ApiJson, ClientIp, GameId, game_id, query_count, query_count_opt, state_index,
+};
 use crate::game::{ACTIONS_PAGE, ActionsView, Game, LegalView, Next, StateView};
 use crate::state::{AppState, CreatedGame};
 
@@ -292,11 +294,11 @@ pub(crate) async fn record(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct ActionsQuery {
-    /// The index of the first action to list (default 0).
-    #[serde(default)]
+    /// The index of the first action to list (default 0), in digits alone.
+    #[serde(default, deserialize_with = "query_count")]
     from: usize,
-    /// The most actions to list, 1 to 1000 (default 1000).
-    #[serde(default)]
+    /// The most actions to list, 1 to 1000 (default 1000), in digits alone.
+    #[serde(default, deserialize_with = "query_count_opt")]
     #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
 }
@@ -315,7 +317,7 @@ pub(crate) struct ActionsQuery {
     params(GameId, ActionsQuery),
     responses(
         (status = 200, description = "The actions", body = ActionsView),
-        (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
+        (status = 400, description = "A query value that is not a non-negative integer in digits alone (no sign, space or leading zero), a limit out of 1..=1000, an unknown query parameter, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
         NoGame,
         Fault,
     ),

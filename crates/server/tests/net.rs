@@ -69,6 +69,49 @@ impl Live {
     }
 }
 
+impl Live {
+    /// Sends `request` (whole, as written) on a new connection: the answer and the stream.
+    async fn send(&self, request: &[u8]) -> (Answer, TcpStream) {
+        let mut stream = self.connect().await;
+        stream.write_all(request).await.unwrap();
+        (read_answer(&mut stream).await, stream)
+    }
+
+    /// `GET path` on a connection of its own.
+    async fn get(&self, path: &str) -> Answer {
+        let request = format!("GET {path} HTTP/1.1\r\nHost: qasab\r\nConnection: close\r\n\r\n");
+        self.send(request.as_bytes()).await.0
+    }
+}
+
+/// Checks that `answer` is an error of the API: `status`, a JSON body `{"error": "..."}`
+/// containing `needle`, and the security headers of every answer.
+fn assert_api_error(answer: &Answer, status: u16, needle: &str) {
+    let what = format!("{}\n\n{}", answer.head, answer.body);
+    assert_eq!(answer.status, status, "{what}");
+    assert_eq!(
+        answer.header("content-type"),
+        Some("application/json"),
+        "{what}"
+    );
+    let error = answer.json()["error"].as_str().map(str::to_string);
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains(needle)),
+        "{what} lacks {needle}"
+    );
+    for (name, value) in [
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+        ("x-frame-options", "DENY"),
+        (
+            "content-security-policy",
+            "default-src 'none'; frame-ancestors 'none'",
+        ),
+    ] {
+        assert_eq!(answer.header(name), Some(value), "{what}");
+    }
+}
+
 /// An HTTP answer read off a socket.
 struct Answer {
     status: u16,
@@ -210,6 +253,36 @@ async fn a_trickled_body_gets_408_with_a_json_error() {
         body["error"].as_str().unwrap().contains("timeout"),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn counts_in_paths_and_queries_are_digits_alone() {
+    let live = Live::start(Config::default()).await;
+    let (status, game) = live.create(None).await;
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().unwrap();
+    for refused in [
+        "states/+1",
+        "states/01",
+        "states/00",
+        "states/-0",
+        "states/%201",
+        "states/0%20",
+        "states/%2B0",
+        "actions?from=%2B1",
+        "actions?from=+1",
+        "actions?from=01",
+        "actions?from=-0",
+        "actions?limit=%201",
+        "actions?limit=010",
+    ] {
+        let answer = live.get(&format!("/api/games/{id}/{refused}")).await;
+        assert_api_error(&answer, 400, "digits alone");
+    }
+    for accepted in ["states/0", "actions?from=0", "actions?from=0&limit=10"] {
+        let answer = live.get(&format!("/api/games/{id}/{accepted}")).await;
+        assert_eq!(answer.status, 200, "{accepted}: {}", answer.body);
+    }
 }
 
 #[tokio::test]
