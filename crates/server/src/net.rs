@@ -5,6 +5,11 @@
 //! after a WebSocket upgrade has taken the stream over. A connection over the limit is
 //! answered at once with a short 503 and closed (and simply closed while many such answers
 //! are under way), so that a client learns why instead of waiting in the queue.
+//!
+//! A connection the server closes is drained first ([`LINGER`]): its end of writing is shut,
+//! and what the client still sends is read and dropped until the client closes, for two
+//! seconds at most. Closing a socket with unread data resets the connection, and the client
+//! could lose the answer it was sent (a 413 to a client still sending its body).
 
 use std::future::Future;
 use std::io;
@@ -35,6 +40,9 @@ const REFUSALS_AT_ONCE: usize = 64;
 
 /// The longest a refusal may take: writing the answer and reading what the client sent.
 const REFUSAL_TIME: Duration = Duration::from_secs(2);
+
+/// The longest a closed connection is drained of what its client still sends.
+const LINGER: Duration = Duration::from_secs(2);
 
 /// The answer to a connection over the limit.
 static BUSY: LazyLock<String> = LazyLock::new(|| {
@@ -86,8 +94,8 @@ pub async fn serve_on(listener: TcpListener, state: AppState, shutdown: impl Fut
             Ok(place) => {
                 let connection = Connection {
                     stream: Counted {
-                        stream,
-                        _place: place,
+                        stream: Some(stream),
+                        place: Some(place),
                     },
                     peer,
                     router: router.clone(),
@@ -167,19 +175,50 @@ impl Connection {
 async fn refuse(mut stream: TcpStream, _turn: OwnedSemaphorePermit) {
     let _ = tokio::time::timeout(REFUSAL_TIME, async {
         stream.write_all(BUSY.as_bytes()).await?;
-        stream.shutdown().await?;
-        let mut sink = [0; 1024];
-        while stream.read(&mut sink).await? > 0 {}
-        Ok::<_, io::Error>(())
+        drain(&mut stream).await
     })
     .await;
 }
 
-/// A connection's stream holding the connection's place among the open ones, freed when the
-/// stream is dropped.
+/// Shuts the server's end of writing and reads what the client still sends until it closes.
+async fn drain(stream: &mut TcpStream) -> io::Result<()> {
+    // Shut already (hyper shuts a connection it closes gracefully) is no matter.
+    let _ = stream.shutdown().await;
+    let mut sink = [0; 4096];
+    while stream.read(&mut sink).await? > 0 {}
+    Ok(())
+}
+
+/// A connection's stream holding the connection's place among the open ones. When it is
+/// dropped, the stream is drained ([`LINGER`]) and then the place freed.
 struct Counted {
-    stream: TcpStream,
-    _place: OwnedSemaphorePermit,
+    /// `None` only once dropped.
+    stream: Option<TcpStream>,
+    place: Option<OwnedSemaphorePermit>,
+}
+
+impl Counted {
+    fn stream(&mut self) -> io::Result<Pin<&mut TcpStream>> {
+        self.stream
+            .as_mut()
+            .map(Pin::new)
+            .ok_or_else(|| io::ErrorKind::NotConnected.into())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let (Some(mut stream), place) = (self.stream.take(), self.place.take()) else {
+            return;
+        };
+        // Without a runtime (it is shutting down) the stream is simply closed.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = tokio::time::timeout(LINGER, drain(&mut stream)).await;
+                drop(place);
+            });
+        }
+    }
 }
 
 impl AsyncRead for Counted {
@@ -188,7 +227,7 @@ impl AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+        self.get_mut().stream()?.poll_read(cx, buf)
     }
 }
 
@@ -198,7 +237,7 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+        self.get_mut().stream()?.poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -206,18 +245,20 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+        self.get_mut().stream()?.poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
+        self.stream
+            .as_ref()
+            .is_some_and(TcpStream::is_write_vectored)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+        self.get_mut().stream()?.poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+        self.get_mut().stream()?.poll_shutdown(cx)
     }
 }

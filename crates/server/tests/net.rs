@@ -255,6 +255,97 @@ async fn a_trickled_body_gets_408_with_a_json_error() {
     );
 }
 
+/// Well under the server's timeouts in the tests below (a minute), and generous for a loaded
+/// machine: an answer that comes within it did not wait for a timeout.
+const PROMPT: Duration = Duration::from_secs(5);
+
+#[tokio::test]
+async fn a_body_declared_over_the_limit_gets_413_at_once_and_the_connection_closes() {
+    let live = Live::start(Config {
+        header_timeout: Duration::from_secs(60),
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    for length in ["2000000", "1048577", "1000000000000000"] {
+        let started = std::time::Instant::now();
+        let request = format!(
+            "POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Type: application/json\r\n\
+             Content-Length: {length}\r\n\r\n{{\"ruleset\":\"tab\"}}"
+        );
+        let (answer, mut stream) = live.send(request.as_bytes()).await;
+        assert!(
+            started.elapsed() < PROMPT,
+            "{length}: {:?}",
+            started.elapsed()
+        );
+        assert_api_error(&answer, 413, &format!("{length} bytes declared"));
+        assert_eq!(answer.header("connection"), Some("close"));
+        assert!(closed_by_server(&mut stream).await, "{length}: kept open");
+        assert!(
+            started.elapsed() < PROMPT,
+            "{length}: {:?}",
+            started.elapsed()
+        );
+    }
+
+    // A client that goes on sending the body it declared gets the answer too: the server
+    // reads what it sends before closing, so that the connection is not reset under it.
+    let stream = live.connect().await;
+    let (mut reader, mut writer) = stream.into_split();
+    let sender = tokio::spawn(async move {
+        writer
+            .write_all(
+                b"POST /api/games HTTP/1.1\r\nHost: qasab\r\n\
+                  Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n",
+            )
+            .await?;
+        let chunk = [b' '; 1000];
+        for _ in 0..2000 {
+            writer.write_all(&chunk).await?;
+        }
+        Ok::<_, std::io::Error>(())
+    });
+    let answer = timeout(PATIENCE, async {
+        let mut bytes = Vec::new();
+        let mut chunk = [0; 4096];
+        loop {
+            match reader.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+    .await
+    .expect("the connection was never closed");
+    sender.abort();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("2000000 bytes declared"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_body_within_the_limit_that_stalls_gets_408_after_the_read_timeout() {
+    // The whole body is given a minute, but nothing of it may be awaited for longer than a
+    // request's headers (a second here).
+    let live = Live::start(Config {
+        header_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let (answer, mut stream) = live
+        .send(
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Type: application/json\r\n\
+              Content-Length: 1000\r\n\r\n{\"ruleset\":\"tab\"}",
+        )
+        .await;
+    assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
+    assert_api_error(&answer, 408, "did not arrive in time");
+    assert!(closed_by_server(&mut stream).await);
+}
+
 #[tokio::test]
 async fn counts_in_paths_and_queries_are_digits_alone() {
     let live = Live::start(Config::default()).await;
