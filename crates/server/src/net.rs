@@ -4,7 +4,9 @@
 //! A connection holds its place among the open ones for as long as its stream lives, also
 //! after a WebSocket upgrade has taken the stream over. A connection over the limit is
 //! answered at once with a short 503 and closed (and simply closed while many such answers
-//! are under way), so that a client learns why instead of waiting in the queue.
+//! are under way), so that a client learns why instead of waiting in the queue. The answers
+//! hyper gives itself to requests it cannot read are rewritten as the API's JSON errors
+//! ([`crate::early`]).
 //!
 //! A connection the server closes is drained first ([`LINGER`]): its end of writing is shut,
 //! and what the client still sends is read and dropped until the client closes, for two
@@ -21,7 +23,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ConnectInfo;
-use axum::http::Request;
+use axum::http::{Request, StatusCode};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -31,7 +33,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
 use crate::config::LONGEST_TIMEOUT;
-use crate::router::{SECURITY_HEADERS, app};
+use crate::early::{Rewriting, json_answer};
+use crate::router::app;
 use crate::state::AppState;
 
 /// Refusals (503 answers over the connection limit) under way at once; past that, a
@@ -45,18 +48,12 @@ const REFUSAL_TIME: Duration = Duration::from_secs(2);
 const LINGER: Duration = Duration::from_secs(2);
 
 /// The answer to a connection over the limit.
-static BUSY: LazyLock<String> = LazyLock::new(|| {
-    let body =
-        r#"{"error":"the server has as many connections open as it takes; try again later"}"#;
-    let mut head = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-         content-length: {}\r\nconnection: close\r\nretry-after: 1\r\n",
-        body.len()
-    );
-    for (name, value) in SECURITY_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    format!("{head}\r\n{body}")
+static BUSY: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    json_answer(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server has as many connections open as it takes; try again later",
+        "retry-after: 1\r\n",
+    )
 });
 
 /// Serves the API of `state` on `listener` until `shutdown` completes, then stops accepting,
@@ -156,7 +153,7 @@ impl Connection {
             http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(Rewriting::new(stream)), service)
                 .with_upgrades()
         );
         // A failed connection (a timeout, a malformed request, a client gone) only ends.
@@ -174,7 +171,7 @@ impl Connection {
 /// connection, and the client could lose the answer.
 async fn refuse(mut stream: TcpStream, _turn: OwnedSemaphorePermit) {
     let _ = tokio::time::timeout(REFUSAL_TIME, async {
-        stream.write_all(BUSY.as_bytes()).await?;
+        stream.write_all(&BUSY).await?;
         drain(&mut stream).await
     })
     .await;

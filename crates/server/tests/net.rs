@@ -347,6 +347,80 @@ async fn a_body_within_the_limit_that_stalls_gets_408_after_the_read_timeout() {
 }
 
 #[tokio::test]
+async fn requests_that_hyper_cannot_read_get_json_errors_with_the_security_headers() {
+    let live = Live::start(Config::default()).await;
+    let many: String = (0..500).map(|i| format!("X-Filler-{i}: {i}\r\n")).collect();
+    let cases: [(&str, Vec<u8>, u16, &str); 6] = [
+        (
+            "a target of 70,000 bytes",
+            format!(
+                "GET /api/games/{} HTTP/1.1\r\nHost: qasab\r\n\r\n",
+                "a".repeat(70_000)
+            )
+            .into_bytes(),
+            414,
+            "too long",
+        ),
+        (
+            "a NUL byte in the path",
+            b"GET /api/ga\0mes HTTP/1.1\r\nHost: qasab\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a tab in the path",
+            b"GET /api/ga\tmes HTTP/1.1\r\nHost: qasab\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a negative Content-Length",
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Length: -5\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a Content-Length that is not a number",
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Length: abc\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "500 headers",
+            format!("GET /api/rulesets HTTP/1.1\r\nHost: qasab\r\n{many}\r\n").into_bytes(),
+            431,
+            "headers",
+        ),
+    ];
+    for (what, request, status, needle) in cases {
+        let (answer, mut stream) = live.send(&request).await;
+        assert_api_error(&answer, status, needle);
+        assert_eq!(answer.header("connection"), Some("close"), "{what}");
+        assert!(answer.header("date").is_some(), "{what}");
+        assert!(closed_by_server(&mut stream).await, "{what}: kept open");
+    }
+
+    // A long path that hyper reads is the router's to answer, as JSON too.
+    let answer = live
+        .get(&format!("/api/games/{}", "a".repeat(10_000)))
+        .await;
+    assert_api_error(&answer, 404, "no game");
+
+    // After a good answer on a connection, a bad request on it gets the JSON error too.
+    let mut stream = live.connect().await;
+    stream
+        .write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: qasab\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 200);
+    stream
+        .write_all(b"GET /api/ga\0mes HTTP/1.1\r\nHost: qasab\r\n\r\n")
+        .await
+        .unwrap();
+    assert_api_error(&read_answer(&mut stream).await, 400, "malformed request");
+}
+
+#[tokio::test]
 async fn counts_in_paths_and_queries_are_digits_alone() {
     let live = Live::start(Config::default()).await;
     let (status, game) = live.create(None).await;
