@@ -4,17 +4,26 @@
 //! [`within`] runs a computation with a [`Cancel`] flag in force on the calling thread; the
 //! long searches (`mcts`, `expectimax`) read it when they start ([`current`]), carry it into the
 //! threads they start, and poll it as they poll their budgets. Once it is set they stop as if
-//! their budget had run out and answer with what they have. Nothing else reads it, so a
-//! computation without a flag, or with one never set, is exactly as before: seeded results do
-//! not change.
+//! their budget had run out and answer with what they have. A flag may also carry a deadline
+//! ([`Cancel::stop_at`]), after which it counts as set: a host that bounds the wall time of a
+//! computation whatever its budget (a server's hints). Nothing else reads it, so a computation
+//! without a flag, or with one never set, is exactly as before: seeded results do not change.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
-/// A flag that asks the searches to stop. Cheap to clone; all clones share the flag.
+/// A flag that asks the searches to stop, now or at a deadline. Cheap to clone; all clones
+/// share the flag.
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel(Arc<Flag>);
+
+#[derive(Debug, Default)]
+struct Flag {
+    set: AtomicBool,
+    deadline: OnceLock<Instant>,
+}
 
 impl Cancel {
     /// A flag not set.
@@ -24,12 +33,19 @@ impl Cancel {
 
     /// Asks every search under this flag to stop.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Release);
+        self.0.set.store(true, Ordering::Release);
     }
 
-    /// True once [`Cancel::cancel`] was called.
+    /// Asks every search under this flag to stop at `deadline`: from then on the flag counts
+    /// as set. The first deadline given stays; a later call changes nothing.
+    pub fn stop_at(&self, deadline: Instant) {
+        let _ = self.0.deadline.set(deadline);
+    }
+
+    /// True once [`Cancel::cancel`] was called or the deadline of [`Cancel::stop_at`] passed.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Acquire)
+        self.0.set.load(Ordering::Acquire)
+            || self.0.deadline.get().is_some_and(|&d| Instant::now() >= d)
     }
 }
 
@@ -76,5 +92,17 @@ mod tests {
             assert!(requested(current().as_ref()));
         });
         assert!(current().is_none());
+    }
+
+    #[test]
+    fn a_deadline_sets_the_flag_when_it_passes_and_the_first_one_stays() {
+        let flag = Cancel::new();
+        flag.stop_at(Instant::now() + std::time::Duration::from_secs(3600));
+        assert!(!flag.is_cancelled());
+        flag.stop_at(Instant::now());
+        assert!(!flag.is_cancelled(), "a second deadline replaced the first");
+        let due = Cancel::new();
+        due.stop_at(Instant::now());
+        assert!(due.clone().is_cancelled());
     }
 }

@@ -243,6 +243,29 @@ fn two_people_can_share_the_terminal() {
 }
 
 #[test]
+fn plays_mcts_by_default_where_the_strongest_cannot_play_the_rules() {
+    // The exact solver cannot prove the values of this game: the default opponent, and the
+    // player behind `hint`, is mcts, and the player is told why.
+    let o = qasab(
+        &["play", "tihbat(seeds=12,cycle=own-side)", "--seed", "4"],
+        "hint\nquit\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("  north: mcts"), "{}", o.stdout);
+    assert!(o.stdout.contains("Hint from mcts"), "{}", o.stdout);
+    for role in ["north", "hint"] {
+        let said = format!("; {role} plays mcts instead");
+        assert!(
+            o.stderr
+                .lines()
+                .any(|l| l.contains("no exact solution") && l.ends_with(&said)),
+            "no '{said}' in: {}",
+            o.stderr
+        );
+    }
+}
+
+#[test]
 fn play_rejects_bad_seats_and_players() {
     fails(
         &["play", "tihbat", "--south", "oracle"],

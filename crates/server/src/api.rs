@@ -10,7 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use qasab_ai::players::{AGENT_NAMES, AnyPlayer, FILE_OPTIONS, option_docs};
+use qasab_ai::players::{AGENT_NAMES, AnyPlayer, FILE_OPTIONS, Limits, option_docs};
 use qasab_core::{AnyRuleset, Beginning, Player};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -20,7 +20,9 @@ use utoipa::{IntoParams, IntoResponses, ToSchema};
 use crate::answers::{BadBodyOrGameId, BadGameId, BodyErrors, Fault, NoGame, NoToken, NotASeat};
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, ClientIp, GameId, game_id, state_index};
+use crate::extract::{
+    ApiJson, ClientIp, GameId, game_id, query_count, query_count_opt, state_index,
+};
 use crate::game::{ACTIONS_PAGE, ActionsView, Game, LegalView, Next, StateView};
 use crate::state::{AppState, CreatedGame};
 
@@ -41,7 +43,7 @@ pub(crate) struct CreateRequest {
     #[schema(min_length = 1, examples("tihbat", "tab", "tihbat(seeds=3)"))]
     ruleset: String,
     /// The two seats; missing or null: a person against the game's strongest player. A seat
-    /// that is null is the game's strongest player.
+    /// that is null is the game's strongest player that the server can play.
     #[serde(default)]
     #[schema(schema_with = seats_of_new_game)]
     seats: Option<[Option<String>; 2]>,
@@ -63,8 +65,10 @@ fn seats_schema(missing: &str) -> Array {
         .description(Some(format!(
             "The two seats in seat order (south, north; white, black): `human`, a computer \
              player's spec such as `solver`, `random(seed=3)` or `mcts(level=2)`, or null for \
-             the strongest player of the game's exact ruleset (on a preset's variant, the \
-             plain player the server picks there). Missing or null: {missing}."
+             the strongest player of the game's exact ruleset that the server can play (on a \
+             preset's variant, the plain player the server picks there; `mcts` where the \
+             solver is above the server's limits); the answer names the player picked. \
+             Missing or null: {missing}."
         )))
         .examples([
             json!(["human", "random"]),
@@ -290,11 +294,11 @@ pub(crate) async fn record(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct ActionsQuery {
-    /// The index of the first action to list (default 0).
-    #[serde(default)]
+    /// The index of the first action to list (default 0), in digits alone.
+    #[serde(default, deserialize_with = "query_count")]
     from: usize,
-    /// The most actions to list, 1 to 1000 (default 1000).
-    #[serde(default)]
+    /// The most actions to list, 1 to 1000 (default 1000), in digits alone.
+    #[serde(default, deserialize_with = "query_count_opt")]
     #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
 }
@@ -313,7 +317,7 @@ pub(crate) struct ActionsQuery {
     params(GameId, ActionsQuery),
     responses(
         (status = 200, description = "The actions", body = ActionsView),
-        (status = 400, description = "A query value that is not a non-negative integer, a limit out of 1..=1000, an unknown query parameter, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
+        (status = 400, description = "A query value that is not a non-negative integer in digits alone (no sign, space or leading zero), a limit out of 1..=1000, an unknown query parameter, or a game id that is not UTF-8 once percent-decoded", body = ErrorBody),
         NoGame,
         Fault,
     ),
@@ -487,7 +491,9 @@ pub(crate) struct RulesetInfo {
     seats: [&'static str; 2],
     /// `human` and the computer players the preset offers.
     players: Vec<&'static str>,
-    /// The seats of a new game that names none: a person against the strongest player.
+    /// The seats of a new game that names none: a person against the strongest player of
+    /// this exact ruleset that the server allows (the solver of a Tihbat above the server's
+    /// counters gives way to `mcts`).
     #[schema(min_items = 2, max_items = 2)]
     default_seats: [&'static str; 2],
     /// The options a ruleset string may set.
@@ -555,13 +561,16 @@ pub(crate) struct RulesetOption {
     tag = "meta",
     responses((status = 200, description = "The presets in a fixed order", body = [RulesetInfo])),
 )]
-pub(crate) async fn rulesets() -> Json<Value> {
-    static RULESETS: OnceLock<Value> = OnceLock::new();
+pub(crate) async fn rulesets(State(state): State<AppState>) -> Json<Value> {
     Json(
-        RULESETS
+        state
+            .0
+            .presets
             .get_or_init(|| {
-                let presets: Vec<RulesetInfo> =
-                    AnyRuleset::presets().iter().map(ruleset_info).collect();
+                let presets: Vec<RulesetInfo> = AnyRuleset::presets()
+                    .iter()
+                    .map(|r| ruleset_info(r, state.limits()))
+                    .collect();
                 // A JSON value keeps an object's keys sorted, so the answer's bytes do not
                 // depend on the order of the fields above.
                 json!(presets)
@@ -590,13 +599,14 @@ pub(crate) struct RulesetString {
     tag = "meta",
     params(RulesetString),
     responses(
-        (status = 200, description = "The preset's entry as `GET /api/rulesets` lists it, but with `begins`, `default_seats` (the strongest player of this exact ruleset) and `rules` for the options the string sets", body = RulesetInfo),
+        (status = 200, description = "The preset's entry as `GET /api/rulesets` lists it, but with `begins`, `default_seats` (the strongest player of this exact ruleset that the server allows) and `rules` for the options the string sets", body = RulesetInfo),
         (status = 400, description = "A path segment that is not UTF-8 once percent-decoded", body = ErrorBody),
         (status = 422, description = "Not a valid ruleset string (the core's message)", body = ErrorBody),
         Fault,
     ),
 )]
 pub(crate) async fn ruleset(
+    State(state): State<AppState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Value>, AppError> {
     let Path(text) =
@@ -605,7 +615,7 @@ pub(crate) async fn ruleset(
         .parse()
         .map_err(|e: qasab_core::RulesetError| AppError::Unprocessable(e.to_string()))?;
     // Keys sorted, as in the list of presets.
-    Ok(Json(json!(ruleset_info(&rules))))
+    Ok(Json(json!(ruleset_info(&rules, state.limits()))))
 }
 
 /// A computer player with the options its spec may set.
@@ -664,8 +674,9 @@ pub(crate) async fn players() -> Json<Value> {
     )
 }
 
-/// A preset with its options, seats and the players it offers.
-fn ruleset_info(rules: &AnyRuleset) -> RulesetInfo {
+/// A preset with its options, seats and the players it offers; its default opponent is the
+/// strongest player that `limits` allow, by what it costs.
+fn ruleset_info(rules: &AnyRuleset, limits: &Limits) -> RulesetInfo {
     let players: Vec<&str> = std::iter::once("human")
         .chain(AnyPlayer::names(rules))
         .collect();
@@ -674,7 +685,10 @@ fn ruleset_info(rules: &AnyRuleset) -> RulesetInfo {
         title: rules.title(),
         seats: Player::ALL.map(|p| rules.seat_name(p)),
         players,
-        default_seats: ["human", AnyPlayer::strongest(rules)],
+        default_seats: [
+            "human",
+            AnyPlayer::strongest_allowed(rules, limits).unwrap_or(AnyPlayer::strongest(rules)),
+        ],
         options: rules
             .options()
             .into_iter()

@@ -20,7 +20,9 @@
 //!   outside the queue), so this tier never holds more than that, however many such games are
 //!   watched.
 //! * Hints are optional work: when [`Compute::max_queued`] hints already wait, a hint is
-//!   refused at once ([`Full`], answered 503 with `Retry-After`).
+//!   refused at once ([`Full`], answered 503 with `Retry-After`). A hint is also bounded in
+//!   time ([`Compute::submit_within`]): its search is told to stop at the server's time per
+//!   move, whatever its own budget.
 //!
 //! The last two tiers take turns when both have work waiting, so that neither a flood of
 //! hints nor many watched games between computers shuts the other out. A task whose requester
@@ -33,15 +35,16 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use qasab_ai::cancel::Cancel;
 use tokio::sync::oneshot;
 
-/// A unit of work with the flag that cancels it.
+/// A unit of work with the flag that cancels it, and the longest it may think once started.
 struct Task {
     work: Box<dyn FnOnce() + Send>,
     cancel: Cancel,
+    cap: Option<Duration>,
 }
 
 struct Inner {
@@ -208,6 +211,30 @@ impl Compute {
         priority: Priority,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<Pending<T>, Full> {
+        self.queue(priority, None, job)
+    }
+
+    /// Queues `job` as [`Compute::submit`] does, its searches told to stop `cap` after it
+    /// starts whatever their own budgets ([`qasab_ai::cancel::Cancel::stop_at`]): they then
+    /// answer with what they found, so that the job thinks no longer than `cap`.
+    ///
+    /// # Errors
+    /// [`Full`] for optional work when the queue is full.
+    pub fn submit_within<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        cap: Duration,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Pending<T>, Full> {
+        self.queue(priority, Some(cap), job)
+    }
+
+    fn queue<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        cap: Option<Duration>,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Pending<T>, Full> {
         let (tx, rx) = oneshot::channel();
         let cancel = Cancel::new();
         let task = Task {
@@ -216,6 +243,7 @@ impl Compute {
                 let _ = tx.send(job());
             }),
             cancel: cancel.clone(),
+            cap,
         };
         {
             let mut queue = self
@@ -309,7 +337,13 @@ fn work(inner: &Inner) {
             continue;
         }
         inner.running.fetch_add(1, Ordering::AcqRel);
-        let Task { work, cancel } = task;
+        let Task { work, cancel, cap } = task;
+        if let Some(cap) = cap {
+            // Past the clock's range, the task has no deadline.
+            if let Some(deadline) = Instant::now().checked_add(cap) {
+                cancel.stop_at(deadline);
+            }
+        }
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             qasab_ai::cancel::within(&cancel, work)
         }));
@@ -463,6 +497,37 @@ mod tests {
         started_rx.recv().unwrap();
         drop(pending);
         stopped_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_capped_task_is_told_to_stop_when_its_time_is_up() {
+        let c = pool(1, 8);
+        let started = Instant::now();
+        let waited = c
+            .submit_within(Priority::Optional, Duration::from_millis(50), || {
+                // A stand-in for a search with a budget of an hour: it polls the flag.
+                let flag = qasab_ai::cancel::current().unwrap();
+                let start = Instant::now();
+                while !flag.is_cancelled() && start.elapsed() < Duration::from_secs(3600) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                start.elapsed()
+            })
+            .unwrap()
+            .await
+            .unwrap();
+        assert!(waited >= Duration::from_millis(50), "{waited:?}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{waited:?}");
+        // Uncapped work is not stopped.
+        let flag = c
+            .submit(Priority::Optional, || {
+                std::thread::sleep(Duration::from_millis(60));
+                qasab_ai::cancel::current().unwrap().is_cancelled()
+            })
+            .unwrap()
+            .await
+            .unwrap();
+        assert!(!flag);
     }
 
     #[tokio::test]

@@ -131,7 +131,9 @@ impl From<JsonRejection> for AppError {
     fn from(r: JsonRejection) -> AppError {
         if timed_out(&r) {
             return AppError::RequestTimeout(
-                "the request body did not arrive within the server's body timeout".into(),
+                "the request body did not arrive in time: nothing of it came within the \
+                 server's read timeout, or not all of it within its body timeout"
+                    .into(),
             );
         }
         let text = r.body_text();

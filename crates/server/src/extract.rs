@@ -1,5 +1,6 @@
 //! What the handlers read from a request beyond axum's own extractors: a game's id in a path,
-//! a JSON body whose rejections are the API's errors, the client's address, a state index.
+//! a JSON body whose rejections are the API's errors, the client's address, a state index in
+//! a body, and the counts written in paths and query strings, read strictly.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -65,6 +66,33 @@ pub(crate) fn game_id(path: Result<Path<String>, PathRejection>) -> Result<Strin
         .map_err(|e| AppError::BadRequest(format!("bad game id: {}", e.body_text())))
 }
 
+/// Reads a count or an index written in a path or a query string (`/states/12`,
+/// `?from=100`): ASCII digits only, with no sign, space or leading zero (`0` is the one number
+/// written with one), within `usize`. `None` for anything else: `+1`, `-0`, ` 1`, `01`, `1e3`.
+pub(crate) fn strict_count(text: &str) -> Option<usize> {
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (text.len() > 1 && text.starts_with('0')) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// What a count must be, for the messages of those written otherwise.
+pub(crate) const COUNT: &str =
+    "a non-negative integer in digits alone (no sign, space or leading zero)";
+
+/// Reads a query value with [`strict_count`].
+pub(crate) fn query_count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let text = String::deserialize(d)?;
+    strict_count(&text).ok_or_else(|| D::Error::custom(format!("'{text}' is not {COUNT}")))
+}
+
+/// Reads an optional query value with [`strict_count`] (missing: `None`, with
+/// `#[serde(default)]`).
+pub(crate) fn query_count_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    query_count(d).map(Some)
+}
+
 /// Reads a state index: a non-negative JSON integer, also when written `3.0` (JSON Schema
 /// counts that as an integer, and the API follows its own schema).
 pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
@@ -77,4 +105,32 @@ pub(crate) fn state_index<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::E
         })
         .and_then(|v| usize::try_from(v).ok())
         .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer, got {n}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strict_count;
+
+    #[test]
+    fn counts_are_digits_alone_without_sign_space_or_leading_zero() {
+        for (text, read) in [
+            ("0", Some(0)),
+            ("7", Some(7)),
+            ("120", Some(120)),
+            ("+1", None),
+            ("-0", None),
+            ("-1", None),
+            (" 1", None),
+            ("1 ", None),
+            ("01", None),
+            ("00", None),
+            ("", None),
+            ("1e3", None),
+            ("1_000", None),
+            ("\u{0661}", None),
+            ("99999999999999999999999", None),
+        ] {
+            assert_eq!(strict_count(text), read, "{text:?}");
+        }
+    }
 }

@@ -385,45 +385,78 @@ pub fn new_game(
 }
 
 /// The seats of a new game of `ruleset`, a seat left empty given to the strongest computer
-/// player of that exact ruleset ([`AnyPlayer::strongest`]: on a preset's variant, its plain
-/// player), so that no client has to know that rule.
+/// player of that exact ruleset that the server can play within `limits`
+/// ([`strongest_playable`]), so that no client has to know that rule. Prepares that player
+/// (which for the `solver` solves the game): call it off the async threads.
 ///
 /// # Errors
-/// [`GameError::Setup`] for a bad ruleset string, when a seat is left empty.
-pub fn fill_seats(ruleset: &str, seats: [Option<String>; 2]) -> Result<[String; 2], GameError> {
+/// [`GameError::Setup`] for a bad ruleset string, or no player the server can play, when a
+/// seat is left empty.
+pub fn fill_seats(
+    ruleset: &str,
+    seats: [Option<String>; 2],
+    limits: &Limits,
+) -> Result<[String; 2], GameError> {
     let strongest = if seats.iter().any(Option::is_none) {
-        AnyPlayer::strongest(&parse_ruleset(ruleset)?)
+        strongest_playable(&parse_ruleset(ruleset)?, limits)?
     } else {
         ""
     };
     Ok(seats.map(|s| s.unwrap_or_else(|| strongest.to_string())))
 }
 
+/// The strongest player of `rules` that the server can play within `limits`: the first of
+/// [`AnyPlayer::strongest_first`] (the game's strongest, then plain `mcts`) that the limits
+/// allow and that prepares. The exact `solver` of a Tihbat above the server's counters, or
+/// one whose values it cannot prove (`cycle=own-side`), gives way to `mcts`.
+///
+/// # Errors
+/// [`GameError::Setup`] if none can be played, with why for each.
+pub fn strongest_playable(rules: &AnyRuleset, limits: &Limits) -> Result<&'static str, GameError> {
+    let mut passed = Vec::new();
+    for spec in AnyPlayer::strongest_first(rules) {
+        match prepared(spec, rules, limits) {
+            Ok(_) => return Ok(spec),
+            Err(why) => passed.push(why),
+        }
+    }
+    Err(GameError::Setup(format!(
+        "no computer player of {rules} can play on this server: {}",
+        passed.join("; ")
+    )))
+}
+
 /// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved
-/// once per ruleset, not once per game. Bounded: cleared when it grows past [`CACHE_SIZE`].
-type PlayerCache = Mutex<HashMap<(String, String), AnyPlayer>>;
+/// once per ruleset, not once per game; a player that failed to prepare (a solver that cannot
+/// prove the values of its game) is kept as that failure, so that it is not prepared again.
+/// Bounded: cleared when it grows past [`CACHE_SIZE`].
+type PlayerCache = Mutex<HashMap<(String, String), Result<AnyPlayer, String>>>;
 
 /// The most prepared players kept.
 const CACHE_SIZE: usize = 64;
 
 /// The player of `spec` for `rules`, within `limits`, from the cache if it was prepared
-/// before (under limits that may have been others: the cache is the process's).
+/// before (under limits that may have been others: the cache is the process's). The limits
+/// are checked first, before anything is prepared.
 fn prepared(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<AnyPlayer, String> {
     static CACHE: OnceLock<PlayerCache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (rules.to_string(), spec.to_string());
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        limits.check(spec, found.cost())?;
-        return Ok(found);
+        return match found {
+            Ok(player) => limits.check(spec, player.cost()).map(|()| player),
+            Err(why) => AnyPlayer::allowed(spec, rules, limits).and(Err(why)),
+        };
     }
-    let player = AnyPlayer::within(spec, rules, limits)?;
+    AnyPlayer::allowed(spec, rules, limits)?;
+    let player = AnyPlayer::new(spec, rules).map_err(|e| e.to_string());
     if let Ok(mut c) = cache.lock() {
         if c.len() >= CACHE_SIZE {
             c.clear();
         }
         c.insert(key, player.clone());
     }
-    Ok(player)
+    player
 }
 
 /// Reads and replays a record's text; returns its canonical ruleset string and its actions in
@@ -807,19 +840,28 @@ impl Game {
         self.tables = tables;
     }
 
-    /// The game's strongest computer player.
+    /// The game's strongest computer player, whatever the limits of a host.
     pub fn strongest(&self) -> &'static str {
         AnyPlayer::strongest(self.rules())
     }
 
-    /// A hint: the legal moves ranked by the player of `spec`, to be computed off the async
-    /// threads.
+    /// A hint: the legal moves ranked by the player of `spec`, or by the strongest player
+    /// the server can play within `limits` if `spec` is `None` ([`strongest_playable`]), to
+    /// be computed off the async threads.
     ///
     /// # Errors
     /// [`GameError::Setup`] for a bad spec or one above `limits` (checked now); the job
     /// itself fails for a player that does not rank moves.
-    pub fn hint_job(&self, spec: &str, seed: u64, limits: &Limits) -> Result<HintJob, GameError> {
-        let spec = spec.trim().to_string();
+    pub fn hint_job(
+        &self,
+        spec: Option<&str>,
+        seed: u64,
+        limits: &Limits,
+    ) -> Result<HintJob, GameError> {
+        let spec = match spec {
+            Some(spec) => spec.trim().to_string(),
+            None => strongest_playable(self.rules(), limits)?.to_string(),
+        };
         if spec == "human" {
             return Err(GameError::Setup(
                 "human is not a player that ranks moves; name a computer player".into(),
@@ -830,7 +872,8 @@ impl Game {
             .with_tables(self.tables.as_ref());
         let state = self.game.state().clone();
         let index = self.index();
-        let strongest = self.strongest();
+        let strongest =
+            AnyPlayer::strongest_allowed(self.rules(), limits).unwrap_or(self.strongest());
         let rules = self.rules().clone();
         Ok(Box::new(move || {
             let Some(Some(eval)) = player.evaluate(&state, seed) else {

@@ -5,7 +5,10 @@
 //! player runs under the same limits as a computer seat, in the server's bounded queue of
 //! computer work ([`crate::compute`]), with the game unlocked: a full queue answers 503 with
 //! `Retry-After`, and a hint whose client has gone is never computed, or stopped if it has
-//! started.
+//! started. Whatever its budget, a hint's search is stopped after the server's time per move
+//! (`--max-think-ms`) and ranks the moves by what it found by then.
+
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -28,7 +31,8 @@ pub(crate) struct HintRequest {
     /// The index of the state to rank the moves of (the game's `index`).
     #[serde(deserialize_with = "state_index")]
     index: usize,
-    /// A computer player's spec; missing or null: the game's strongest player.
+    /// A computer player's spec; missing or null: the game's strongest player that the server
+    /// can play (the answer's `agent` names it).
     #[serde(default)]
     #[schema(examples("solver", "mcts(level=2)", "greedy"))]
     agent: Option<String>,
@@ -53,7 +57,9 @@ impl AppState {
 ///
 /// No token is needed: anyone who can watch the game can ask, if the game's `hints` setting is
 /// on. The player runs under the same limits as a computer seat, in the server's queue of
-/// computer work; when that queue is full the answer is 503 with Retry-After.
+/// computer work; when that queue is full the answer is 503 with Retry-After. Whatever its
+/// budget, its search stops after the server's time per move, and the moves are ranked by
+/// what it found by then.
 #[utoipa::path(
     post,
     path = "/api/games/{id}/hint",
@@ -112,17 +118,19 @@ pub(crate) async fn hint(
                 ));
             }
         }
-        let spec = req.agent.unwrap_or_else(|| game.strongest().to_string());
         // A seed of its own: the game's secret seed seeds its computer seats' decisions (the
         // throws come from the operating system's random source) and is never shown.
         let seed = auth::new_seed().map_err(AppError::Internal)?;
-        game.hint_job(&spec, seed, state.limits())?
+        game.hint_job(req.agent.as_deref(), seed, state.limits())?
     };
+    // Whatever its budget, a hint thinks no longer than a move may (`--max-think-ms`): its
+    // search stops then and ranks the moves by what it found.
+    let cap = Duration::from_millis(state.config().max_think_ms);
     // Dropped with this request, the pending hint is cancelled if it has not started.
     let pending = state
         .0
         .compute
-        .submit(Priority::Optional, job)
+        .submit_within(Priority::Optional, cap, job)
         .map_err(|full| {
             AppError::Busy(
                 format!(

@@ -47,6 +47,7 @@ mod web;
 mod answers;
 mod api;
 mod config;
+mod early;
 mod extract;
 mod hint;
 mod net;

@@ -4,7 +4,14 @@
 //! A connection holds its place among the open ones for as long as its stream lives, also
 //! after a WebSocket upgrade has taken the stream over. A connection over the limit is
 //! answered at once with a short 503 and closed (and simply closed while many such answers
-//! are under way), so that a client learns why instead of waiting in the queue.
+//! are under way), so that a client learns why instead of waiting in the queue. The answers
+//! hyper gives itself to requests it cannot read are rewritten as the API's JSON errors
+//! ([`crate::early`]).
+//!
+//! A connection the server closes is drained first ([`LINGER`]): its end of writing is shut,
+//! and what the client still sends is read and dropped until the client closes, for two
+//! seconds at most. Closing a socket with unread data resets the connection, and the client
+//! could lose the answer it was sent (a 413 to a client still sending its body).
 
 use std::future::Future;
 use std::io;
@@ -16,7 +23,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ConnectInfo;
-use axum::http::Request;
+use axum::http::{Request, StatusCode};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -26,7 +33,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
 use crate::config::LONGEST_TIMEOUT;
-use crate::router::{SECURITY_HEADERS, app};
+use crate::early::{Rewriting, json_answer};
+use crate::router::app;
 use crate::state::AppState;
 
 /// Refusals (503 answers over the connection limit) under way at once; past that, a
@@ -36,19 +44,16 @@ const REFUSALS_AT_ONCE: usize = 64;
 /// The longest a refusal may take: writing the answer and reading what the client sent.
 const REFUSAL_TIME: Duration = Duration::from_secs(2);
 
+/// The longest a closed connection is drained of what its client still sends.
+const LINGER: Duration = Duration::from_secs(2);
+
 /// The answer to a connection over the limit.
-static BUSY: LazyLock<String> = LazyLock::new(|| {
-    let body =
-        r#"{"error":"the server has as many connections open as it takes; try again later"}"#;
-    let mut head = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-         content-length: {}\r\nconnection: close\r\nretry-after: 1\r\n",
-        body.len()
-    );
-    for (name, value) in SECURITY_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    format!("{head}\r\n{body}")
+static BUSY: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    json_answer(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server has as many connections open as it takes; try again later",
+        "retry-after: 1\r\n",
+    )
 });
 
 /// Serves the API of `state` on `listener` until `shutdown` completes, then stops accepting,
@@ -86,8 +91,8 @@ pub async fn serve_on(listener: TcpListener, state: AppState, shutdown: impl Fut
             Ok(place) => {
                 let connection = Connection {
                     stream: Counted {
-                        stream,
-                        _place: place,
+                        stream: Some(stream),
+                        place: Some(place),
                     },
                     peer,
                     router: router.clone(),
@@ -148,7 +153,7 @@ impl Connection {
             http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(Rewriting::new(stream)), service)
                 .with_upgrades()
         );
         // A failed connection (a timeout, a malformed request, a client gone) only ends.
@@ -166,20 +171,51 @@ impl Connection {
 /// connection, and the client could lose the answer.
 async fn refuse(mut stream: TcpStream, _turn: OwnedSemaphorePermit) {
     let _ = tokio::time::timeout(REFUSAL_TIME, async {
-        stream.write_all(BUSY.as_bytes()).await?;
-        stream.shutdown().await?;
-        let mut sink = [0; 1024];
-        while stream.read(&mut sink).await? > 0 {}
-        Ok::<_, io::Error>(())
+        stream.write_all(&BUSY).await?;
+        drain(&mut stream).await
     })
     .await;
 }
 
-/// A connection's stream holding the connection's place among the open ones, freed when the
-/// stream is dropped.
+/// Shuts the server's end of writing and reads what the client still sends until it closes.
+async fn drain(stream: &mut TcpStream) -> io::Result<()> {
+    // Shut already (hyper shuts a connection it closes gracefully) is no matter.
+    let _ = stream.shutdown().await;
+    let mut sink = [0; 4096];
+    while stream.read(&mut sink).await? > 0 {}
+    Ok(())
+}
+
+/// A connection's stream holding the connection's place among the open ones. When it is
+/// dropped, the stream is drained ([`LINGER`]) and then the place freed.
 struct Counted {
-    stream: TcpStream,
-    _place: OwnedSemaphorePermit,
+    /// `None` only once dropped.
+    stream: Option<TcpStream>,
+    place: Option<OwnedSemaphorePermit>,
+}
+
+impl Counted {
+    fn stream(&mut self) -> io::Result<Pin<&mut TcpStream>> {
+        self.stream
+            .as_mut()
+            .map(Pin::new)
+            .ok_or_else(|| io::ErrorKind::NotConnected.into())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let (Some(mut stream), place) = (self.stream.take(), self.place.take()) else {
+            return;
+        };
+        // Without a runtime (it is shutting down) the stream is simply closed.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = tokio::time::timeout(LINGER, drain(&mut stream)).await;
+                drop(place);
+            });
+        }
+    }
 }
 
 impl AsyncRead for Counted {
@@ -188,7 +224,7 @@ impl AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+        self.get_mut().stream()?.poll_read(cx, buf)
     }
 }
 
@@ -198,7 +234,7 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+        self.get_mut().stream()?.poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -206,18 +242,20 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+        self.get_mut().stream()?.poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
+        self.stream
+            .as_ref()
+            .is_some_and(TcpStream::is_write_vectored)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+        self.get_mut().stream()?.poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+        self.get_mut().stream()?.poll_shutdown(cx)
     }
 }

@@ -3,16 +3,19 @@
 //! ([`crate::openapi`]) against it. Each handler carries its own description
 //! (`#[utoipa::path]`): its path, parameters, body and every status it answers.
 
-use axum::extract::DefaultBodyLimit;
+use axum::body::HttpBody;
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    CONNECTION, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::RequestBodyDeadlineLayer;
+use tower_http::timeout::{RequestBodyDeadlineLayer, RequestBodyTimeoutLayer};
 
+use crate::config::LONGEST_TIMEOUT;
 use crate::error::{AppError, ErrorBody};
 use crate::route::Route;
 use crate::state::AppState;
@@ -61,19 +64,28 @@ pub(crate) const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
     (CONTENT_SECURITY_POLICY, API_CSP),
 ];
 
-/// The router of the whole API, with its body limit, its body timeout and the security
+/// The router of the whole API, with its body limit, its body timeouts and the security
 /// headers of every answer.
 pub fn app(state: AppState) -> Router {
     let limit = state.config().body_limit;
-    let body_timeout = state.config().body_timeout;
+    let body_timeout = state.config().body_timeout.min(LONGEST_TIMEOUT);
+    let read_timeout = state.config().header_timeout.min(LONGEST_TIMEOUT);
     let router = table()
         .into_iter()
         .fold(Router::new(), |router, r| router.route(r.path, r.handler))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
-        // A body that has not arrived in time fails to read (408, see `AppError`).
-        .layer(RequestBodyDeadlineLayer::new(body_timeout));
+        // A body that has not arrived in time fails to read (408, see `AppError`): all of it
+        // within the body timeout, and never nothing for as long as a request's headers may
+        // take.
+        .layer(RequestBodyDeadlineLayer::new(body_timeout))
+        .layer(RequestBodyTimeoutLayer::new(read_timeout))
+        // Before anything waits for a body, one declared over the limit is refused.
+        .layer(middleware::from_fn_with_state(
+            limit,
+            refuse_declared_over_limit,
+        ));
     SECURITY_HEADERS
         .into_iter()
         .fold(router, |router, (name, value)| {
@@ -83,6 +95,28 @@ pub fn app(state: AppState) -> Router {
             ))
         })
         .with_state(state)
+}
+
+/// Answers 413 at once to a request whose declared body (`Content-Length`) is over `limit`,
+/// and closes the connection, rather than wait for a body that would be refused. A body of
+/// undeclared length (chunked) is cut off at the limit as it is read.
+async fn refuse_declared_over_limit(
+    State(limit): State<usize>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let declared = req.body().size_hint().lower();
+    if declared <= limit as u64 {
+        return next.run(req).await;
+    }
+    let mut res = AppError::TooLarge(format!(
+        "the request body is too large: {declared} bytes declared, and the limit is {limit} \
+         bytes"
+    ))
+    .into_response();
+    res.headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    res
 }
 
 async fn not_found() -> AppError {

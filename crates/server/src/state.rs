@@ -92,6 +92,9 @@ pub(crate) struct Shared {
     limiter: Mutex<RateLimiter>,
     /// The budget of hints per client address.
     pub(crate) hint_limiter: Mutex<RateLimiter>,
+    /// The answer of `GET /api/rulesets`, built at its first request (its default seats
+    /// depend on the limits).
+    pub(crate) presets: std::sync::OnceLock<serde_json::Value>,
 }
 
 /// The server's state: the open database and the games in memory. Cheap to clone.
@@ -103,7 +106,8 @@ pub struct AppState(pub(crate) Arc<Shared>);
 pub struct CreatedSeat {
     /// The seat's name.
     pub seat: &'static str,
-    /// `human` or the computer player's spec.
+    /// `human` or the computer player's spec: for a seat asked as null, the player the
+    /// server picked.
     pub player: String,
     /// The seat's secret token (human seats only); shown this once and never again.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -215,6 +219,7 @@ impl AppState {
             watched_turns: tokio::sync::Semaphore::new(compute.workers()),
             compute,
             started: Instant::now(),
+            presets: std::sync::OnceLock::new(),
             config,
         })))
     }
@@ -407,11 +412,12 @@ impl AppState {
         actions: Vec<String>,
         hints: Option<bool>,
     ) -> Result<CreatedGame, AppError> {
-        let seats = game::fill_seats(&ruleset, seats.unwrap_or([Some("human".into()), None]))?;
+        let seats = seats.unwrap_or([Some("human".into()), None]);
         let seed = auth::new_seed().map_err(AppError::Internal)?;
         let limits = self.limits().clone();
         // Preparing a player can take a moment (the Tihbat solver solves the ruleset).
         let (mut game, seats) = tokio::task::spawn_blocking(move || {
+            let seats = game::fill_seats(&ruleset, seats, &limits)?;
             let mut game = game::new_game(&ruleset, &seats, seed, &limits)?;
             for (i, a) in actions.iter().enumerate() {
                 game.apply(a)

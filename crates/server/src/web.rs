@@ -23,7 +23,7 @@ use utoipa::{IntoResponses, ToSchema};
 use crate::answers::{BadGameId, Fault, NoGame, NoToken, NotASeat};
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{GameId, game_id};
+use crate::extract::{COUNT, GameId, game_id, strict_count};
 use crate::game::{self, StateView};
 use crate::route::Route;
 use crate::state::AppState;
@@ -200,11 +200,11 @@ pub(crate) async fn variants_page() -> Response {
     tag = "games",
     params(
         GameId,
-        ("index" = usize, Path, description = "The state index: the number of actions played before it (0 = the start)."),
+        ("index" = usize, Path, description = "The state index: the number of actions played before it (0 = the start), in digits alone (no sign, space or leading zero)."),
     ),
     responses(
         (status = 200, description = "The view of the game after its first `index` actions", body = StateView),
-        (status = 400, description = "The index is not a non-negative integer, or the id is not UTF-8 once percent-decoded", body = ErrorBody),
+        (status = 400, description = "The index is not a non-negative integer in digits alone (no sign, space or leading zero), or the id is not UTF-8 once percent-decoded", body = ErrorBody),
         (status = 404, description = "No game with this id, or an index past the game's current state", body = ErrorBody),
         Fault,
     ),
@@ -215,10 +215,8 @@ pub(crate) async fn state_at(
 ) -> Result<Json<StateView>, AppError> {
     let Path((id, index)) =
         path.map_err(|e| AppError::BadRequest(format!("bad path: {}", e.body_text())))?;
-    let index: usize = index.parse().map_err(|_| {
-        AppError::BadRequest(format!(
-            "bad state index '{index}': expected a non-negative integer"
-        ))
+    let index = strict_count(&index).ok_or_else(|| {
+        AppError::BadRequest(format!("bad state index '{index}': expected {COUNT}"))
     })?;
     let slot = state.slot(&id).await?;
     let (actions, current) = {

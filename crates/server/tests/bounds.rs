@@ -599,3 +599,113 @@ async fn a_hint_thinking_for_a_client_that_hung_up_is_stopped() {
     let _ = request.await;
     until("the hint went on thinking", || s.state.running_tasks() == 0).await;
 }
+
+/// A server on a loopback port, stopped when dropped.
+struct Served {
+    _dir: tempfile::TempDir,
+    addr: SocketAddr,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+async fn serve(config: Config) -> Served {
+    let (dir, addr, stop, _task) = serve_locally(config).await;
+    Served {
+        _dir: dir,
+        addr,
+        _stop: stop,
+    }
+}
+
+#[tokio::test]
+async fn a_null_seat_is_the_strongest_player_the_server_allows() {
+    let served = serve(Config::default()).await;
+    let mut client = Client::connect(served.addr).await;
+    // The solver is the strongest player of Tihbat, and the server solves it up to 20
+    // counters a pit: above, a null seat is mcts, and the answer says so.
+    for (ruleset, strongest) in [
+        ("tihbat(seeds=3)", "solver"),
+        ("tihbat(seeds=60)", "mcts"),
+        // The solver cannot prove the values of this game: mcts plays it instead.
+        ("tihbat(seeds=12,cycle=own-side)", "mcts"),
+    ] {
+        let encoded: String = ruleset
+            .chars()
+            .map(|c| match c {
+                '(' | ')' | '=' | ',' => format!("%{:02X}", c as u32),
+                c => c.to_string(),
+            })
+            .collect();
+        let (status, info) = client
+            .call("GET", &format!("/api/rulesets/{encoded}"), None, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{ruleset}: {info}");
+        if !ruleset.contains("own-side") {
+            // The list tells by what a player costs; preparing shows the rest.
+            assert_eq!(
+                info["default_seats"],
+                json!(["human", strongest]),
+                "{ruleset}"
+            );
+        }
+        let (id, _, state) = client
+            .create(json!({"ruleset": ruleset, "seats": ["human", null]}))
+            .await;
+        assert_eq!(state["seats"][1]["player"], strongest, "{ruleset}: {state}");
+        // A hint that names no player is asked of the same one.
+        let (status, hint) = client
+            .call(
+                "POST",
+                &format!("/api/games/{id}/hint"),
+                None,
+                Some(json!({"index": state["index"]})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{ruleset}: {hint}");
+        assert_eq!(hint["agent"], strongest, "{ruleset}");
+    }
+    // The answer that creates a game names the player picked.
+    let (status, created) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"ruleset": "tihbat(seeds=60)", "seats": [null, "human"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["seats"][0]["player"], "mcts", "{created}");
+}
+
+#[tokio::test]
+async fn a_hint_thinks_no_longer_than_the_time_per_move_whatever_its_budget() {
+    // A million iterations on the largest board take many seconds (13 s on a test build);
+    // the hint is stopped at the server's time per move and answers with what it found.
+    let cap = Duration::from_millis(500);
+    let served = serve(Config {
+        compute_workers: 1,
+        max_think_ms: 500,
+        ..Config::default()
+    })
+    .await;
+    let mut client = Client::connect(served.addr).await;
+    let (id, _, state) = client
+        .create(json!({"ruleset": "tab(columns=29)", "seats": ["human", "human"], "hints": true}))
+        .await;
+    let started = Instant::now();
+    let (status, hint) = client
+        .call(
+            "POST",
+            &format!("/api/games/{id}/hint"),
+            None,
+            Some(json!({"index": state["index"], "agent": "mcts(iterations=1000000)"})),
+        )
+        .await;
+    let took = started.elapsed();
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert!(!hint["moves"].as_array().unwrap().is_empty(), "{hint}");
+    // Generous for a loaded machine, and far below the search's own time.
+    assert!(
+        took < cap + Duration::from_secs(5),
+        "the hint took {took:?}"
+    );
+}

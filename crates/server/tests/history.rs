@@ -179,6 +179,11 @@ async fn bad_pages_of_actions_are_refused() {
         "limit=1001",
         "limit=abc",
         "limit=-3",
+        "from=%2B1",
+        "from=01",
+        "from=%201",
+        "limit=-0",
+        "limit=%2B5",
         "page=2",
     ] {
         let (status, body) = s.get(&format!("/api/games/{id}/actions?{query}")).await;

@@ -69,6 +69,49 @@ impl Live {
     }
 }
 
+impl Live {
+    /// Sends `request` (whole, as written) on a new connection: the answer and the stream.
+    async fn send(&self, request: &[u8]) -> (Answer, TcpStream) {
+        let mut stream = self.connect().await;
+        stream.write_all(request).await.unwrap();
+        (read_answer(&mut stream).await, stream)
+    }
+
+    /// `GET path` on a connection of its own.
+    async fn get(&self, path: &str) -> Answer {
+        let request = format!("GET {path} HTTP/1.1\r\nHost: qasab\r\nConnection: close\r\n\r\n");
+        self.send(request.as_bytes()).await.0
+    }
+}
+
+/// Checks that `answer` is an error of the API: `status`, a JSON body `{"error": "..."}`
+/// containing `needle`, and the security headers of every answer.
+fn assert_api_error(answer: &Answer, status: u16, needle: &str) {
+    let what = format!("{}\n\n{}", answer.head, answer.body);
+    assert_eq!(answer.status, status, "{what}");
+    assert_eq!(
+        answer.header("content-type"),
+        Some("application/json"),
+        "{what}"
+    );
+    let error = answer.json()["error"].as_str().map(str::to_string);
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains(needle)),
+        "{what} lacks {needle}"
+    );
+    for (name, value) in [
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+        ("x-frame-options", "DENY"),
+        (
+            "content-security-policy",
+            "default-src 'none'; frame-ancestors 'none'",
+        ),
+    ] {
+        assert_eq!(answer.header(name), Some(value), "{what}");
+    }
+}
+
 /// An HTTP answer read off a socket.
 struct Answer {
     status: u16,
@@ -210,6 +253,201 @@ async fn a_trickled_body_gets_408_with_a_json_error() {
         body["error"].as_str().unwrap().contains("timeout"),
         "{body}"
     );
+}
+
+/// Well under the server's timeouts in the tests below (a minute), and generous for a loaded
+/// machine: an answer that comes within it did not wait for a timeout.
+const PROMPT: Duration = Duration::from_secs(5);
+
+#[tokio::test]
+async fn a_body_declared_over_the_limit_gets_413_at_once_and_the_connection_closes() {
+    let live = Live::start(Config {
+        header_timeout: Duration::from_secs(60),
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    for length in ["2000000", "1048577", "1000000000000000"] {
+        let started = std::time::Instant::now();
+        let request = format!(
+            "POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Type: application/json\r\n\
+             Content-Length: {length}\r\n\r\n{{\"ruleset\":\"tab\"}}"
+        );
+        let (answer, mut stream) = live.send(request.as_bytes()).await;
+        assert!(
+            started.elapsed() < PROMPT,
+            "{length}: {:?}",
+            started.elapsed()
+        );
+        assert_api_error(&answer, 413, &format!("{length} bytes declared"));
+        assert_eq!(answer.header("connection"), Some("close"));
+        assert!(closed_by_server(&mut stream).await, "{length}: kept open");
+        assert!(
+            started.elapsed() < PROMPT,
+            "{length}: {:?}",
+            started.elapsed()
+        );
+    }
+
+    // A client that goes on sending the body it declared gets the answer too: the server
+    // reads what it sends before closing, so that the connection is not reset under it.
+    let stream = live.connect().await;
+    let (mut reader, mut writer) = stream.into_split();
+    let sender = tokio::spawn(async move {
+        writer
+            .write_all(
+                b"POST /api/games HTTP/1.1\r\nHost: qasab\r\n\
+                  Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n",
+            )
+            .await?;
+        let chunk = [b' '; 1000];
+        for _ in 0..2000 {
+            writer.write_all(&chunk).await?;
+        }
+        Ok::<_, std::io::Error>(())
+    });
+    let answer = timeout(PATIENCE, async {
+        let mut bytes = Vec::new();
+        let mut chunk = [0; 4096];
+        loop {
+            match reader.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+    .await
+    .expect("the connection was never closed");
+    sender.abort();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("2000000 bytes declared"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_body_within_the_limit_that_stalls_gets_408_after_the_read_timeout() {
+    // The whole body is given a minute, but nothing of it may be awaited for longer than a
+    // request's headers (a second here).
+    let live = Live::start(Config {
+        header_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let (answer, mut stream) = live
+        .send(
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Type: application/json\r\n\
+              Content-Length: 1000\r\n\r\n{\"ruleset\":\"tab\"}",
+        )
+        .await;
+    assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
+    assert_api_error(&answer, 408, "did not arrive in time");
+    assert!(closed_by_server(&mut stream).await);
+}
+
+#[tokio::test]
+async fn requests_that_hyper_cannot_read_get_json_errors_with_the_security_headers() {
+    let live = Live::start(Config::default()).await;
+    let many: String = (0..500).map(|i| format!("X-Filler-{i}: {i}\r\n")).collect();
+    let cases: [(&str, Vec<u8>, u16, &str); 6] = [
+        (
+            "a target of 70,000 bytes",
+            format!(
+                "GET /api/games/{} HTTP/1.1\r\nHost: qasab\r\n\r\n",
+                "a".repeat(70_000)
+            )
+            .into_bytes(),
+            414,
+            "too long",
+        ),
+        (
+            "a NUL byte in the path",
+            b"GET /api/ga\0mes HTTP/1.1\r\nHost: qasab\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a tab in the path",
+            b"GET /api/ga\tmes HTTP/1.1\r\nHost: qasab\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a negative Content-Length",
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Length: -5\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "a Content-Length that is not a number",
+            b"POST /api/games HTTP/1.1\r\nHost: qasab\r\nContent-Length: abc\r\n\r\n".to_vec(),
+            400,
+            "malformed request",
+        ),
+        (
+            "500 headers",
+            format!("GET /api/rulesets HTTP/1.1\r\nHost: qasab\r\n{many}\r\n").into_bytes(),
+            431,
+            "headers",
+        ),
+    ];
+    for (what, request, status, needle) in cases {
+        let (answer, mut stream) = live.send(&request).await;
+        assert_api_error(&answer, status, needle);
+        assert_eq!(answer.header("connection"), Some("close"), "{what}");
+        assert!(answer.header("date").is_some(), "{what}");
+        assert!(closed_by_server(&mut stream).await, "{what}: kept open");
+    }
+
+    // A long path that hyper reads is the router's to answer, as JSON too.
+    let answer = live
+        .get(&format!("/api/games/{}", "a".repeat(10_000)))
+        .await;
+    assert_api_error(&answer, 404, "no game");
+
+    // After a good answer on a connection, a bad request on it gets the JSON error too.
+    let mut stream = live.connect().await;
+    stream
+        .write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: qasab\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 200);
+    stream
+        .write_all(b"GET /api/ga\0mes HTTP/1.1\r\nHost: qasab\r\n\r\n")
+        .await
+        .unwrap();
+    assert_api_error(&read_answer(&mut stream).await, 400, "malformed request");
+}
+
+#[tokio::test]
+async fn counts_in_paths_and_queries_are_digits_alone() {
+    let live = Live::start(Config::default()).await;
+    let (status, game) = live.create(None).await;
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().unwrap();
+    for refused in [
+        "states/+1",
+        "states/01",
+        "states/00",
+        "states/-0",
+        "states/%201",
+        "states/0%20",
+        "states/%2B0",
+        "actions?from=%2B1",
+        "actions?from=+1",
+        "actions?from=01",
+        "actions?from=-0",
+        "actions?limit=%201",
+        "actions?limit=010",
+    ] {
+        let answer = live.get(&format!("/api/games/{id}/{refused}")).await;
+        assert_api_error(&answer, 400, "digits alone");
+    }
+    for accepted in ["states/0", "actions?from=0", "actions?from=0&limit=10"] {
+        let answer = live.get(&format!("/api/games/{id}/{accepted}")).await;
+        assert_eq!(answer.status, 200, "{accepted}: {}", answer.body);
+    }
 }
 
 #[tokio::test]

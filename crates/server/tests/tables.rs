@@ -101,7 +101,7 @@ fn a_games_computer_seats_play_a_best_move_of_its_tables() {
                     game.play(throw).unwrap();
                 }
                 Next::Computer(_) => {
-                    let hint = game.hint_job("greedy", 1, &limits).unwrap()().unwrap();
+                    let hint = game.hint_job(Some("greedy"), 1, &limits).unwrap()().unwrap();
                     assert_eq!(hint.kind, HintKind::ExactResult);
                     let chosen = game.computer_job(false).unwrap()()[0];
                     let value = |action: &str| {
@@ -124,7 +124,7 @@ fn a_games_computer_seats_play_a_best_move_of_its_tables() {
                     for a in game.played().into_iter().skip(without.index()) {
                         without.play(a).unwrap();
                     }
-                    let own = without.hint_job("greedy", 1, &limits).unwrap()().unwrap();
+                    let own = without.hint_job(Some("greedy"), 1, &limits).unwrap()().unwrap();
                     assert_eq!(own.kind, HintKind::Estimate);
                     game.play(chosen).unwrap();
                 }

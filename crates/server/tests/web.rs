@@ -250,10 +250,11 @@ async fn earlier_states_can_be_read_back() {
     let end = views.len();
     let a = s.get(&format!("/api/games/{id}/states/{end}"), None).await;
     error_of(&a, StatusCode::NOT_FOUND, "no state");
-    let a = s.get(&format!("/api/games/{id}/states/-1"), None).await;
-    error_of(&a, StatusCode::BAD_REQUEST, "bad state index");
-    let a = s.get(&format!("/api/games/{id}/states/x"), None).await;
-    error_of(&a, StatusCode::BAD_REQUEST, "bad state index");
+    // Digits alone: no sign, space or leading zero.
+    for bad in ["-1", "x", "+1", "01", "-0", "%201", "1%20"] {
+        let a = s.get(&format!("/api/games/{id}/states/{bad}"), None).await;
+        error_of(&a, StatusCode::BAD_REQUEST, "bad state index");
+    }
     let a = s.get("/api/games/nope/states/0", None).await;
     error_of(&a, StatusCode::NOT_FOUND, "no game");
 }

@@ -10,7 +10,7 @@ use qasab_core::{
 use crate::agent::{Agent, ValueKind};
 use crate::players::limits::Limits;
 use crate::players::playable::Playable;
-use crate::players::registry::{AGENT_NAMES, PreparedAgent};
+use crate::players::registry::{AGENT_NAMES, PreparedAgent, strongest_first};
 use crate::search::endgame::TableSet;
 use crate::spec::{AgentError, AgentSpec, Cost};
 
@@ -203,6 +203,30 @@ impl AnyPlayer {
         with_ruleset!(rules, r => strongest_of(r))
     }
 
+    /// The default players of a game, strongest first ([`strongest_first`]): a host plays
+    /// the first it can.
+    pub fn strongest_first(rules: &AnyRuleset) -> Vec<&'static str> {
+        with_ruleset!(rules, r => typed_strongest_first(r))
+    }
+
+    /// Whether `limits` allow the player of `spec` on `rules`, read but not prepared
+    /// ([`PreparedAgent::allowed`]).
+    ///
+    /// # Errors
+    /// A message: the player's own error, or the limit passed.
+    pub fn allowed(spec: &str, rules: &AnyRuleset, limits: &Limits) -> Result<(), String> {
+        with_ruleset!(rules, r => typed_allowed(spec, r, limits))
+    }
+
+    /// The strongest player of a game that `limits` allow, by what it costs (its players read
+    /// but none prepared): the first of [`AnyPlayer::strongest_first`] that
+    /// [`AnyPlayer::allowed`] lets through, or `None`.
+    pub fn strongest_allowed(rules: &AnyRuleset, limits: &Limits) -> Option<&'static str> {
+        Self::strongest_first(rules)
+            .into_iter()
+            .find(|spec| Self::allowed(spec, rules, limits).is_ok())
+    }
+
     /// The players a game has, in [`AGENT_NAMES`] order.
     pub fn names(rules: &AnyRuleset) -> Vec<&'static str> {
         AGENT_NAMES
@@ -218,4 +242,18 @@ where
     R::State: Playable,
 {
     R::State::strongest_agent(rules)
+}
+
+fn typed_strongest_first<R: Ruleset>(rules: &R) -> Vec<&'static str>
+where
+    R::State: Playable,
+{
+    strongest_first::<R::State>(rules)
+}
+
+fn typed_allowed<R: Ruleset>(spec: &str, rules: &R, limits: &Limits) -> Result<(), String>
+where
+    R::State: Playable,
+{
+    PreparedAgent::<R::State>::allowed(spec, rules, limits)
 }

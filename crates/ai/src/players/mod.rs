@@ -37,4 +37,6 @@ pub use any::{AnyAgent, AnyEvaluation, AnyPlayer};
 pub use limits::{FILE_OPTIONS, Limits};
 pub use plan::{AgentMaker, Plan};
 pub use playable::{NetworkWork, Playable, with_network};
-pub use registry::{AGENT_NAMES, PreparedAgent, option_docs, unknown_agent};
+pub use registry::{
+    AGENT_NAMES, FALLBACK_AGENT, PreparedAgent, option_docs, strongest_first, unknown_agent,
+};

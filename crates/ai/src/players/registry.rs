@@ -78,6 +78,24 @@ pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Agent
     }
 }
 
+/// The player a host falls back to when it cannot play a game's strongest: `mcts` at its
+/// default level, which every game has and every host's limits allow ([`Limits::host`]).
+pub const FALLBACK_AGENT: &str = "mcts";
+
+/// The default players of `rules`, strongest first: the game's strongest
+/// ([`Playable::strongest_agent`]), then [`FALLBACK_AGENT`] where that is another player. A
+/// front end plays the first it can ([`PreparedAgent::strongest`]): the strongest may be above
+/// a host's limits (the exact `solver` of a Tihbat with many counters) or not solvable at all
+/// (a `cycle=own-side` Tihbat whose values the solver cannot prove).
+pub fn strongest_first<S: Playable>(rules: &S::Ruleset) -> Vec<&'static str> {
+    let strongest = S::strongest_agent(rules);
+    if strongest == FALLBACK_AGENT {
+        vec![strongest]
+    } else {
+        vec![strongest, FALLBACK_AGENT]
+    }
+}
+
 /// A prepared agent spec: the maker plus the spec's own seed, if any.
 #[derive(Clone)]
 pub struct PreparedAgent<S: GameState> {
@@ -122,6 +140,42 @@ impl<S: Playable> PreparedAgent<S> {
             cost,
             maker: plan.prepare().map_err(|e| e.to_string())?,
         })
+    }
+
+    /// The strongest player of `rules` that can be played, within `limits` if given: the
+    /// first of [`strongest_first`] that the limits allow ([`PreparedAgent::within`]) and that
+    /// prepares. Also why each player before it was passed over, one message each
+    /// (`solver: the server solves tihbat up to seeds=20, not seeds=60`).
+    ///
+    /// # Errors
+    /// If none can be played: why, for each of them.
+    pub fn strongest(
+        rules: &S::Ruleset,
+        limits: Option<&Limits>,
+    ) -> Result<(Self, Vec<String>), String> {
+        let mut passed = Vec::new();
+        for spec in strongest_first::<S>(rules) {
+            let prepared = match limits {
+                Some(limits) => Self::within(spec, rules, limits),
+                None => Self::new(spec, rules).map_err(|e| e.to_string()),
+            };
+            match prepared {
+                Ok(player) => return Ok((player, passed)),
+                Err(why) => passed.push(why),
+            }
+        }
+        Err(passed.join("; "))
+    }
+
+    /// Whether `limits` allow the player of `spec` on `rules`, read as [`PreparedAgent::within`]
+    /// reads it but not prepared: cheap, where preparing the `solver` solves the game (and
+    /// may still fail).
+    ///
+    /// # Errors
+    /// A message: the player's own error, or the limit passed.
+    pub fn allowed(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<(), String> {
+        let (_, _, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
+        limits.check(spec, &plan.cost)
     }
 
     /// Reads a spec for `rules` as [`PreparedAgent::new`] does, without preparing it (which
@@ -241,6 +295,39 @@ mod tests {
                     .into()
             )
         );
+    }
+
+    #[test]
+    fn the_strongest_player_within_the_limits_falls_back_to_mcts() {
+        use qasab_core::tihbat::{Ruleset, State};
+        let limits = Limits::host("the server", 500, 1);
+        let small = Ruleset::with_seeds(3);
+        assert_eq!(strongest_first::<State>(&small), ["solver", "mcts"]);
+        let (p, passed) = PreparedAgent::<State>::strongest(&small, Some(&limits)).unwrap();
+        assert_eq!((p.spec.to_string().as_str(), passed.len()), ("solver", 0));
+
+        let large = Ruleset::with_seeds(60);
+        assert_eq!(
+            PreparedAgent::<State>::allowed("solver", &large, &limits),
+            Err("solver: the server solves tihbat up to seeds=20, not seeds=60".into())
+        );
+        let (p, passed) = PreparedAgent::<State>::strongest(&large, Some(&limits)).unwrap();
+        assert_eq!(p.spec.to_string(), "mcts");
+        assert_eq!(
+            passed,
+            ["solver: the server solves tihbat up to seeds=20, not seeds=60"]
+        );
+
+        // A game whose values the solver cannot prove: not even a host without limits can
+        // play it, and mcts plays instead.
+        let unproven: Ruleset = "tihbat(seeds=12,cycle=own-side)".parse().unwrap();
+        let (p, passed) = PreparedAgent::<State>::strongest(&unproven, None).unwrap();
+        assert_eq!(p.spec.to_string(), "mcts");
+        assert!(passed[0].contains("no exact solution"), "{passed:?}");
+
+        // A game whose strongest is mcts has no other.
+        let tab: qasab_core::tab::Ruleset = "tab(columns=29)".parse().unwrap();
+        assert_eq!(strongest_first::<qasab_core::tab::State>(&tab), ["mcts"]);
     }
 
     #[test]

@@ -45,6 +45,19 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     with_ruleset!(&any, r => play(r, args, seed))
 }
 
+/// The strongest player that can play `rules` ([`PreparedAgent::strongest`], without limits:
+/// the game's strongest, or `mcts` where that cannot play these rules, such as the exact
+/// solver of a Tihbat whose values it cannot prove), for `role` (a seat, or the hints). Says
+/// on standard error why a stronger player was passed over.
+fn strongest<S: Playable>(rules: &S::Ruleset, role: &str) -> Result<PreparedAgent<S>> {
+    let (prepared, passed) = PreparedAgent::<S>::strongest(rules, None)
+        .map_err(|why| anyhow::anyhow!("{role}: {why}"))?;
+    for why in passed {
+        eprintln!("qasab play: {why}; {role} plays {} instead", prepared.spec);
+    }
+    Ok(prepared)
+}
+
 /// The stream of the game's seed that seeds the hint player (the throws take stream 0 and the
 /// seats 1 and 2, [`seat_seed`]).
 const HINT_STREAM: u64 = 3;
@@ -66,10 +79,9 @@ fn play<R: Ruleset>(rules: &R, args: &PlayArgs, seed: u64) -> Result<ExitCode>
 where
     R::State: Playable,
 {
-    let mut specs = [
-        Some("human".to_string()),
-        Some(<R::State as Playable>::strongest_agent(rules).to_string()),
-    ];
+    // A seat left to its default (`None`) plays the game's strongest player that can play
+    // these rules (`strongest`).
+    let mut specs = [Some("human".to_string()), None];
     for (flag, value) in seat_flags(args) {
         let Some(v) = value else { continue };
         let Some(p) = rules.seat_by_name(flag) else {
@@ -92,23 +104,26 @@ where
     };
     let mut seats = Vec::new();
     for p in Player::ALL {
-        let spec = specs[p.index()].take().unwrap_or_default();
-        seats.push(if spec == "human" {
-            Seat::Human
-        } else {
-            let prepared = PreparedAgent::<R::State>::new(&spec, rules)
-                .with_context(|| format!("--{}", rules.seat_name(p)))?;
-            Seat::Computer {
-                agent: with_tables(prepared.make(seat_seed(seed, p))),
+        let seat = rules.seat_name(p);
+        let prepared = match specs[p.index()].take() {
+            Some(spec) if spec == "human" => {
+                seats.push(Seat::Human);
+                continue;
             }
+            Some(spec) => {
+                PreparedAgent::<R::State>::new(&spec, rules).with_context(|| format!("--{seat}"))?
+            }
+            None => strongest(rules, seat)?,
+        };
+        seats.push(Seat::Computer {
+            agent: with_tables(prepared.make(seat_seed(seed, p))),
         });
     }
-    let hint_spec = args
-        .hint
-        .clone()
-        .unwrap_or_else(|| <R::State as Playable>::strongest_agent(rules).to_string());
     let mut hint: Option<Box<dyn Agent<R::State>>> = None;
-    let hint_prepared = || PreparedAgent::<R::State>::new(&hint_spec, rules).context("--hint");
+    let hint_prepared = || match &args.hint {
+        Some(spec) => PreparedAgent::<R::State>::new(spec, rules).context("--hint"),
+        None => strongest(rules, "hint"),
+    };
     let hint_seed = derive_seed(seed, HINT_STREAM);
     if args.hint.is_some() {
         hint = Some(with_tables(hint_prepared()?.make(hint_seed)));
