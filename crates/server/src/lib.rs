@@ -56,6 +56,7 @@ mod router;
 mod state;
 mod studies;
 mod tables;
+mod views;
 mod ws;
 
 use std::net::SocketAddr;
