@@ -322,7 +322,9 @@ impl PyTrainer {
     /// A new run on `ruleset` with `qasab train`'s settings (the weights depend on them and
     /// the seed, not on `threads`, which `step()` and the curve's matches use here).
     #[new]
-    #[pyo3(signature = (ruleset, games, seed=0, batch=32, lambda_=0.7, rate=0.001, hidden=(128, 32), curve_every=1000, curve_pairs=100, threads=0, across=false))]
+    /// With `start` (a network file), the run starts from that network's weights, encoding and
+    /// layer sizes (`qasab train --start`; `hidden` is then the network's).
+    #[pyo3(signature = (ruleset, games, seed=0, batch=32, lambda_=0.7, rate=0.001, hidden=(128, 32), curve_every=1000, curve_pairs=100, threads=0, across=false, start=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         ruleset: &str,
@@ -336,6 +338,7 @@ impl PyTrainer {
         curve_pairs: u64,
         threads: usize,
         across: bool,
+        start: Option<PathBuf>,
     ) -> PyResult<PyTrainer> {
         let rules = parse_ruleset(ruleset)?;
         let options = TrainOptions {
@@ -351,9 +354,17 @@ impl PyTrainer {
             curve_pairs,
             across,
         };
-        let inner = AnyTrainer::new(&rules, options)
-            .ok_or_else(|| no_network(&rules))?
-            .map_err(train_error)?;
+        let inner = match start {
+            Some(path) => {
+                let net = Network::load(&path).map_err(|e| {
+                    NetworkError::new_err(format!("start={}: {e}", path.display()))
+                })?;
+                AnyTrainer::from_network(&rules, options, &net)
+            }
+            None => AnyTrainer::new(&rules, options),
+        }
+        .ok_or_else(|| no_network(&rules))?
+        .map_err(train_error)?;
         Ok(PyTrainer {
             inner,
             started: Instant::now(),

@@ -434,3 +434,25 @@ def test_results_parsed_as_they_arrive_merge_as_the_chunks_text_does():
     assert merged == command
     with pytest.raises(ArgumentError, match="the results of chunk 0"):
         job.results().add(0, "not json")
+
+
+def test_a_run_from_a_network_starts_from_its_weights(tmp_path):
+    # `start=` is `qasab train --start`: the same network, byte for byte.
+    from qasab._qasab import NetworkError, Trainer
+    first = tmp_path / "first.safetensors"
+    first.write_bytes(Trainer("tab(columns=7,pieces=3)", 4, 3, 4, 0.7, 0.001, (16, 8), 0, 10,
+                              1).network())
+    ruleset = "tab(columns=7,pieces=3,enemy_row=free)"
+    tuned = Trainer(ruleset, 4, 5, 4, 0.7, 0.001, (64, 64), 0, 10, 1, start=str(first))
+    assert tuned.options["hidden"] == (16, 8)
+    tuned.step()
+    _, err, code = cli("train", ruleset, "--start", str(first), "--games", "4", "--seed", "5",
+                       "--batch", "4", "--curve-every", "0", "--threads", "1",
+                       "--out", str(tmp_path / "cli.safetensors"))
+    assert code == 0, err
+    assert tuned.network() == (tmp_path / "cli.safetensors").read_bytes()
+    assert b'"start":"tab-v2 (tab(columns=7,pieces=3), 0 games)"' in tuned.network()
+    with pytest.raises(NetworkError, match="nope"):
+        Trainer(ruleset, 4, start=str(tmp_path / "nope.safetensors"))
+    with pytest.raises(Exception, match="trained for tab"):
+        Trainer("tab-modern", 4, start=str(first))

@@ -404,7 +404,8 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
           hidden: Tuple[int, int] = (128, 32), curve_every: int = 1000, curve_pairs: int = 100,
           resume: Optional[str] = None, address: Optional[str] = None, use_ray: bool = True,
           retries: int = DEFAULT_RETRIES, threads: int = 0, progress: bool = True,
-          max_batches: Optional[int] = None, across: bool = False) -> Trainer:
+          max_batches: Optional[int] = None, across: bool = False,
+          start: Optional[str] = None) -> Trainer:
     """``qasab train``'s self-play training, its games played on a cluster. Writes, as the
     command does, the network to ``out``, and beside it ``STEM.checkpoint.safetensors`` after
     every batch (which ``resume`` and ``qasab train --resume`` go on from),
@@ -422,7 +423,9 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     --resume CHECKPOINT --rate R`` does, and without it at the checkpoint's. ``across=True``
     trains one network for the ruleset's whole family, each game on a reading drawn from its
     boards and rule options (``qasab train --across``); a resumed run keeps its checkpoint's
-    choice."""
+    choice. ``start=NETWORK`` starts a new run from that network's weights, encoding and
+    layer sizes (``qasab train --start``: fine-tuning a reading from its preset's or
+    family's network)."""
     checkpoint_path, curve_path, best_path = _stem_files(out)
     if resume is not None:
         with open(resume, "rb") as f:
@@ -432,11 +435,15 @@ def train(ruleset: Optional[str] = None, games: Optional[int] = None, *, out: st
     else:
         if ruleset is None or games is None:
             raise ArgumentError("a new run needs a ruleset and games (or resume=CHECKPOINT)")
+        if start is not None:
+            chosen_start = {"start": start}
+        else:
+            chosen_start = {}
         # Without a rate, the Trainer's own default.
         chosen = {} if rate is None else {"rate": rate}
         trainer = Trainer(ruleset, games, seed, batch, lambda_, hidden=tuple(hidden),
                           curve_every=curve_every, curve_pairs=curve_pairs, threads=threads,
-                          across=across, **chosen)
+                          across=across, **chosen, **chosen_start)
     ray = _connect(address) if use_ray and not trainer.finished() else None
     cpus = _cluster_cpus(ray) if ray else 1
     o = trainer.options

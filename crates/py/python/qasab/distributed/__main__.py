@@ -91,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--across", action="store_true",
                    help="one network for the family: each game on a reading drawn from its "
                         "boards and rule options (qasab train --across)")
+    t.add_argument("--start", metavar="NETWORK",
+                   help="start from this network's weights (qasab train --start)")
     t.add_argument("--threads", type=int, default=0,
                    help="threads with --no-ray (0: every core)")
     _cluster_flags(t, chunks=False)
@@ -112,7 +114,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             curve_pairs=args.curve_pairs, resume=args.resume,
                             address=args.address, use_ray=not args.no_ray,
                             retries=args.retries, threads=args.threads,
-                            progress=not args.quiet, across=args.across)
+                            progress=not args.quiet, across=args.across,
+                            start=args.start)
             print(f"{trainer.games_done} games of {trainer.ruleset}: network in {args.out}")
             return 0
         # Checked here, before connecting to the cluster.
