@@ -356,9 +356,8 @@ impl PyTrainer {
         };
         let inner = match start {
             Some(path) => {
-                let net = Network::load(&path).map_err(|e| {
-                    NetworkError::new_err(format!("start={}: {e}", path.display()))
-                })?;
+                let net = Network::load(&path)
+                    .map_err(|e| NetworkError::new_err(format!("start={}: {e}", path.display())))?;
                 AnyTrainer::from_network(&rules, options, &net)
             }
             None => AnyTrainer::new(&rules, options),

@@ -90,13 +90,16 @@ impl<S: Encode + Playable> DynTrainer for Trainer<S> {
 }
 
 /// Starts a run ([`Trainer::new`]).
-struct Start(TrainOptions);
+struct Start<'a>(TrainOptions, Option<&'a Network>);
 
-impl NetworkWork for Start {
+impl NetworkWork for Start<'_> {
     type Output = Result<AnyTrainer, TrainError>;
 
     fn run<S: Encode + Playable + Registered>(self, rules: &S::Ruleset) -> Self::Output {
-        let trainer = Trainer::<S>::new(rules.clone(), self.0)?;
+        let trainer = match self.1 {
+            Some(start) => Trainer::<S>::from_network(rules.clone(), self.0, start)?,
+            None => Trainer::<S>::new(rules.clone(), self.0)?,
+        };
         Ok(AnyTrainer {
             inner: Box::new(trainer),
         })
@@ -182,7 +185,20 @@ impl AnyTrainer {
     /// # Errors
     /// As [`Trainer::new`].
     pub fn new(rules: &AnyRuleset, options: TrainOptions) -> Option<Result<Self, TrainError>> {
-        with_network(rules, Start(options))
+        with_network(rules, Start(options, None))
+    }
+
+    /// A new run on `rules` from the weights of `start` ([`Trainer::from_network`]); `None`
+    /// for a game without networks.
+    ///
+    /// # Errors
+    /// As [`Trainer::from_network`].
+    pub fn from_network(
+        rules: &AnyRuleset,
+        options: TrainOptions,
+        start: &Network,
+    ) -> Option<Result<Self, TrainError>> {
+        with_network(rules, Start(options, Some(start)))
     }
 
     /// The run saved in `bytes`, a checkpoint of `rules`, to go on up to `games` games
