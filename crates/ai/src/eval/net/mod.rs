@@ -263,9 +263,10 @@ const SHIPPED_ACROSS: &[(&str, &[u8])] = &[
 /// RULESET`), where it plays that reading better than the family's network trained across its
 /// readings (docs/STRENGTH.md, "Every reading of `tab`"). The reading is the `ruleset` the
 /// file names; its family and board are the file's.
-const SHIPPED_READINGS: &[&[u8]] = &[include_bytes!(
-    "../../../nets/readings/tab-modern-end-most-captures.safetensors"
-)];
+const SHIPPED_READINGS: &[&[u8]] = &[
+    include_bytes!("../../../nets/readings/tab-modern-end-most-captures.safetensors"),
+    include_bytes!("../../../nets/readings/tab-enemy-row-freeze-exit.safetensors"),
+];
 
 /// The shipped networks of single readings, read on first use: each with its reading.
 fn shipped_readings() -> &'static [(String, Network)] {
