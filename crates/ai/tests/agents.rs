@@ -174,7 +174,8 @@ fn agent_specs_are_checked() {
     // The players listed are this ruleset's: Tihbat has the solver and no network.
     assert!(
         err("oracle").contains(
-            "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax"
+            "unknown player 'oracle'; valid players: random, solver, mcts, greedy, expectimax, \
+             strongest"
         ),
         "{}",
         err("oracle")
@@ -217,7 +218,7 @@ fn agent_specs_are_checked() {
     assert!(
         tab_spec("oracle")
             .unwrap_err()
-            .ends_with("valid players: random, mcts, greedy, expectimax, net")
+            .ends_with("valid players: random, mcts, greedy, expectimax, net, strongest")
     );
     let wide: qasab_core::tab::Ruleset = "tab(columns=11)".parse().unwrap();
     let wide_err = PreparedAgent::<qasab_core::tab::State>::new("oracle", &wide)
@@ -225,7 +226,7 @@ fn agent_specs_are_checked() {
         .unwrap()
         .to_string();
     assert!(
-        wide_err.ends_with("valid players: random, mcts, greedy, expectimax, net"),
+        wide_err.ends_with("valid players: random, mcts, greedy, expectimax, net, strongest"),
         "{wide_err}"
     );
     let wide: qasab_core::tab::Ruleset = "tab-modern(columns=11)".parse().unwrap();
@@ -234,7 +235,7 @@ fn agent_specs_are_checked() {
         .unwrap()
         .to_string();
     assert!(
-        wide_err.ends_with("valid players: random, mcts, greedy, expectimax"),
+        wide_err.ends_with("valid players: random, mcts, greedy, expectimax, strongest"),
         "{wide_err}"
     );
     assert!(

@@ -150,9 +150,11 @@ pub struct PlayArgs {
 fn seat_help(seat: &str, game: &str) -> String {
     format!(
         "Player for {seat} ({game}): human, or a computer player: {}, with options in \
-         parentheses such as mcts(level=3) or random(seed=3). Which games each plays, and its \
-         options: docs/players.md",
-        qasab_ai::players::AGENT_NAMES.join(", ")
+         parentheses such as mcts(level=3) or random(seed=3); or {} (the game's default \
+         player, which `qasab rules RULESET` names). Which games each plays, and its options: \
+         docs/players.md",
+        qasab_ai::players::AGENT_NAMES.join(", "),
+        qasab_ai::players::STRONGEST
     )
 }
 
@@ -316,8 +318,8 @@ pub struct SimulatedGames {
 pub struct ArenaArgs {
     /// The ruleset (write it before --players, which takes the words up to the next option).
     pub ruleset: String,
-    /// Two or more players: specs such as random, solver or random(seed=3), separated by
-    /// spaces or commas. A spec given twice plays as two players, labelled spec#1 and spec#2.
+    /// Two or more players: specs such as random, solver, random(seed=3) or strongest (the
+    /// game's default player), separated by spaces or commas. A spec given twice plays as two players, labelled spec#1 and spec#2.
     #[arg(long, num_args = 1.., required = true, value_name = "SPEC")]
     pub players: Vec<String>,
     /// Games per pairing: an even number, half with each seating.

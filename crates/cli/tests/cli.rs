@@ -1631,9 +1631,22 @@ fn rules_fit_in_80_columns() {
     let columns: Vec<usize> = in_force
         .lines()
         .skip(1)
+        .take_while(|l| !l.is_empty())
         .map(|l| l.find(" = ").unwrap_or_else(|| panic!("{l}")))
         .collect();
     assert!(columns.windows(2).all(|w| w[0] == w[1]), "{in_force}");
+    // Then what the player `strongest` stands for on the ruleset.
+    let default = ok(&["rules", "tihbat"]);
+    assert!(
+        default.contains(
+            "\nDefault player (the player `strongest`, the default opponent and hint): solver;\n\
+             where it cannot play, mcts\n"
+        ),
+        "{default}"
+    );
+    assert!(ok(&["rules", "tab(columns=13)"]).ends_with(
+        "\nDefault player (the player `strongest`, the default opponent and hint): mcts\n"
+    ));
 }
 
 /// The sessions of `qasab play` in the README are what the command prints: each block that

@@ -309,6 +309,15 @@ def test_strongest_player_is_the_cli_default():
         assert qasab.Agent(spec, game, seed=1).spec().startswith(spec.split("(")[0])
 
 
+def test_strongest_names_the_default_player():
+    assert qasab.Agent("strongest", "tihbat(seeds=3)").spec() == "solver"
+    assert qasab.Agent("strongest(seed=2)", "tab(columns=11)").spec() == "mcts(seed=2)"
+    tab = qasab.load_game("tab")
+    assert qasab.Agent("strongest", tab).spec() == tab.strongest_player()
+    with pytest.raises(qasab.QasabError, match="no option 'wit'"):
+        qasab.Agent("strongest(wit=1)", "tab")
+
+
 def test_solver_agent_on_tihbat():
     game = qasab.load_game("tihbat(seeds=2)")
     state = game.new_initial_state()

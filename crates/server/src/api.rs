@@ -64,8 +64,8 @@ fn seats_schema(missing: &str) -> Array {
         .max_items(Some(2))
         .description(Some(format!(
             "The two seats in seat order (south, north; white, black): `human`, a computer \
-             player's spec such as `solver`, `random(seed=3)` or `mcts(level=2)`, or null for \
-             the strongest player of the game's exact ruleset that the server can play (on a \
+             player's spec such as `solver`, `random(seed=3)`, `mcts(level=2)` or `strongest` \
+             (the same as null, with options), or null for the strongest player of the game's exact ruleset that the server can play (on a \
              preset's variant, the plain player the server picks there; `mcts` where the \
              solver is above the server's limits); the answer names the player picked. \
              Missing or null: {missing}."

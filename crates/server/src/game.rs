@@ -139,18 +139,19 @@ pub fn new_game(
     limits: &Limits,
 ) -> Result<Game, GameError> {
     let rules = parse_ruleset(ruleset)?;
-    let seat = |p: Player| -> Result<Seat, GameError> {
+    let seat = |p: Player| -> Result<(Seat, String), GameError> {
         let spec = seats[p.index()].trim();
         if spec == "human" {
-            return Ok(Seat::Human);
+            return Ok((Seat::Human, spec.to_string()));
         }
-        prepared(spec, &rules, limits)
-            .map(Seat::Computer)
+        playable(spec, &rules, limits)
+            .map(|(spec, player)| (Seat::Computer(player), spec))
             .map_err(|e| GameError::Setup(format!("{}: {e}", rules.seat_name(p))))
     };
+    let [(one, one_spec), (two, two_spec)] = [seat(Player::One)?, seat(Player::Two)?];
     Ok(Game {
-        seats: [seat(Player::One)?, seat(Player::Two)?],
-        specs: seats.clone().map(|s| s.trim().to_string()),
+        seats: [one, two],
+        specs: [one_spec, two_spec],
         seed,
         game: AnyGame::new(&rules),
         log: Vec::new(),
@@ -202,6 +203,28 @@ pub fn strongest_playable(rules: &AnyRuleset, limits: &Limits) -> Result<&'stati
         "no computer player of {rules} can play on this server: {}",
         passed.join("; ")
     )))
+}
+
+/// The player of `spec` for `rules` within `limits` ([`prepared`]), and the spec of what
+/// plays: `spec` itself, or for `strongest` the first of the game's default players that the
+/// server can play ([`AnyPlayer::stands_for`]).
+///
+/// # Errors
+/// A message: the player's own error, or the limit passed (for `strongest`, one for each
+/// default player).
+fn playable(
+    spec: &str,
+    rules: &AnyRuleset,
+    limits: &Limits,
+) -> Result<(String, AnyPlayer), String> {
+    let mut passed = Vec::new();
+    for spec in AnyPlayer::stands_for(spec, rules).map_err(|e| e.to_string())? {
+        match prepared(&spec, rules, limits) {
+            Ok(player) => return Ok((spec, player)),
+            Err(why) => passed.push(why),
+        }
+    }
+    Err(passed.join("; "))
 }
 
 /// Prepared players by ruleset and spec, shared by every game: the Tihbat solver is solved
@@ -618,6 +641,12 @@ impl Game {
         self.tables = tables;
     }
 
+    /// The two seats' specs in seat order: `human`, or the spec of the computer player that
+    /// plays the seat.
+    pub(crate) fn specs(&self) -> &[String; 2] {
+        &self.specs
+    }
+
     /// The game's strongest computer player, whatever the limits of a host.
     pub fn strongest(&self) -> &'static str {
         AnyPlayer::strongest(self.rules())
@@ -645,9 +674,8 @@ impl Game {
                 "human is not a player that ranks moves; name a computer player".into(),
             ));
         }
-        let player = prepared(&spec, self.rules(), limits)
-            .map_err(GameError::Setup)?
-            .with_tables(self.tables.as_ref());
+        let (spec, player) = playable(&spec, self.rules(), limits).map_err(GameError::Setup)?;
+        let player = player.with_tables(self.tables.as_ref());
         let state = self.game.state().clone();
         let index = self.index();
         let strongest =

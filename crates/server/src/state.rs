@@ -423,10 +423,11 @@ impl AppState {
                 game.apply(a)
                     .map_err(|e| GameError::Record(format!("action {}: {e}", i + 1)))?;
             }
+            // What plays, as stored: `strongest` is kept as the player it stood for.
+            let seats = game.specs().clone();
             Ok::<_, GameError>((game, seats))
         })
         .await??;
-        let seats = seats.map(|s| s.trim().to_string());
         let hints = hints.unwrap_or_else(|| seats.iter().any(|s| s != "human"));
         game.set_hints(hints);
         game.set_tables(self.0.tables.of(game.rules()));

@@ -224,6 +224,42 @@ async fn a_null_seat_is_the_strongest_player_of_the_exact_ruleset() {
     assert_error(status, &body, StatusCode::UNPROCESSABLE_ENTITY, "columns");
 }
 
+/// A seat given as `strongest` is the game's default player within the server's limits,
+/// named by its own spec: the solver on a small Tihbat, `mcts` on one above the server's
+/// seeds, with its options.
+#[tokio::test]
+async fn a_strongest_seat_is_the_default_player_within_the_limits() {
+    let s = Server::new();
+    for (ruleset, seat, expected) in [
+        ("tihbat", "strongest", "solver"),
+        ("tihbat(seeds=60)", "strongest", "mcts"),
+        ("tihbat(seeds=60)", "strongest(seed=4)", "mcts(seed=4)"),
+    ] {
+        let (status, game) = s
+            .post(
+                "/api/games",
+                None,
+                json!({"ruleset": ruleset, "seats": ["human", seat]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{ruleset} {seat}: {game}");
+        assert_eq!(game["seats"][1]["player"], expected, "{ruleset} {seat}");
+    }
+    let (status, body) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"ruleset": "tihbat", "seats": ["human", "strongest(wit=1)"]}),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no option 'wit'",
+    );
+}
+
 #[tokio::test]
 async fn openapi_document_describes_every_route() {
     let s = Server::new();

@@ -10,7 +10,7 @@ use qasab_core::{
 use crate::agent::{Agent, ValueKind};
 use crate::players::limits::Limits;
 use crate::players::playable::Playable;
-use crate::players::registry::{AGENT_NAMES, PreparedAgent, strongest_first};
+use crate::players::registry::{AGENT_NAMES, PreparedAgent, stands_for, strongest_first};
 use crate::search::endgame::TableSet;
 use crate::spec::{AgentError, AgentSpec, Cost};
 
@@ -198,6 +198,16 @@ impl AnyPlayer {
         self.make(seed).evaluate(state)
     }
 
+    /// The specs that `spec` stands for on `rules`, in the order to try them
+    /// ([`stands_for`]): itself, or for `strongest` the game's default players with its
+    /// options. A host that keeps players by spec plays the first it can.
+    ///
+    /// # Errors
+    /// [`AgentError::Syntax`] for a spec that does not read.
+    pub fn stands_for(spec: &str, rules: &AnyRuleset) -> Result<Vec<String>, AgentError> {
+        with_ruleset!(rules, r => typed_stands_for(spec, r))
+    }
+
     /// The strongest player of a game, used as the default opponent and for hints.
     pub fn strongest(rules: &AnyRuleset) -> &'static str {
         with_ruleset!(rules, r => strongest_of(r))
@@ -242,6 +252,16 @@ where
     R::State: Playable,
 {
     R::State::strongest_agent(rules)
+}
+
+fn typed_stands_for<R: Ruleset>(spec: &str, rules: &R) -> Result<Vec<String>, AgentError>
+where
+    R::State: Playable,
+{
+    Ok(stands_for::<R::State>(spec, rules)?
+        .iter()
+        .map(ToString::to_string)
+        .collect())
 }
 
 fn typed_strongest_first<R: Ruleset>(rules: &R) -> Vec<&'static str>

@@ -38,5 +38,6 @@ pub use limits::{FILE_OPTIONS, Limits};
 pub use plan::{AgentMaker, Plan};
 pub use playable::{NetworkWork, Playable, with_network};
 pub use registry::{
-    AGENT_NAMES, FALLBACK_AGENT, PreparedAgent, option_docs, strongest_first, unknown_agent,
+    AGENT_NAMES, FALLBACK_AGENT, PreparedAgent, STRONGEST, option_docs, stands_for,
+    strongest_first, unknown_agent,
 };

@@ -62,6 +62,42 @@ impl<S: Playable> Plan<S> {
     }
 }
 
+/// The name that stands for a game's default player wherever a spec is read (the commands,
+/// the server, Python): the first of [`strongest_first`] that can play, whatever it is at the
+/// time (`mcts(eval=net,iterations=70000)` on `tab`, `solver` on a small Tihbat, `mcts` on a
+/// reading without a measured default). Its options are added to that player's
+/// (`strongest(seed=3)`), and what plays is named by its own spec.
+pub const STRONGEST: &str = "strongest";
+
+/// The specs that `spec` stands for on `rules`, in the order to try them: `spec` itself, or
+/// for [`STRONGEST`] the game's default players, strongest first, each with the options given
+/// to `strongest` set over its own.
+///
+/// # Errors
+/// As [`AgentSpec::parse`].
+pub fn stands_for<S: Playable>(
+    spec: &str,
+    rules: &S::Ruleset,
+) -> Result<Vec<AgentSpec>, AgentError> {
+    let parsed = AgentSpec::parse(spec)?;
+    if parsed.name != STRONGEST {
+        return Ok(vec![parsed]);
+    }
+    Ok(strongest_first::<S>(rules)
+        .into_iter()
+        .map(|default| {
+            let mut player = AgentSpec::parse(default).expect("a default player's spec reads");
+            for (key, value) in &parsed.options {
+                match player.options.iter_mut().find(|(k, _)| k == key) {
+                    Some((_, v)) => v.clone_from(value),
+                    None => player.options.push((key.clone(), value.clone())),
+                }
+            }
+            player
+        })
+        .collect())
+}
+
 /// The error for an agent name nobody knows, listing the players `rules` has.
 pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> AgentError {
     // Reading a plain spec prepares nothing (the solver solves only when prepared).
@@ -72,9 +108,11 @@ pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> Agent
         };
         read_spec::<S>(&plain, rules).is_ok()
     };
+    let mut valid: Vec<&'static str> = AGENT_NAMES.iter().copied().filter(has).collect();
+    valid.push(STRONGEST);
     AgentError::UnknownAgent {
         name: spec.name.clone(),
-        valid: AGENT_NAMES.iter().copied().filter(has).collect(),
+        valid,
     }
 }
 
@@ -110,29 +148,56 @@ pub struct PreparedAgent<S: GameState> {
 }
 
 impl<S: Playable> PreparedAgent<S> {
-    /// Parses and prepares a spec for `rules`.
+    /// Parses and prepares a spec for `rules` ([`STRONGEST`]: the first default player that
+    /// prepares).
     ///
     /// # Errors
-    /// As [`AgentSpec::parse`], [`Plan::read`] and [`Plan::prepare`].
+    /// As [`AgentSpec::parse`], [`Plan::read`] and [`Plan::prepare`]; for `strongest`, the
+    /// first default player's error if none prepares.
     pub fn new(spec: &str, rules: &S::Ruleset) -> Result<Self, AgentError> {
-        let (spec, seed, plan) = Self::read(spec, rules)?;
-        let cost = plan.cost.clone();
-        Ok(PreparedAgent {
-            spec,
-            seed,
-            cost,
-            maker: plan.prepare()?,
-        })
+        let mut first_error = None;
+        for spec in stands_for::<S>(spec, rules)? {
+            let prepared = Self::read(spec, rules).and_then(|(spec, seed, plan)| {
+                let cost = plan.cost.clone();
+                Ok(PreparedAgent {
+                    spec,
+                    seed,
+                    cost,
+                    maker: plan.prepare()?,
+                })
+            });
+            match prepared {
+                Ok(player) => return Ok(player),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.expect("a spec stands for at least one player"))
     }
 
     /// Parses a spec and prepares it for `rules` if what it spends is within a host's
-    /// `limits` ([`Limits::check`]), before any expensive preparation.
+    /// `limits` ([`Limits::check`]), before any expensive preparation; [`STRONGEST`] is the
+    /// first default player that the limits allow and that prepares.
     ///
     /// # Errors
-    /// A message: the player's own error, or the limit passed.
+    /// A message: the player's own error, or the limit passed (for `strongest`, one for each
+    /// default player, joined by `; `).
     pub fn within(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
+        let mut passed = Vec::new();
+        for spec in stands_for::<S>(spec, rules).map_err(|e| e.to_string())? {
+            match Self::within_one(spec, rules, limits) {
+                Ok(player) => return Ok(player),
+                Err(why) => passed.push(why),
+            }
+        }
+        Err(passed.join("; "))
+    }
+
+    fn within_one(spec: AgentSpec, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
+        let text = spec.to_string();
         let (parsed, seed, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
-        limits.check(spec, &plan.cost)?;
+        limits.check(&text, &plan.cost)?;
         let cost = plan.cost.clone();
         Ok(PreparedAgent {
             spec: parsed,
@@ -169,29 +234,48 @@ impl<S: Playable> PreparedAgent<S> {
 
     /// Whether `limits` allow the player of `spec` on `rules`, read as [`PreparedAgent::within`]
     /// reads it but not prepared: cheap, where preparing the `solver` solves the game (and
-    /// may still fail).
+    /// may still fail). [`STRONGEST`] is allowed if one of the default players is.
     ///
     /// # Errors
     /// A message: the player's own error, or the limit passed.
     pub fn allowed(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<(), String> {
-        let (_, _, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
-        limits.check(spec, &plan.cost)
+        let mut passed = Vec::new();
+        for spec in stands_for::<S>(spec, rules).map_err(|e| e.to_string())? {
+            let text = spec.to_string();
+            let checked = Self::read(spec, rules)
+                .map_err(|e| e.to_string())
+                .and_then(|(_, _, plan)| limits.check(&text, &plan.cost));
+            match checked {
+                Ok(()) => return Ok(()),
+                Err(why) => passed.push(why),
+            }
+        }
+        Err(passed.join("; "))
     }
 
     /// Reads a spec for `rules` as [`PreparedAgent::new`] does, without preparing it (which
-    /// for `solver` solves the game): the spec in canonical form.
+    /// for `solver` solves the game): the spec in canonical form ([`STRONGEST`]: the first
+    /// default player's).
     ///
     /// # Errors
     /// As [`AgentSpec::parse`] and [`Plan::read`].
     pub fn check(spec: &str, rules: &S::Ruleset) -> Result<AgentSpec, AgentError> {
-        Self::read(spec, rules).map(|(spec, _, _)| spec)
+        let mut first_error = None;
+        for spec in stands_for::<S>(spec, rules)? {
+            match Self::read(spec, rules) {
+                Ok((spec, _, _)) => return Ok(spec),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.expect("a spec stands for at least one player"))
     }
 
     fn read(
-        spec: &str,
+        spec: AgentSpec,
         rules: &S::Ruleset,
     ) -> Result<(AgentSpec, Option<u64>, Plan<S>), AgentError> {
-        let spec = AgentSpec::parse(spec)?;
         let seed = spec.seed()?;
         let plan = Plan::read(&spec, rules)?;
         Ok((spec, seed, plan))
@@ -328,6 +412,63 @@ mod tests {
         // A game whose strongest is mcts has no other.
         let tab: qasab_core::tab::Ruleset = "tab(columns=29)".parse().unwrap();
         assert_eq!(strongest_first::<qasab_core::tab::State>(&tab), ["mcts"]);
+    }
+
+    #[test]
+    fn strongest_stands_for_the_games_default_player() {
+        use qasab_core::tihbat;
+        type Tab = qasab_core::tab::State;
+        let tab = qasab_core::tab::Ruleset::default();
+        let p = PreparedAgent::<Tab>::check("strongest", &tab).unwrap();
+        assert_eq!(p.to_string(), <Tab as Playable>::strongest_agent(&tab));
+        assert_ne!(p.to_string(), "mcts", "tab has a measured default");
+        // Its options are set over the default's own: added, or replacing the default's.
+        let p = PreparedAgent::<Tab>::check("strongest(seed=3,iterations=500)", &tab).unwrap();
+        assert_eq!(p.to_string(), "mcts(eval=net,iterations=500,seed=3)");
+        let p = PreparedAgent::<Tab>::new("strongest(seed=3)", &tab).unwrap();
+        assert_eq!((p.spec.name.as_str(), p.seed), ("mcts", Some(3)));
+        // A reading without a measured default: plain mcts.
+        let wide: qasab_core::tab::Ruleset = "tab(columns=29)".parse().unwrap();
+        let p = PreparedAgent::<Tab>::check("strongest", &wide).unwrap();
+        assert_eq!(p.to_string(), "mcts");
+        // A bad option is the default player's error.
+        let e = PreparedAgent::<Tab>::check("strongest(foo=1)", &tab).unwrap_err();
+        assert!(
+            e.to_string().contains("player mcts has no option 'foo'"),
+            "{e}"
+        );
+        // The name is listed among the players where an unknown one is refused.
+        let e = PreparedAgent::<Tab>::check("wizard", &tab).unwrap_err();
+        assert!(e.to_string().ends_with(", net, strongest"), "{e}");
+
+        // On Tihbat: the solver where it can play, else mcts, with and without limits.
+        let limits = Limits::host("the server", 500, 1);
+        let small = tihbat::Ruleset::with_seeds(3);
+        let p = PreparedAgent::<tihbat::State>::new("strongest", &small).unwrap();
+        assert_eq!(p.spec.to_string(), "solver");
+        let large = tihbat::Ruleset::with_seeds(60);
+        let p = PreparedAgent::<tihbat::State>::within("strongest", &large, &limits).unwrap();
+        assert_eq!(p.spec.to_string(), "mcts");
+        assert_eq!(
+            PreparedAgent::<tihbat::State>::allowed("strongest", &large, &limits),
+            Ok(())
+        );
+        let unproven: tihbat::Ruleset = "tihbat(seeds=12,cycle=own-side)".parse().unwrap();
+        let p = PreparedAgent::<tihbat::State>::new("strongest", &unproven).unwrap();
+        assert_eq!(p.spec.to_string(), "mcts");
+        // Above every limit: why each default was passed over.
+        let tiny = Limits {
+            iterations: 10,
+            ..limits.clone()
+        };
+        let e = PreparedAgent::<tihbat::State>::within("strongest(iterations=20)", &large, &tiny)
+            .err()
+            .unwrap();
+        assert!(
+            e.starts_with("player solver has no option 'iterations'")
+                && e.contains("; mcts(iterations=20): iterations=20 is above the server's limit"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use qasab_ai::players::{AnyPlayer, STRONGEST};
 use qasab_core::AnyRuleset;
 
 use super::parse_ruleset;
@@ -23,6 +24,7 @@ pub fn run(ruleset: Option<&str>) -> Result<ExitCode> {
             out.push_str(&r.rules_text());
             let _ = writeln!(out, "\nOptions in force:");
             options_table(&r, &mut out, true);
+            let _ = writeln!(out, "\n{}", default_player(&r));
         }
         None => {
             let _ = writeln!(
@@ -41,6 +43,20 @@ pub fn run(ruleset: Option<&str>) -> Result<ExitCode> {
     }
     out!("{}", wrap(&out, width()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the player spec `strongest` stands for on `rules`: the game's default players,
+/// strongest first.
+fn default_player(rules: &AnyRuleset) -> String {
+    let players = AnyPlayer::strongest_first(rules);
+    let mut line = format!(
+        "Default player (the player `{STRONGEST}`, the default opponent and hint): {}",
+        players[0]
+    );
+    for fallback in &players[1..] {
+        let _ = write!(line, "; where it cannot play, {fallback}");
+    }
+    line
 }
 
 /// The terminal's width, or [`DEFAULT_WIDTH`] when standard output is not a terminal.
