@@ -18,6 +18,21 @@ pub trait Agent<S: GameState>: Send {
         let _ = state;
         None
     }
+
+    /// What the agent's last search spent, for a player that searches by iterations (`mcts`);
+    /// `None` for the others, and where the last decision was played without a search.
+    fn last_search(&self) -> Option<SearchCounts> {
+        None
+    }
+}
+
+/// What one search spent.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounts {
+    /// Iterations run, over all its trees.
+    pub iterations: u64,
+    /// Nodes its graphs hold at the end.
+    pub nodes: u64,
 }
 
 /// What an agent's move values mean.

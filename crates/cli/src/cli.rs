@@ -477,11 +477,24 @@ pub struct BenchArgs {
     /// The ruleset to measure; omit to measure every ruleset's default.
     pub ruleset: Option<String>,
     /// Seconds of playouts per measurement.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, conflicts_with = "search")]
     pub seconds: f64,
-    /// Seed of the playouts.
+    /// Seed of the playouts, or of the positions and the players with --search.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Measure a player's decisions instead of random playouts: over a fixed seeded set of
+    /// positions (decisions of random games, 40 to 120 decisions in), the time a decision
+    /// takes, and for mcts the iterations and network evaluations a second, on one search
+    /// thread and on all (see docs/PERFORMANCE.md).
+    #[arg(long)]
+    pub search: bool,
+    /// With --search: the player (default: strongest, the ruleset's default player). A spec
+    /// that sets threads= is measured with those threads only.
+    #[arg(long, value_name = "SPEC", requires = "search")]
+    pub player: Option<String>,
+    /// With --search: the positions, one decision in each.
+    #[arg(long, default_value_t = 20, requires = "search")]
+    pub positions: usize,
     /// Print a JSON array.
     #[arg(long)]
     pub json: bool,

@@ -500,6 +500,99 @@ fn bench_prints_the_json_contract() {
     );
 }
 
+/// `qasab bench --search`: a row for the player as given, then with the search threads of
+/// every core where it has them; every figure in --json; the positions and the player's
+/// choices fixed by the seed, so the iterations a decision are exactly the budget.
+#[test]
+fn bench_search_measures_a_players_decisions() {
+    let rows = |args: &[&str]| -> Vec<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_str(&ok(args)).unwrap();
+        v.as_array().unwrap().clone()
+    };
+    let v = rows(&[
+        "bench",
+        "--search",
+        "tab",
+        "--player",
+        "mcts(iterations=300,eval=net)",
+        "--positions",
+        "3",
+        "--json",
+    ]);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    assert_eq!(v.len(), if cores > 1 { 2 } else { 1 }, "{v:?}");
+    let r = &v[0];
+    assert_eq!(r["ruleset"], "tab");
+    assert_eq!(r["player"], "mcts(iterations=300,eval=net)");
+    assert_eq!(
+        (r["threads"].as_u64(), r["decisions"].as_u64()),
+        (Some(1), Some(3))
+    );
+    assert_eq!(r["iterations_per_decision"].as_f64(), Some(300.0));
+    for key in [
+        "decision_ms_median",
+        "decision_ms_mean",
+        "decision_ms_max",
+        "iterations_per_second",
+        "nodes_per_decision",
+        "network_evaluations_per_second",
+    ] {
+        assert!(r[key].as_f64().unwrap() > 0.0, "{key}: {r}");
+    }
+    if cores > 1 {
+        assert_eq!(v[1]["threads"].as_u64(), Some(cores as u64));
+        assert_eq!(
+            v[1]["player"],
+            format!("mcts(iterations=300,eval=net,threads={cores})")
+        );
+    }
+    // The default player is `strongest`; one without threads is measured once and names no
+    // iterations; a spec that sets threads is measured with them only.
+    let v = rows(&[
+        "bench",
+        "--search",
+        "tihbat(seeds=3)",
+        "--positions",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0]["player"], "solver");
+    assert!(v[0]["iterations_per_second"].is_null());
+    let v = rows(&[
+        "bench",
+        "--search",
+        "tihbat(seeds=3)",
+        "--player",
+        "mcts(iterations=100,threads=1)",
+        "--positions",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v.len(), 1, "{v:?}");
+    let text = ok(&[
+        "bench",
+        "--search",
+        "tab-ludii",
+        "--player",
+        "greedy",
+        "--positions",
+        "2",
+    ]);
+    assert!(
+        text.starts_with("tab-ludii\n  greedy (1 thread): 2 decisions, median "),
+        "{text}"
+    );
+    fails(
+        &["bench", "--search", "tab", "--player", "wizard"],
+        "--player wizard: tab: unknown player 'wizard'",
+    );
+    fails(
+        &["bench", "--search", "--positions", "0"],
+        "--positions must be from 1 to 10000",
+    );
+}
+
 #[test]
 fn tab_rules_list_every_option_with_rule_ids() {
     let out = ok(&["rules", "tab"]);

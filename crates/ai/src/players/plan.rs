@@ -126,4 +126,8 @@ impl<S: GameState> Agent<S> for NamingFile<S> {
     fn evaluate(&mut self, state: &S) -> Option<crate::agent::Evaluation<S::Move>> {
         self.inner.evaluate(state)
     }
+
+    fn last_search(&self) -> Option<crate::agent::SearchCounts> {
+        self.inner.last_search()
+    }
 }

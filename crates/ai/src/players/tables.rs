@@ -17,12 +17,18 @@ use crate::search::turn::{best_first, best_moves};
 pub struct WithTables<S: Playable> {
     inner: Box<dyn Agent<S>>,
     tables: Arc<TableSet>,
+    /// Whether the last decision was the tables', not the player's.
+    from_tables: bool,
 }
 
 impl<S: Playable> WithTables<S> {
     /// `inner`, consulting `tables` first.
     pub fn new(inner: Box<dyn Agent<S>>, tables: Arc<TableSet>) -> Self {
-        WithTables { inner, tables }
+        WithTables {
+            inner,
+            tables,
+            from_tables: false,
+        }
     }
 }
 
@@ -34,10 +40,18 @@ impl<S: Playable> Agent<S> for WithTables<S> {
 
     /// In a table, the first move in move order among those of the best exact value.
     fn choose(&mut self, state: &S) -> S::Move {
-        match S::table_values(&self.tables, state) {
+        let values = S::table_values(&self.tables, state);
+        self.from_tables = values.is_some();
+        match values {
             Some(values) => best_moves(&values)[0],
             None => self.inner.choose(state),
         }
+    }
+
+    fn last_search(&self) -> Option<crate::agent::SearchCounts> {
+        (!self.from_tables)
+            .then(|| self.inner.last_search())
+            .flatten()
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {

@@ -195,6 +195,7 @@ impl Network {
         if let Turn::Over(o) = state.turn() {
             return terminal_value(&o, player);
         }
+        evaluations::add(1);
         let (us, v) = FEATURES.with(|f| {
             let mut f = f.borrow_mut();
             let us = Encode::encode(state, self.encoding, &mut f);
@@ -212,7 +213,7 @@ impl Network {
         states: impl IntoIterator<Item = &'a S>,
         player: Player,
     ) -> Vec<f64> {
-        batch(
+        let values = batch(
             &self.mlp,
             self.encoding,
             states,
@@ -221,7 +222,37 @@ impl Network {
                 let v = f64::from(v).clamp(-crate::eval::MAX_ESTIMATE, crate::eval::MAX_ESTIMATE);
                 if us == player { v } else { -v }
             },
-        )
+        );
+        evaluations::add(values.len() as u64);
+        values
+    }
+}
+
+/// A count of the states the networks value ([`Network::value`], [`Network::values`]; a
+/// finished game, valued by its result, is not counted), over the whole process, for the
+/// figures of `qasab bench --search`. Off unless started: then one relaxed load a call.
+pub mod evaluations {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+    static COUNTING: AtomicBool = AtomicBool::new(false);
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+
+    /// Starts counting (from 0) or stops; the count so far.
+    pub fn count(on: bool) -> u64 {
+        COUNTING.store(on, Relaxed);
+        COUNT.swap(0, Relaxed)
+    }
+
+    /// The count since [`count`] started it.
+    pub fn so_far() -> u64 {
+        COUNT.load(Relaxed)
+    }
+
+    #[inline]
+    pub(super) fn add(n: u64) {
+        if COUNTING.load(Relaxed) {
+            COUNT.fetch_add(n, Relaxed);
+        }
     }
 }
 
@@ -266,6 +297,9 @@ const SHIPPED_ACROSS: &[(&str, &[u8])] = &[
 const SHIPPED_READINGS: &[&[u8]] = &[
     include_bytes!("../../../nets/readings/tab-modern-end-most-captures.safetensors"),
     include_bytes!("../../../nets/readings/tab-enemy-row-freeze-exit.safetensors"),
+    include_bytes!("../../../nets/readings/tab-columns-7.safetensors"),
+    include_bytes!("../../../nets/readings/tab-tab-bank-none.safetensors"),
+    include_bytes!("../../../nets/readings/tab-hyde-columns-29.safetensors"),
 ];
 
 /// The shipped networks of single readings, read on first use: each with its reading.

@@ -6,7 +6,7 @@ use rand_core::Rng;
 use super::options::MctsOptions;
 use super::run::{SearchResult, run_search};
 use super::tree::Tree;
-use crate::agent::{Agent, Evaluation, ValueKind};
+use crate::agent::{Agent, Evaluation, SearchCounts, ValueKind};
 use crate::eval::Evaluate;
 use crate::rng::{GameRng, rng_from_seed};
 
@@ -23,6 +23,8 @@ pub struct MctsAgent<S: Evaluate> {
     /// The rest of the turn chosen by the last search (`tree=turns`): each decision with the
     /// state it is to be played in.
     plan: Vec<(S, S::Move)>,
+    /// What the last decision's search spent, `None` if it was played without one.
+    last: Option<SearchCounts>,
 }
 
 impl<S: Evaluate> MctsAgent<S> {
@@ -41,6 +43,7 @@ impl<S: Evaluate> MctsAgent<S> {
             rng: rng_from_seed(seed),
             trees: Vec::new(),
             plan: Vec::new(),
+            last: None,
         }
     }
 
@@ -55,7 +58,12 @@ impl<S: Evaluate> MctsAgent<S> {
     pub fn search(&mut self, state: &S) -> Option<SearchResult<S::Move>> {
         state.turn().player()?;
         let seed = self.rng.next_u64();
-        run_search(&mut self.trees, state, &self.options, seed)
+        let result = run_search(&mut self.trees, state, &self.options, seed);
+        self.last = result.as_ref().map(|r| SearchCounts {
+            iterations: r.iterations,
+            nodes: r.nodes,
+        });
+        result
     }
 
     /// The decisions still planned (`tree=turns`): the rest of the turn the last search chose,
@@ -73,6 +81,7 @@ impl<S: Evaluate> Agent<S> for MctsAgent<S> {
     /// With `tree=turns` the rest of the turn the search chose is played without searching
     /// again, as long as the game follows it.
     fn choose(&mut self, state: &S) -> S::Move {
+        self.last = None;
         if self.plan.first().is_some_and(|(s, _)| s == state) {
             return self.plan.remove(0).1;
         }
@@ -92,6 +101,10 @@ impl<S: Evaluate> Agent<S> for MctsAgent<S> {
             s.play_unchecked(m);
         }
         result.best()
+    }
+
+    fn last_search(&self) -> Option<SearchCounts> {
+        self.last
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
