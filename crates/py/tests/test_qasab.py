@@ -310,10 +310,13 @@ def test_strongest_player_is_the_cli_default():
 
 
 def test_strongest_names_the_default_player():
-    assert qasab.Agent("strongest", "tihbat(seeds=3)").spec() == "solver"
-    assert qasab.Agent("strongest(seed=2)", "tab(columns=11)").spec() == "mcts(seed=2)"
+    # spec() names the player it stood for, with the seed it uses.
+    assert qasab.Agent("strongest", "tihbat(seeds=3)").spec() == "solver(seed=0)"
+    assert qasab.Agent("strongest(seed=2)", "tab(columns=11)").spec() == "mcts(level=4,seed=2)"
     tab = qasab.load_game("tab")
-    assert qasab.Agent("strongest", tab).spec() == tab.strongest_player()
+    default = qasab.Agent(tab.strongest_player(), tab, seed=5).spec()
+    assert default.startswith("mcts(") and "eval=net" in default
+    assert qasab.Agent("strongest", tab, seed=5).spec() == default
     with pytest.raises(qasab.QasabError, match="no option 'wit'"):
         qasab.Agent("strongest(wit=1)", "tab")
 

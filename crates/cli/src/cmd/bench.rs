@@ -47,6 +47,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         }
         results.push(v);
     }
+    print_json(args, results)
+}
+
+/// With --json, the rows as one array; each row was printed as text as it came otherwise.
+fn print_json(args: &BenchArgs, results: Vec<Value>) -> Result<ExitCode> {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&Value::Array(results))?);
     }
@@ -89,10 +94,7 @@ fn search(args: &BenchArgs, rulesets: &[AnyRuleset]) -> Result<ExitCode> {
         }
         results.extend(rows);
     }
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&Value::Array(results))?);
-    }
-    Ok(ExitCode::SUCCESS)
+    print_json(args, results)
 }
 
 /// The rows of one ruleset over the same positions: the player of `player`, then, where its
