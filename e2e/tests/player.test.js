@@ -141,6 +141,11 @@ test('wide boards scroll sideways with squares of 36 px or more and labels of 11
               return r.left >= box.left - 1 && r.right <= box.right + 1;
             });
           });
+          // The button hides on the scroll events of that scroll, which may still be on their
+          // way on a busy machine.
+          await page.waitForFunction(
+            () => document.getElementById('board-to-movable').hidden, null, { timeout: 5000 },
+          ).catch(() => {});
           assert.equal(await page.locator('#board-to-movable').isVisible(), false, at);
           shown++;
         }
