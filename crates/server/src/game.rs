@@ -23,7 +23,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use qasab_ai::play::driver::{ChanceSource, seat_seed};
-use qasab_ai::players::{AnyPlayer, Limits};
+use qasab_ai::players::{AnyPlayer, Limits, STRONGEST};
 use qasab_ai::rng::derive_seed;
 use qasab_ai::search::endgame::TableSet;
 use qasab_core::{AnyAction, AnyGame, AnyRuleset, ParseActionError, Player, Turn};
@@ -179,30 +179,27 @@ pub fn fill_seats(
     let strongest = if seats.iter().any(Option::is_none) {
         strongest_playable(&parse_ruleset(ruleset)?, limits)?
     } else {
-        ""
+        String::new()
     };
-    Ok(seats.map(|s| s.unwrap_or_else(|| strongest.to_string())))
+    Ok(seats.map(|s| s.unwrap_or_else(|| strongest.clone())))
 }
 
 /// The strongest player of `rules` that the server can play within `limits`: the first of
 /// [`AnyPlayer::strongest_first`] (the game's strongest, then plain `mcts`) that the limits
-/// allow and that prepares. The exact `solver` of a Tihbat above the server's counters, or
-/// one whose values it cannot prove (`cycle=own-side`), gives way to `mcts`.
+/// allow and that prepares, as a seat of `strongest` reads. The exact `solver`
+/// of a Tihbat above the server's counters, or one whose values it cannot prove
+/// (`cycle=own-side`), gives way to `mcts`.
 ///
 /// # Errors
 /// [`GameError::Setup`] if none can be played, with why for each.
-pub fn strongest_playable(rules: &AnyRuleset, limits: &Limits) -> Result<&'static str, GameError> {
-    let mut passed = Vec::new();
-    for spec in AnyPlayer::strongest_first(rules) {
-        match prepared(spec, rules, limits) {
-            Ok(_) => return Ok(spec),
-            Err(why) => passed.push(why),
-        }
-    }
-    Err(GameError::Setup(format!(
-        "no computer player of {rules} can play on this server: {}",
-        passed.join("; ")
-    )))
+pub fn strongest_playable(rules: &AnyRuleset, limits: &Limits) -> Result<String, GameError> {
+    playable(STRONGEST, rules, limits)
+        .map(|(spec, _)| spec)
+        .map_err(|why| {
+            GameError::Setup(format!(
+                "no computer player of {rules} can play on this server: {why}"
+            ))
+        })
 }
 
 /// The player of `spec` for `rules` within `limits` ([`prepared`]), and the spec of what
@@ -667,7 +664,7 @@ impl Game {
     ) -> Result<HintJob, GameError> {
         let spec = match spec {
             Some(spec) => spec.trim().to_string(),
-            None => strongest_playable(self.rules(), limits)?.to_string(),
+            None => strongest_playable(self.rules(), limits)?,
         };
         if spec == "human" {
             return Err(GameError::Setup(

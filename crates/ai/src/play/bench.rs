@@ -29,28 +29,44 @@ pub fn random_playout<R: Ruleset>(
 /// give none).
 pub fn mid_game_positions<R: Ruleset>(rules: &R, n: usize) -> Vec<R::State> {
     let mut out = Vec::new();
-    let (mut moves, mut outs) = (Vec::new(), Vec::new());
     let mut game = 0;
     while out.len() < n {
         game += 1;
-        let mut rng = rng_from_seed(game);
-        let mut s = rules.initial_state();
-        let stop = 40 + below(&mut rng, 80);
-        let mut k = 0;
-        loop {
-            if let Turn::Player(_) = s.turn() {
-                k += 1;
-                if k >= stop {
-                    out.push(s);
-                    break;
-                }
+        let mut at_stop = None;
+        to_mid_game(rules, &mut rng_from_seed(game), |s, stop| {
+            if stop {
+                at_stop = Some(s.clone());
             }
-            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
-                break;
-            }
-        }
+        });
+        out.extend(at_stop);
     }
     out
+}
+
+/// Plays a random game of `rules` from `rng`, up to its decision number 40 + a number below
+/// 80 drawn first, or to its end if it ends sooner; `decision(state, stop)` sees every
+/// decision on the way, `stop` true at that last one.
+fn to_mid_game<R: Ruleset>(
+    rules: &R,
+    rng: &mut GameRng,
+    mut decision: impl FnMut(&R::State, bool),
+) {
+    let (mut moves, mut outs) = (Vec::new(), Vec::new());
+    let mut s = rules.initial_state();
+    let stop = 40 + below(rng, 80);
+    let mut k = 0;
+    loop {
+        if let Turn::Player(_) = s.turn() {
+            k += 1;
+            decision(&s, k >= stop);
+            if k >= stop {
+                return;
+            }
+        }
+        if !random_step(&mut s, rng, &mut moves, &mut outs) {
+            return;
+        }
+    }
 }
 
 /// Plays one random action on `s`: a uniformly random legal move, or a chance outcome drawn
@@ -137,32 +153,23 @@ pub fn bench_playouts<R: Ruleset>(rules: &R, seed: u64, min_time: Duration) -> P
 /// the same positions on every machine.
 pub fn decision_positions<R: Ruleset>(rules: &R, n: usize, seed: u64) -> Vec<R::State> {
     let mut out = Vec::new();
-    let (mut moves, mut outs) = (Vec::new(), Vec::new());
     let mut legal = Vec::new();
     // Enough games for any ruleset with a choice to make; a bound all the same.
     for game in 0..(100 * n as u64 + 100) {
         if out.len() >= n {
             break;
         }
-        let mut rng = rng_from_seed(derive_seed(seed, game));
-        let mut s = rules.initial_state();
-        let stop = 40 + below(&mut rng, 80);
-        let (mut k, mut last) = (0, None);
-        loop {
-            if let Turn::Player(_) = s.turn() {
-                k += 1;
+        let mut last = None;
+        to_mid_game(
+            rules,
+            &mut rng_from_seed(derive_seed(seed, game)),
+            |s, _| {
                 s.legal_moves(&mut legal);
                 if legal.len() > 1 {
                     last = Some(s.clone());
                 }
-                if k >= stop {
-                    break;
-                }
-            }
-            if !random_step(&mut s, &mut rng, &mut moves, &mut outs) {
-                break;
-            }
-        }
+            },
+        );
         out.extend(last);
     }
     out

@@ -98,6 +98,23 @@ pub fn stands_for<S: Playable>(
         .collect())
 }
 
+/// The first of `specs` (the players a spec stands for, [`stands_for`]) that `take` takes,
+/// with why each before it was refused; or, if none is taken, why each was, in order (never
+/// empty: a spec stands for at least one player).
+fn first_taken<T, E>(
+    specs: Vec<AgentSpec>,
+    mut take: impl FnMut(AgentSpec) -> Result<T, E>,
+) -> Result<(T, Vec<E>), Vec<E>> {
+    let mut refused = Vec::new();
+    for spec in specs {
+        match take(spec) {
+            Ok(taken) => return Ok((taken, refused)),
+            Err(why) => refused.push(why),
+        }
+    }
+    Err(refused)
+}
+
 /// The error for an agent name nobody knows, listing the players `rules` has.
 pub fn unknown_agent<S: Playable>(spec: &AgentSpec, rules: &S::Ruleset) -> AgentError {
     // Reading a plain spec prepares nothing (the solver solves only when prepared).
@@ -155,25 +172,16 @@ impl<S: Playable> PreparedAgent<S> {
     /// As [`AgentSpec::parse`], [`Plan::read`] and [`Plan::prepare`]; for `strongest`, the
     /// first default player's error if none prepares.
     pub fn new(spec: &str, rules: &S::Ruleset) -> Result<Self, AgentError> {
-        let mut first_error = None;
-        for spec in stands_for::<S>(spec, rules)? {
-            let prepared = Self::read(spec, rules).and_then(|(spec, seed, plan)| {
-                let cost = plan.cost.clone();
-                Ok(PreparedAgent {
-                    spec,
-                    seed,
-                    cost,
-                    maker: plan.prepare()?,
-                })
-            });
-            match prepared {
-                Ok(player) => return Ok(player),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        Err(first_error.expect("a spec stands for at least one player"))
+        first_taken(stands_for::<S>(spec, rules)?, |spec| {
+            Self::new_one(spec, rules)
+        })
+        .map(|(player, _)| player)
+        .map_err(|mut errors| errors.swap_remove(0))
+    }
+
+    fn new_one(spec: AgentSpec, rules: &S::Ruleset) -> Result<Self, AgentError> {
+        let (spec, seed, plan) = Self::read(spec, rules)?;
+        Self::prepared(spec, seed, plan)
     }
 
     /// Parses a spec and prepares it for `rules` if what it spends is within a host's
@@ -184,33 +192,34 @@ impl<S: Playable> PreparedAgent<S> {
     /// A message: the player's own error, or the limit passed (for `strongest`, one for each
     /// default player, joined by `; `).
     pub fn within(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
-        let mut passed = Vec::new();
-        for spec in stands_for::<S>(spec, rules).map_err(|e| e.to_string())? {
-            match Self::within_one(spec, rules, limits) {
-                Ok(player) => return Ok(player),
-                Err(why) => passed.push(why),
-            }
-        }
-        Err(passed.join("; "))
+        let specs = stands_for::<S>(spec, rules).map_err(|e| e.to_string())?;
+        first_taken(specs, |spec| Self::within_one(spec, rules, limits))
+            .map(|(player, _)| player)
+            .map_err(|passed| passed.join("; "))
     }
 
     fn within_one(spec: AgentSpec, rules: &S::Ruleset, limits: &Limits) -> Result<Self, String> {
         let text = spec.to_string();
-        let (parsed, seed, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
+        let (spec, seed, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
         limits.check(&text, &plan.cost)?;
+        Self::prepared(spec, seed, plan).map_err(|e| e.to_string())
+    }
+
+    /// The player of a plan read from `spec`, prepared.
+    fn prepared(spec: AgentSpec, seed: Option<u64>, plan: Plan<S>) -> Result<Self, AgentError> {
         let cost = plan.cost.clone();
         Ok(PreparedAgent {
-            spec: parsed,
+            spec,
             seed,
             cost,
-            maker: plan.prepare().map_err(|e| e.to_string())?,
+            maker: plan.prepare()?,
         })
     }
 
     /// The strongest player of `rules` that can be played, within `limits` if given: the
     /// first of [`strongest_first`] that the limits allow ([`PreparedAgent::within`]) and that
-    /// prepares. Also why each player before it was passed over, one message each
-    /// (`solver: the server solves tihbat up to seeds=20, not seeds=60`).
+    /// prepares, as [`STRONGEST`] reads. Also why each player before it was passed over, one
+    /// message each (`solver: the server solves tihbat up to seeds=20, not seeds=60`).
     ///
     /// # Errors
     /// If none can be played: why, for each of them.
@@ -218,18 +227,12 @@ impl<S: Playable> PreparedAgent<S> {
         rules: &S::Ruleset,
         limits: Option<&Limits>,
     ) -> Result<(Self, Vec<String>), String> {
-        let mut passed = Vec::new();
-        for spec in strongest_first::<S>(rules) {
-            let prepared = match limits {
-                Some(limits) => Self::within(spec, rules, limits),
-                None => Self::new(spec, rules).map_err(|e| e.to_string()),
-            };
-            match prepared {
-                Ok(player) => return Ok((player, passed)),
-                Err(why) => passed.push(why),
-            }
-        }
-        Err(passed.join("; "))
+        let specs = stands_for::<S>(STRONGEST, rules).map_err(|e| e.to_string())?;
+        first_taken(specs, |spec| match limits {
+            Some(limits) => Self::within_one(spec, rules, limits),
+            None => Self::new_one(spec, rules).map_err(|e| e.to_string()),
+        })
+        .map_err(|passed| passed.join("; "))
     }
 
     /// Whether `limits` allow the player of `spec` on `rules`, read as [`PreparedAgent::within`]
@@ -239,18 +242,14 @@ impl<S: Playable> PreparedAgent<S> {
     /// # Errors
     /// A message: the player's own error, or the limit passed.
     pub fn allowed(spec: &str, rules: &S::Ruleset, limits: &Limits) -> Result<(), String> {
-        let mut passed = Vec::new();
-        for spec in stands_for::<S>(spec, rules).map_err(|e| e.to_string())? {
+        let specs = stands_for::<S>(spec, rules).map_err(|e| e.to_string())?;
+        first_taken(specs, |spec| {
             let text = spec.to_string();
-            let checked = Self::read(spec, rules)
-                .map_err(|e| e.to_string())
-                .and_then(|(_, _, plan)| limits.check(&text, &plan.cost));
-            match checked {
-                Ok(()) => return Ok(()),
-                Err(why) => passed.push(why),
-            }
-        }
-        Err(passed.join("; "))
+            let (_, _, plan) = Self::read(spec, rules).map_err(|e| e.to_string())?;
+            limits.check(&text, &plan.cost)
+        })
+        .map(|_| ())
+        .map_err(|passed| passed.join("; "))
     }
 
     /// Reads a spec for `rules` as [`PreparedAgent::new`] does, without preparing it (which
@@ -260,16 +259,11 @@ impl<S: Playable> PreparedAgent<S> {
     /// # Errors
     /// As [`AgentSpec::parse`] and [`Plan::read`].
     pub fn check(spec: &str, rules: &S::Ruleset) -> Result<AgentSpec, AgentError> {
-        let mut first_error = None;
-        for spec in stands_for::<S>(spec, rules)? {
-            match Self::read(spec, rules) {
-                Ok((spec, _, _)) => return Ok(spec),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        Err(first_error.expect("a spec stands for at least one player"))
+        first_taken(stands_for::<S>(spec, rules)?, |spec| {
+            Self::read(spec, rules)
+        })
+        .map(|((spec, _, _), _)| spec)
+        .map_err(|mut errors| errors.swap_remove(0))
     }
 
     fn read(
