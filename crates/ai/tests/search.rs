@@ -354,6 +354,65 @@ fn fingerprints_tell_turn_states_apart() {
     }
 }
 
+/// The turn's graph finds its states by their short keys (`GameState::write_key`) and tells
+/// them apart by equality: it holds the same states, ends and decisions, in the same order, as
+/// a plain enumeration keyed by whole states, on every Tâb preset and on readings whose
+/// stacks are reduced by their histories.
+#[test]
+fn turn_graphs_keyed_short_equal_graphs_keyed_by_whole_states() {
+    for text in [
+        "tab",
+        "tab(reduction=square-landed)",
+        "tab(reduction=row-entered)",
+        "tab(columns=13,tab_bank=none)",
+        "tab-hyde",
+        "tab-modern",
+        "tab-ludii",
+        "tab-hyde-ludii",
+    ] {
+        let any: AnyRuleset = text.parse().unwrap();
+        let ends = with_ruleset!(&any, r => whole_state_enumeration_agrees(r));
+        assert!(ends > 100, "{text}: only {ends} turn ends compared");
+    }
+}
+
+/// Compares the graphs of seeded decision states of `rules` with a breadth-first enumeration
+/// whose map is keyed by whole states; returns the ends compared.
+fn whole_state_enumeration_agrees<R: Ruleset>(rules: &R) -> usize {
+    use std::collections::HashMap;
+    let mut compared = 0;
+    for s in decision_states(rules, 12, 20, 6) {
+        let g = qasab_ai::search::turn::TurnGraph::new(&s, 4096);
+        if !g.is_complete() {
+            continue;
+        }
+        let player = s.turn().player().unwrap();
+        let (mut states, mut index) = (vec![s.clone()], HashMap::from([(s.clone(), 0usize)]));
+        let (mut ends, mut moves, mut next) = (Vec::new(), Vec::new(), 0);
+        while next < states.len() {
+            let here = states[next].clone();
+            next += 1;
+            if here.turn() != Turn::Player(player) {
+                ends.push(here);
+                continue;
+            }
+            here.legal_moves(&mut moves);
+            for &m in &moves {
+                let mut child = here.clone();
+                child.play_unchecked(m);
+                if !index.contains_key(&child) {
+                    index.insert(child.clone(), states.len());
+                    states.push(child);
+                }
+            }
+        }
+        assert_eq!(g.len(), states.len(), "{rules}: the states of a turn");
+        assert!(g.ends().eq(ends.iter()), "{rules}: the ends of a turn");
+        compared += ends.len();
+    }
+    compared
+}
+
 /// Every end of a turn is reached by replaying its line from the turn's root.
 #[test]
 fn turn_lines_reach_their_ends() {

@@ -15,7 +15,7 @@
 //! decision at a time.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hasher};
 
 use qasab_core::{GameState, Player, Turn};
 
@@ -27,6 +27,15 @@ pub const TURN_STATES: usize = 4096;
 
 /// Values closer than this are equal when choosing among moves.
 pub(crate) const TIE: f64 = 1e-12;
+
+/// The bucket of `state` in a map of one turn's states: its short key
+/// ([`GameState::write_key`]), hashed.
+#[inline]
+fn key<S: GameState>(hasher: &BuildStateHasher, state: &S) -> u64 {
+    let mut h = hasher.build_hasher();
+    state.write_key(&mut h);
+    h.finish()
+}
 
 /// Every decision sequence of one player's turn, merged by state ([module docs](self)).
 #[derive(Clone, Debug)]
@@ -65,7 +74,7 @@ impl<S: GameState> TurnGraph<S> {
         let hasher = BuildStateHasher::default();
         let mut index: HashMap<u64, u32, BuildPassHasher> = HashMap::default();
         let mut same: Vec<u32> = vec![u32::MAX];
-        index.insert(hasher.hash_one(root), 0);
+        index.insert(key(&hasher, root), 0);
         let mut moves = Vec::new();
         let mut next = 0;
         while next < g.states.len() {
@@ -77,23 +86,30 @@ impl<S: GameState> TurnGraph<S> {
             g.states[i].legal_moves(&mut moves);
             let mut out = Vec::with_capacity(moves.len());
             for &m in &moves {
-                let mut child = g.states[i].clone();
-                child.play_unchecked(m);
-                let h = hasher.hash_one(&child);
+                // The child is played where it would be kept, after the last state, and
+                // dropped if it is there already: one copy of the state a decision.
+                let j = g.states.len();
+                g.states.extend_from_within(i..=i);
+                g.states[j].play_unchecked(m);
+                let (known, child) = g.states.split_at(j);
+                let child = &child[0];
+                let h = key(&hasher, child);
                 let head = index.get(&h).copied().unwrap_or(u32::MAX);
                 let mut found = head;
-                while found != u32::MAX && g.states[found as usize] != child {
+                while found != u32::MAX && known[found as usize] != *child {
                     found = same[found as usize];
                 }
                 let j = if found != u32::MAX {
+                    g.states.pop();
                     found
                 } else {
-                    if g.states.len() >= cap {
+                    if j >= cap {
+                        g.states.pop();
                         g.complete = false;
                         return g;
                     }
-                    let j = g.states.len() as u32;
                     let end = child.turn() != Turn::Player(player);
+                    let j = j as u32;
                     g.end_of
                         .push(if end { g.ends.len() as u32 } else { u32::MAX });
                     if end {
@@ -101,7 +117,6 @@ impl<S: GameState> TurnGraph<S> {
                     }
                     index.insert(h, j);
                     same.push(head);
-                    g.states.push(child);
                     g.edges.push(Vec::new());
                     j
                 };

@@ -270,6 +270,30 @@ impl Hash for Position {
     }
 }
 
+impl Position {
+    /// The short key of [`crate::GameState::write_key`]: where each side's pieces stand, which
+    /// squares hold converted pieces, the pending throws, the phase, the banked tâbs and the
+    /// captures. A turn's decisions move pieces, use throws and bank tâbs, so these few words
+    /// tell most states of one turn apart (the whole [`Hash`] writes about ten times as many);
+    /// every word is read from fields that equality compares or derives from them, so equal
+    /// positions write the same words.
+    #[inline]
+    pub(crate) fn write_key<H: Hasher>(&self, h: &mut H) {
+        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(32);
+        h.write_u64(fold(self.occ[0]));
+        h.write_u64(fold(self.occ[1]));
+        h.write_u64(fold(self.conv_sq[0] ^ self.conv_sq[1].rotate_left(64)));
+        h.write_u64(self.pending.0);
+        h.write_u64(
+            u64::from(self.bank[0])
+                | u64::from(self.bank[1]) << 16
+                | u64::from(self.captured[0]) << 32
+                | u64::from(self.captured[1]) << 48,
+        );
+        self.phase.hash(h);
+    }
+}
+
 /// `ROW_OF[columns][square]`: the row of a square, without a division.
 pub(super) static ROW_OF: [[u8; MAX_SQUARES]; 30] = {
     let mut t = [[0u8; MAX_SQUARES]; 30];
