@@ -90,6 +90,7 @@ impl<S: Evaluate> Tree<S> {
         self.links.clear();
         self.lines.clear();
         self.table.clear();
+        self.values.clear();
         self.nodes.push(Node::NEW);
         self.root = 0;
         self.clock = 0;
@@ -203,6 +204,9 @@ impl<S: Evaluate> Tree<S> {
         opts: &MctsOptions,
         rng: &mut GameRng,
     ) -> (f64, Option<f64>) {
+        if opts.cutoff == Some(0) && !matches!(stop, Stop::Over(_)) {
+            return (self.static_value(state, opts), None);
+        }
         let (moves, outs) = (&mut self.moves, &mut self.outs);
         match stop {
             Stop::Over(result) => (result, None),
@@ -217,6 +221,32 @@ impl<S: Evaluate> Tree<S> {
             }
             Stop::Repeat => (leaf_result(state, opts, rng, moves, outs, None), None),
         }
+    }
+
+    /// The value for [`Player::One`] of the leaf `state` under `cutoff=0`, the reward of a
+    /// finished game or the static evaluation, as [`leaf_result`] gives it (no rollout, no
+    /// random draw): taken from [`Tree::values`] if the state has been valued before in this
+    /// graph. Without a transposition table the same state is often a leaf of several paths
+    /// (the orders of one turn's decisions); a default search of `tab` values a third to a
+    /// half of its leaves again. The evaluation is a function of the state, so the search's
+    /// choices are the same, in less time. The table is cleared with the graph, and when it
+    /// holds [`Tree::values_cap`] states.
+    fn static_value(&mut self, state: &mut S, opts: &MctsOptions) -> f64 {
+        if let Turn::Over(o) = state.turn() {
+            return reward(&o, opts.margin);
+        }
+        let key = fingerprint(&*state);
+        if let Some(&v) = self.values.get(&key) {
+            return v;
+        }
+        let v = state.evaluate_with(Player::One, opts.eval);
+        if self.values.len() >= self.values_cap {
+            self.values.clear();
+        }
+        if self.values_cap > 0 {
+            self.values.insert(key, v);
+        }
+        v
     }
 
     /// Adds `result` to every node and link of the path, and with `minimax` > 0 backs up the
@@ -280,6 +310,82 @@ impl<S: Evaluate> Tree<S> {
             if !value.is_nan() {
                 self.nodes[i as usize].implicit = value;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use qasab_core::{AnyRuleset, GameState, Ruleset, Turn, with_ruleset};
+
+    use super::*;
+    use crate::eval::EvalWeights;
+    use crate::play::bench::random_step;
+
+    /// Grows a tree of `iterations` from `root` with `cutoff=0`, keeping the static values of
+    /// its leaves or not: (visits, sum, implicit) of every node.
+    fn grown<S: Evaluate>(root: &S, eval: EvalWeights, keep: bool) -> Vec<(u32, u64, u32)> {
+        let opts = MctsOptions {
+            cutoff: Some(0),
+            minimax: 0.4,
+            eval,
+            ..MctsOptions::default()
+        };
+        let mut tree = Tree::new();
+        tree.values_cap = if keep {
+            super::super::tree::MAX_VALUES
+        } else {
+            0
+        };
+        tree.search(root, &opts, 11, (3000, None, 1 << 20), None, None);
+        assert_eq!(tree.values.is_empty(), !keep);
+        let n = &tree.nodes;
+        n.iter()
+            .map(|n| (n.visits, n.sum.to_bits(), n.implicit.to_bits()))
+            .collect()
+    }
+
+    /// Decision states of a seeded random game of `rules`, one every ten decisions.
+    fn positions<R: Ruleset>(rules: &R) -> Vec<R::State> {
+        let mut rng = crate::rng::rng_from_seed(3);
+        let (mut s, mut out) = (rules.initial_state(), Vec::new());
+        let (mut moves, mut outs, mut seen) = (Vec::new(), Vec::new(), 0);
+        while out.len() < 4 && random_step(&mut s, &mut rng, &mut moves, &mut outs) {
+            if let Turn::Player(_) = s.turn() {
+                seen += 1;
+                if seen % 10 == 0 {
+                    out.push(s.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// Keeping the leaves' static values changes nothing a search computes: every node of
+    /// the tree has the same visits, sums and implicit values, bit for bit, with the shipped
+    /// network and with the hand-written evaluation, on every Tâb preset.
+    #[test]
+    fn kept_static_values_grow_the_same_tree() {
+        for text in [
+            "tab",
+            "tab-hyde",
+            "tab-modern",
+            "tab-ludii",
+            "tab-hyde-ludii",
+        ] {
+            let any: AnyRuleset = text.parse().unwrap();
+            let trees = with_ruleset!(&any, r => {
+                let mut trees = 0;
+                for s in positions(r) {
+                    for eval in [EvalWeights::NET, EvalWeights::Hand] {
+                        let kept = grown(&s, eval, true);
+                        assert_eq!(kept, grown(&s, eval, false), "{text}");
+                        trees += 1;
+                    }
+                }
+                trees
+            });
+            assert_eq!(trees, 8, "{text}");
         }
     }
 }

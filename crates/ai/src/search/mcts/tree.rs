@@ -33,6 +33,9 @@ pub(super) enum Edge<M, C> {
     Turn { start: u32, len: u32, end: u32 },
 }
 
+/// The most static values a graph keeps ([`Tree::values`]): about 40 MB.
+pub(super) const MAX_VALUES: usize = 1 << 20;
+
 /// No node yet: a link not yet followed.
 pub(super) const NO_NODE: u32 = u32::MAX;
 
@@ -106,6 +109,12 @@ pub(super) struct Tree<S: Evaluate> {
     pub(super) links: Vec<Link<S::Move, S::Chance>>,
     /// With transpositions: the node of each state met, by its fingerprint.
     pub(super) table: HashMap<u128, u32, BuildPassHasher>,
+    /// The static values of the leaves valued so far (`cutoff=0`), by their states'
+    /// fingerprints: the same state, reached again by another order of the same decisions, is
+    /// not valued again (the value is the same; see [`Tree::static_value`]).
+    pub(super) values: HashMap<u128, f64, BuildPassHasher>,
+    /// The most values [`Tree::values`] keeps before it is cleared (0: none kept).
+    pub(super) values_cap: usize,
     /// The decisions of the turn edges ([`Edge::Turn`]), one after another.
     pub(super) lines: Vec<S::Move>,
     /// The nodes and the links of the current iteration's path.
@@ -130,6 +139,8 @@ impl<S: Evaluate> Tree<S> {
             nodes: Vec::new(),
             links: Vec::new(),
             table: HashMap::default(),
+            values: HashMap::default(),
+            values_cap: MAX_VALUES,
             lines: Vec::new(),
             path: Vec::new(),
             walked: Vec::new(),
