@@ -210,11 +210,10 @@ pub struct Position {
 }
 
 /// Consistent with the derived equality: equal positions write the same words. A search
-/// fingerprints the states it values, so this writes about a sixth of the words a derived
-/// hash would: not the ruleset, which the states of one search share (states of two rulesets
-/// are told apart by equality, and a fingerprint names a state among those of its ruleset),
-/// not the fields derived from others (`unconv`, `entered`, `occ`, `conv_sq`, `unconv_sq`),
-/// not the unused tail of `pieces` and `board`, and a piece's history only when it has one.
+/// hashes every state of a turn it enumerates, so this writes about a fifth of the words a
+/// derived hash would: not the fields derived from others (`unconv`, `entered`, `occ`,
+/// `conv_sq`, `unconv_sq`), not the unused tail of `pieces` and `board`, and a piece's
+/// history only when it has one.
 impl Hash for Position {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Every field named, so that a new one cannot be forgotten here.
@@ -241,6 +240,7 @@ impl Hash for Position {
             stats,
             over,
         } = self;
+        rules.hash(h);
         let n = usize::from(rules.piece_count()).min(MAXP);
         for side in pieces {
             for pc in &side[..n] {
