@@ -106,6 +106,8 @@ impl<S: Evaluate> Tree<S> {
     /// that are due), evaluate it, back the value up.
     fn iterate(&mut self, root: &S, opts: &MctsOptions, rng: &mut GameRng, max_links: usize) {
         let mut state = root.clone();
+        // A node made in this iteration ends its descent: only its fingerprint may be reused.
+        self.print = (NO_NODE, 0);
         let stop = self.select_leaf(&mut state, opts, rng, max_links);
         let (result, leaf_value) = self.evaluate(&mut state, stop, opts, rng);
         self.back_up(result, leaf_value, opts);
@@ -204,7 +206,7 @@ impl<S: Evaluate> Tree<S> {
         opts: &MctsOptions,
         rng: &mut GameRng,
     ) -> (f64, Option<f64>) {
-        if opts.cutoff == Some(0) && !matches!(stop, Stop::Over(_)) {
+        if opts.cutoff == Some(0) && !opts.transpositions && !matches!(stop, Stop::Over(_)) {
             return (self.static_value(state, opts), None);
         }
         let (moves, outs) = (&mut self.moves, &mut self.outs);
@@ -226,16 +228,20 @@ impl<S: Evaluate> Tree<S> {
     /// The value for [`Player::One`] of the leaf `state` under `cutoff=0`, the reward of a
     /// finished game or the static evaluation, as [`leaf_result`] gives it (no rollout, no
     /// random draw): taken from [`Tree::values`] if the state has been valued before in this
-    /// graph. Without a transposition table the same state is often a leaf of several paths
-    /// (the orders of one turn's decisions); a default search of `tab` values a third to a
-    /// half of its leaves again. The evaluation is a function of the state, so the search's
-    /// choices are the same, in less time. The table is cleared with the graph, and when it
-    /// holds [`Tree::values_cap`] states.
+    /// graph. Without transpositions the same state is often a leaf of several paths (the
+    /// orders of one turn's decisions); a default search of `tab` values nearly half of its
+    /// leaves again. (With them, a state is one node, valued once.) The evaluation is a
+    /// function of the state, so the search's choices are the same, in less time. The table is
+    /// cleared with the graph, and when it holds [`Tree::values_cap`] states.
     fn static_value(&mut self, state: &mut S, opts: &MctsOptions) -> f64 {
         if let Turn::Over(o) = state.turn() {
             return reward(&o, opts.margin);
         }
-        let key = fingerprint(&*state);
+        let leaf = *self.path.last().expect("a path holds the root");
+        let key = match self.print {
+            (node, print) if node == leaf => print,
+            _ => fingerprint(&*state),
+        };
         if let Some(&v) = self.values.get(&key) {
             return v;
         }
@@ -325,10 +331,21 @@ mod tests {
     /// Grows a tree of `iterations` from `root` with `cutoff=0`, keeping the static values of
     /// its leaves or not: (visits, sum, implicit) of every node.
     fn grown<S: Evaluate>(root: &S, eval: EvalWeights, keep: bool) -> Vec<(u32, u64, u32)> {
+        grown_with(root, eval, keep, false)
+    }
+
+    /// As [`grown`], with a table of states (`reuse=on`), whose fingerprints the values reuse.
+    fn grown_with<S: Evaluate>(
+        root: &S,
+        eval: EvalWeights,
+        keep: bool,
+        reuse: bool,
+    ) -> Vec<(u32, u64, u32)> {
         let opts = MctsOptions {
             cutoff: Some(0),
             minimax: 0.4,
             eval,
+            reuse,
             ..MctsOptions::default()
         };
         let mut tree = Tree::new();
@@ -380,6 +397,8 @@ mod tests {
                     for eval in [EvalWeights::NET, EvalWeights::Hand] {
                         let kept = grown(&s, eval, true);
                         assert_eq!(kept, grown(&s, eval, false), "{text}");
+                        let keyed = grown_with(&s, eval, true, true);
+                        assert_eq!(keyed, grown_with(&s, eval, false, true), "{text}");
                         trees += 1;
                     }
                 }

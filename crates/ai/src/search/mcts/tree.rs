@@ -115,6 +115,9 @@ pub(super) struct Tree<S: Evaluate> {
     pub(super) values: HashMap<u128, f64, BuildPassHasher>,
     /// The most values [`Tree::values`] keeps before it is cleared (0: none kept).
     pub(super) values_cap: usize,
+    /// The last node made by [`Tree::node_for`] with the fingerprint of its state, where the
+    /// graph keeps a table of states: the fingerprint is not computed again to value it.
+    pub(super) print: (u32, u128),
     /// The decisions of the turn edges ([`Edge::Turn`]), one after another.
     pub(super) lines: Vec<S::Move>,
     /// The nodes and the links of the current iteration's path.
@@ -141,6 +144,7 @@ impl<S: Evaluate> Tree<S> {
             table: HashMap::default(),
             values: HashMap::default(),
             values_cap: MAX_VALUES,
+            print: (NO_NODE, 0),
             lines: Vec::new(),
             path: Vec::new(),
             walked: Vec::new(),
@@ -156,10 +160,12 @@ impl<S: Evaluate> Tree<S> {
     pub(super) fn node_for(&mut self, state: &S, opts: &MctsOptions) -> u32 {
         let fresh = self.nodes.len() as u32;
         if opts.keys() {
-            let at = *self.table.entry(fingerprint(state)).or_insert(fresh);
+            let print = fingerprint(state);
+            let at = *self.table.entry(print).or_insert(fresh);
             if at != fresh && opts.transpositions {
                 return at;
             }
+            self.print = (fresh, print);
         }
         self.nodes.push(Node::NEW);
         fresh
