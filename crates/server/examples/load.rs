@@ -5,7 +5,7 @@
 //! cargo build --release -p qasab-cli
 //! cargo run --release -p qasab-server --example load -- [--games 320] [--concurrency 64]
 //!     [--max-actions 300] [--kill-after 3000] [--seed 1] [--flooders 0] [--think-ms 0]
-//!     [--bin target/release/qasab]
+//!     [--reply-games 0] [--ruleset tab] [--bin target/release/qasab]
 //! ```
 //!
 //! It starts the real server binary as a child process on a free loopback port with a fresh
@@ -26,6 +26,16 @@
 //! With `--think-ms MS`, each player waits MS milliseconds before each action, as a person
 //! would; without it the players act back to back, and the latency is mostly the queue of
 //! `--concurrency` players waiting for the server.
+//!
+//! With `--reply-games N`, it measures instead what a person playing the computer waits for:
+//! N games of `--ruleset` (default `tab`), one at a time, of a person taking random legal
+//! actions against the game's default computer player (a `null` seat, the server's choice, as
+//! the page's default opponent), the person first in every other game. A wait runs from the
+//! person's action that hands the turn to the computer (or the game's creation, when the
+//! computer begins) until a reading of the game, every 5 ms, finds the person to act again or
+//! the game over, if the computer acted in between: the computer's whole turn, its throws
+//! included, as the server answers it (the page's pacing of the steps it shows is not
+//! counted). Waits p50, p90 and the longest, and the computer's actions a turn.
 //!
 //! It also reports the size of the answers: of each answer to an action, and of each game's
 //! view (`GET /api/games/{id}`, read once, untimed, when the player leaves the game).
@@ -61,6 +71,8 @@ struct Options {
     seed: u64,
     flooders: usize,
     think_ms: u64,
+    reply_games: usize,
+    ruleset: String,
     bin: PathBuf,
 }
 
@@ -74,6 +86,8 @@ impl Options {
             seed: 1,
             flooders: 0,
             think_ms: 0,
+            reply_games: 0,
+            ruleset: "tab".into(),
             bin: PathBuf::from("target/release/qasab"),
         };
         let mut args = std::env::args().skip(1);
@@ -92,10 +106,12 @@ impl Options {
                 "--seed" => o.seed = number()? as u64,
                 "--flooders" => o.flooders = number()?,
                 "--think-ms" => o.think_ms = number()? as u64,
+                "--reply-games" => o.reply_games = number()?,
+                "--ruleset" => o.ruleset = value,
                 "--bin" => o.bin = PathBuf::from(&value),
                 _ => bail!(
                     "unknown option {flag}; options: --games --concurrency --max-actions \
-                     --kill-after --seed --flooders --think-ms --bin"
+                     --kill-after --seed --flooders --think-ms --reply-games --ruleset --bin"
                 ),
             }
         }
@@ -679,10 +695,192 @@ async fn crash(options: &Options, dir: &Path) -> Result<(usize, usize)> {
     Ok((errors.len(), lost))
 }
 
+/// What a person's games against the computer gave (`--reply-games`).
+#[derive(Default)]
+struct Replies {
+    /// Each wait for the computer's turn.
+    waits: Vec<Duration>,
+    /// The computer's actions in each of those turns.
+    actions: Vec<usize>,
+    finished: usize,
+    capped: usize,
+    /// The computer's player, as the server names it.
+    computer: String,
+}
+
+/// How often a person's client reads the game while the computer thinks.
+const POLL: Duration = Duration::from_millis(5);
+
+/// What a person's client reads of the game: as [`Brief`], with the seat of each action it
+/// lists (the answer to an action lists the actions from that one on, the computer's reply
+/// included; a view lists the last hundred).
+#[derive(Deserialize)]
+struct Seen {
+    index: usize,
+    turn: TurnBrief,
+    legal: Vec<LegalBrief>,
+    actions: Vec<SeenAction>,
+}
+
+#[derive(Deserialize)]
+struct SeenAction {
+    index: usize,
+    seat: String,
+}
+
+/// One game of a person with random legal actions against the game's default computer
+/// player, the person first if `g` is even.
+async fn reply_game(addr: SocketAddr, options: &Options, g: usize, r: &mut Replies) -> Result<()> {
+    let mut rng = Rng(options.seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let mut client = Client::connect(addr).await?;
+    let seats = if g.is_multiple_of(2) {
+        json!(["human", null])
+    } else {
+        json!([null, "human"])
+    };
+    // The wait under way: since when, and from which action on the computer's are counted.
+    let mut waiting = Some((Instant::now(), 0));
+    let (status, created) = client
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(&json!({"ruleset": options.ruleset, "seats": seats})),
+        )
+        .await?;
+    if status != 201 {
+        bail!("creating {}: {status} {created}", options.ruleset);
+    }
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let seats = created["seats"].as_array().cloned().unwrap_or_default();
+    let (seat, token) = seats
+        .iter()
+        .find_map(|s| {
+            Some((
+                s["seat"].as_str()?.to_string(),
+                s["token"].as_str()?.to_string(),
+            ))
+        })
+        .ok_or_else(|| anyhow!("game {id}: no person's seat"))?;
+    if let Some(c) = seats.iter().find(|s| s["token"].is_null()) {
+        r.computer = c["player"].as_str().unwrap_or_default().to_string();
+    }
+    let path = format!("/api/games/{id}");
+    let mut state: Seen = serde_json::from_value(created["state"].clone())
+        .with_context(|| format!("game {id}: reading its state"))?;
+    let mut played = 0;
+    loop {
+        let over = state.turn.kind == "over";
+        let mine = state.turn.seat.as_deref() == Some(seat.as_str());
+        if (over || mine)
+            && let Some((since, from)) = waiting.take()
+        {
+            let theirs = state
+                .actions
+                .iter()
+                .filter(|a| a.index >= from && a.seat != seat)
+                .count();
+            if theirs > 0 {
+                r.waits.push(since.elapsed());
+                r.actions.push(theirs);
+            }
+        }
+        if over {
+            r.finished += 1;
+            return Ok(());
+        }
+        if !mine {
+            // The computer's turn is not over yet: read the game again shortly.
+            tokio::time::sleep(POLL).await;
+            let (status, bytes) = client.call_bytes("GET", &path, None, None).await?;
+            if status != 200 {
+                bail!("game {id}: reading it: {status}");
+            }
+            state = serde_json::from_slice(&bytes)
+                .with_context(|| format!("game {id}: reading its view"))?;
+            continue;
+        }
+        if played == options.max_actions {
+            r.capped += 1;
+            return Ok(());
+        }
+        if state.legal.is_empty() {
+            bail!("game {id}: no legal action at {}", state.index);
+        }
+        let choice = rng.below(state.legal.len());
+        let action = std::mem::take(&mut state.legal[choice].action);
+        let index = state.index;
+        waiting = Some((Instant::now(), index + 1));
+        let (status, next) = client
+            .call_bytes(
+                "POST",
+                &format!("{path}/actions"),
+                Some(&token),
+                Some(&json!({"action": action, "index": index})),
+            )
+            .await?;
+        if status != 200 {
+            bail!(
+                "game {id}: action {action} at {index}: {status} {}",
+                String::from_utf8_lossy(&next)
+            );
+        }
+        state = serde_json::from_slice(&next)
+            .with_context(|| format!("game {id}: the answer to action {action}"))?;
+        played += 1;
+    }
+}
+
+/// The reply phase (`--reply-games`); returns the number of errors.
+async fn replies(options: &Options, dir: &Path) -> Result<usize> {
+    let server = Server::start(&options.bin, &dir.join("reply.db")).await?;
+    let mut r = Replies::default();
+    let mut errors = Vec::new();
+    for g in 0..options.reply_games {
+        if let Err(e) = reply_game(server.addr, options, g, &mut r).await {
+            errors.push(format!("{e:#}"));
+        }
+    }
+    server.kill()?;
+    r.waits.sort();
+    let mean_actions = r.actions.iter().sum::<usize>() as f64 / r.actions.len().max(1) as f64;
+    println!(
+        "replies: {} games of {} against {} ({} to the end, {} stopped at {} of the person's \
+         actions), one at a time",
+        r.finished + r.capped,
+        options.ruleset,
+        r.computer,
+        r.finished,
+        r.capped,
+        options.max_actions
+    );
+    println!(
+        "  {} waits for the computer's turn: p50 {:.0} ms, p90 {:.0} ms, longest {:.0} ms; \
+         {mean_actions:.1} actions of the computer a turn; errors {}",
+        r.waits.len(),
+        percentile(&r.waits, 0.5),
+        percentile(&r.waits, 0.9),
+        percentile(&r.waits, 1.0),
+        errors.len()
+    );
+    for e in errors.iter().take(5) {
+        println!("  error: {e}");
+    }
+    Ok(errors.len())
+}
+
 #[tokio::main]
 async fn main() -> Result<ExitCode> {
     let options = Options::parse()?;
     let dir = tempfile::tempdir()?;
+    if options.reply_games > 0 {
+        let errors = replies(&options, dir.path()).await?;
+        return Ok(if errors == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let errors = throughput(&options, dir.path()).await?;
     let (crash_errors, lost) = crash(&options, dir.path()).await?;
     Ok(if errors + crash_errors + lost == 0 {
