@@ -378,6 +378,65 @@ mod tests {
         out
     }
 
+    /// The (visits, sum, implicit) of every node of `tree`.
+    fn stats<S: Evaluate>(tree: &Tree<S>) -> Vec<(u32, u64, u32)> {
+        tree.nodes
+            .iter()
+            .map(|n| (n.visits, n.sum.to_bits(), n.implicit.to_bits()))
+            .collect()
+    }
+
+    /// Reuse keeps what must be kept and nothing else: an agent's first search, and a search
+    /// from a state its graph does not hold, grow the same tree as a fresh search; a search
+    /// from a state the graph holds goes on from that state's node with its visits.
+    #[test]
+    fn reuse_changes_only_what_a_kept_graph_holds() {
+        let rules: qasab_core::tab::Ruleset = "tab".parse().unwrap();
+        let [a, b, ..] = positions(&rules)[..] else {
+            panic!("two positions");
+        };
+        let opts = |reuse| MctsOptions {
+            cutoff: Some(0),
+            minimax: 0.4,
+            eval: EvalWeights::NET,
+            reuse,
+            ..MctsOptions::default()
+        };
+        let budget = (2000, None, 1 << 20);
+        let grow = |tree: &mut Tree<_>, root, reuse| {
+            tree.search(root, &opts(reuse), 5, budget, None, None);
+            stats(tree)
+        };
+        let fresh = |root| grow(&mut Tree::new(), root, false);
+        let mut kept = Tree::new();
+        assert_eq!(grow(&mut kept, &a, true), fresh(&a), "a first search");
+        assert_eq!(
+            grow(&mut kept, &b, true),
+            fresh(&b),
+            "a state not in the graph"
+        );
+        // A state the graph holds: the root's child most visited, a decision later.
+        let root = &kept.nodes[kept.root as usize];
+        let (first, len) = (root.first as usize, root.len as usize);
+        let best = kept.links[first..first + len]
+            .iter()
+            .max_by_key(|l| l.visits)
+            .copied()
+            .unwrap();
+        let (Edge::Move(m), child) = (best.edge, best.child) else {
+            panic!("a decision at the root");
+        };
+        let visits = kept.nodes[child as usize].visits;
+        let mut next = b;
+        next.play_unchecked(m);
+        grow(&mut kept, &next, true);
+        assert_eq!(
+            kept.root, child,
+            "the search goes on from the held state's node"
+        );
+        assert_eq!(kept.nodes[child as usize].visits, visits + 2000);
+    }
+
     /// Keeping the leaves' static values changes nothing a search computes: every node of
     /// the tree has the same visits, sums and implicit values, bit for bit, with the shipped
     /// network and with the hand-written evaluation, on every Tâb preset.
