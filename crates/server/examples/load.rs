@@ -228,6 +228,25 @@ impl Client {
         ))
     }
 
+    /// Plays `action` at `index` in game `id` with a seat's `token`; the answer's bytes.
+    async fn act(&mut self, id: &str, token: &str, action: &str, index: usize) -> Result<Bytes> {
+        let (status, next) = self
+            .call_bytes(
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                Some(token),
+                Some(&json!({"action": action, "index": index})),
+            )
+            .await?;
+        if status != 200 {
+            bail!(
+                "game {id}: action {action} at {index}: {status} {}",
+                String::from_utf8_lossy(&next)
+            );
+        }
+        Ok(next)
+    }
+
     /// A request; its status and the answer's bytes.
     async fn call_bytes(
         &mut self,
@@ -366,20 +385,7 @@ async fn play_game(run: &Run, n: usize, tally: &mut Tally) -> Result<()> {
             tokio::time::sleep(Duration::from_millis(run.options.think_ms)).await;
         }
         let started = Instant::now();
-        let (status, next) = client
-            .call_bytes(
-                "POST",
-                &format!("/api/games/{id}/actions"),
-                Some(token),
-                Some(&json!({"action": action, "index": index})),
-            )
-            .await?;
-        if status != 200 {
-            bail!(
-                "game {id}: action {action} at {index}: {status} {}",
-                String::from_utf8_lossy(&next)
-            );
-        }
+        let next = client.act(&id, token, &action, index).await?;
         let parsed: Brief = serde_json::from_slice(&next)
             .with_context(|| format!("game {id}: the answer to action {action} at {index}"))?;
         // As before: from sending the action to having read its answer.
@@ -811,20 +817,7 @@ async fn reply_game(addr: SocketAddr, options: &Options, g: usize, r: &mut Repli
         let action = std::mem::take(&mut state.legal[choice].action);
         let index = state.index;
         waiting = Some((Instant::now(), index + 1));
-        let (status, next) = client
-            .call_bytes(
-                "POST",
-                &format!("{path}/actions"),
-                Some(&token),
-                Some(&json!({"action": action, "index": index})),
-            )
-            .await?;
-        if status != 200 {
-            bail!(
-                "game {id}: action {action} at {index}: {status} {}",
-                String::from_utf8_lossy(&next)
-            );
-        }
+        let next = client.act(&id, &token, &action, index).await?;
         state = serde_json::from_slice(&next)
             .with_context(|| format!("game {id}: the answer to action {action}"))?;
         played += 1;
