@@ -322,25 +322,16 @@ impl<S: Evaluate> Tree<S> {
 
 #[cfg(test)]
 mod tests {
-    use qasab_core::{AnyRuleset, GameState, Ruleset, Turn, with_ruleset};
+    use qasab_core::{AnyRuleset, GameState, Ruleset, with_ruleset};
 
     use super::*;
     use crate::eval::EvalWeights;
-    use crate::play::bench::random_step;
+    use crate::play::bench::decision_positions;
 
-    /// Grows a tree of `iterations` from `root` with `cutoff=0`, keeping the static values of
-    /// its leaves or not: (visits, sum, implicit) of every node.
-    fn grown<S: Evaluate>(root: &S, eval: EvalWeights, keep: bool) -> Vec<(u32, u64, u32)> {
-        grown_with(root, eval, keep, false)
-    }
-
-    /// As [`grown`], with a table of states (`reuse=on`), whose fingerprints the values reuse.
-    fn grown_with<S: Evaluate>(
-        root: &S,
-        eval: EvalWeights,
-        keep: bool,
-        reuse: bool,
-    ) -> Vec<(u32, u64, u32)> {
+    /// Grows a tree of 3,000 iterations from `root` with `cutoff=0`, keeping the static values
+    /// of its leaves or not, with a table of states (`reuse=on`, whose fingerprints the values
+    /// reuse) or not.
+    fn grown<S: Evaluate>(root: &S, eval: EvalWeights, keep: bool, reuse: bool) -> Vec<Stats> {
         let opts = MctsOptions {
             cutoff: Some(0),
             minimax: 0.4,
@@ -356,30 +347,19 @@ mod tests {
         };
         tree.search(root, &opts, 11, (3000, None, 1 << 20), None, None);
         assert_eq!(tree.values.is_empty(), !keep);
-        let n = &tree.nodes;
-        n.iter()
-            .map(|n| (n.visits, n.sum.to_bits(), n.implicit.to_bits()))
-            .collect()
+        stats(&tree)
     }
 
-    /// Decision states of a seeded random game of `rules`, one every ten decisions.
+    /// Four decision positions of seeded random games of `rules`, each with a choice.
     fn positions<R: Ruleset>(rules: &R) -> Vec<R::State> {
-        let mut rng = crate::rng::rng_from_seed(3);
-        let (mut s, mut out) = (rules.initial_state(), Vec::new());
-        let (mut moves, mut outs, mut seen) = (Vec::new(), Vec::new(), 0);
-        while out.len() < 4 && random_step(&mut s, &mut rng, &mut moves, &mut outs) {
-            if let Turn::Player(_) = s.turn() {
-                seen += 1;
-                if seen % 10 == 0 {
-                    out.push(s.clone());
-                }
-            }
-        }
-        out
+        decision_positions(rules, 4, 3)
     }
 
-    /// The (visits, sum, implicit) of every node of `tree`.
-    fn stats<S: Evaluate>(tree: &Tree<S>) -> Vec<(u32, u64, u32)> {
+    /// What a node holds, bit for bit: visits, sum, implicit value.
+    type Stats = (u32, u64, u32);
+
+    /// The [`Stats`] of every node of `tree`.
+    fn stats<S: Evaluate>(tree: &Tree<S>) -> Vec<Stats> {
         tree.nodes
             .iter()
             .map(|n| (n.visits, n.sum.to_bits(), n.implicit.to_bits()))
@@ -454,10 +434,10 @@ mod tests {
                 let mut trees = 0;
                 for s in positions(r) {
                     for eval in [EvalWeights::NET, EvalWeights::Hand] {
-                        let kept = grown(&s, eval, true);
-                        assert_eq!(kept, grown(&s, eval, false), "{text}");
-                        let keyed = grown_with(&s, eval, true, true);
-                        assert_eq!(keyed, grown_with(&s, eval, false, true), "{text}");
+                        for reuse in [false, true] {
+                            let kept = grown(&s, eval, true, reuse);
+                            assert_eq!(kept, grown(&s, eval, false, reuse), "{text}");
+                        }
                         trees += 1;
                     }
                 }
