@@ -354,12 +354,12 @@ fn fingerprints_tell_turn_states_apart() {
     }
 }
 
-/// The turn's graph finds its states by their short keys (`GameState::write_key`) and tells
-/// them apart by equality: it holds the same states, ends and decisions, in the same order, as
-/// a plain enumeration keyed by whole states, on every Tâb preset and on readings whose
+/// The turn's graph finds its states by their fingerprints (on Tâb, made from the digest the
+/// moves keep): it holds the same states and ends, in the same order, as a plain enumeration
+/// keyed by whole states and told apart by equality, on every Tâb preset and on readings whose
 /// stacks are reduced by their histories.
 #[test]
-fn turn_graphs_keyed_short_equal_graphs_keyed_by_whole_states() {
+fn turn_graphs_keyed_by_fingerprints_equal_graphs_keyed_by_whole_states() {
     for text in [
         "tab",
         "tab(reduction=square-landed)",

@@ -11,7 +11,7 @@
 //! the list of [`Action`]s applied to the initial state (see [`crate::record`]).
 
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -414,16 +414,6 @@ pub trait GameState:
     /// # Errors
     /// [`ChanceError`] if the text is not an outcome or it is not a chance turn.
     fn parse_chance(&self, text: &str) -> Result<Self::Chance, ChanceError>;
-
-    /// Writes a short key of the state into `h`, for maps of the states of one game under one
-    /// ruleset that compare the states themselves when keys match (a search's enumeration of a
-    /// turn). Equal states write the same words, as with [`Hash`]; different states may write
-    /// the same words too, so a key is no fingerprint. The default writes the whole state; a
-    /// game whose state is large writes what tells its states apart cheaply.
-    #[inline]
-    fn write_key<H: Hasher>(&self, h: &mut H) {
-        self.hash(h);
-    }
 
     /// Scores so far (captures), before any division at the end of the game.
     fn scores(&self) -> ByPlayer<u32>;

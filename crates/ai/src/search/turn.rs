@@ -5,8 +5,9 @@
 //! any order; a tâb may be banked; the move phase may end), and different orders often reach
 //! the same position. [`TurnGraph`] expands the decisions of the player to move breadth first
 //! until each line leaves him: the next turn is chance's (a throw), the other player's, or the
-//! game is over. Identical states reached by different orders are merged (states are
-//! `Hash + Eq`, histories included), so each distinct end of the turn appears once, and the
+//! game is over. Identical states reached by different orders are merged (found by their
+//! 128-bit fingerprints, histories included, as the search's transposition table finds them),
+//! so each distinct end of the turn appears once, and the
 //! decisions form a directed acyclic graph (every decision adds an action to the state, so a
 //! state never comes back within a turn).
 //!
@@ -15,27 +16,17 @@
 //! decision at a time.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 
 use qasab_core::{GameState, Player, Turn};
 
 use crate::eval::{EvalWeights, Evaluate};
-use crate::search::hash::{BuildPassHasher, BuildStateHasher};
+use crate::search::hash::{BuildPassHasher, fingerprint};
 
 /// The default cap on the distinct states of one turn's enumeration.
 pub const TURN_STATES: usize = 4096;
 
 /// Values closer than this are equal when choosing among moves.
 pub(crate) const TIE: f64 = 1e-12;
-
-/// The bucket of `state` in a map of one turn's states: its short key
-/// ([`GameState::write_key`]), hashed.
-#[inline]
-fn key<S: GameState>(hasher: &BuildStateHasher, state: &S) -> u64 {
-    let mut h = hasher.build_hasher();
-    state.write_key(&mut h);
-    h.finish()
-}
 
 /// Every decision sequence of one player's turn, merged by state ([module docs](self)).
 #[derive(Clone, Debug)]
@@ -68,13 +59,10 @@ impl<S: GameState> TurnGraph<S> {
             end_of: vec![u32::MAX],
             complete: true,
         };
-        // Each state's hash leads to the last state found with it; `same` chains the earlier
-        // ones, and a candidate is taken only if it equals the new state. The states are
-        // stored once, in `states`.
-        let hasher = BuildStateHasher::default();
-        let mut index: HashMap<u64, u32, BuildPassHasher> = HashMap::default();
-        let mut same: Vec<u32> = vec![u32::MAX];
-        index.insert(key(&hasher, root), 0);
+        // Each state's fingerprint leads to it (two different states share one with odds
+        // about 2⁻¹²⁸). The states are stored once, in `states`.
+        let mut index: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
+        index.insert(fingerprint(root), 0);
         let mut moves = Vec::new();
         let mut next = 0;
         while next < g.states.len() {
@@ -91,15 +79,9 @@ impl<S: GameState> TurnGraph<S> {
                 let j = g.states.len();
                 g.states.extend_from_within(i..=i);
                 g.states[j].play_unchecked(m);
-                let (known, child) = g.states.split_at(j);
-                let child = &child[0];
-                let h = key(&hasher, child);
-                let head = index.get(&h).copied().unwrap_or(u32::MAX);
-                let mut found = head;
-                while found != u32::MAX && known[found as usize] != *child {
-                    found = same[found as usize];
-                }
-                let j = if found != u32::MAX {
+                let child = &g.states[j];
+                let h = fingerprint(child);
+                let j = if let Some(&found) = index.get(&h) {
                     g.states.pop();
                     found
                 } else {
@@ -116,7 +98,6 @@ impl<S: GameState> TurnGraph<S> {
                         g.ends.push(j);
                     }
                     index.insert(h, j);
-                    same.push(head);
                     g.edges.push(Vec::new());
                     j
                 };

@@ -172,12 +172,16 @@ pub struct Stats {
 /// The position: everything of a [`State`] but the kept decisions, so that the rules can
 /// read the position while they write the decisions. A [`State`] dereferences to it.
 ///
-/// Its `Hash` (below) writes every field that equality compares except the ones derived from
-/// others, and only the pieces and squares the ruleset uses; the rest are always default.
+/// Its `Hash` (below) writes the digest of the pieces and the board and every other field that
+/// equality compares, except the ones derived from others.
 #[doc(hidden)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     pub(crate) rules: Ruleset,
+    /// The Zobrist digest of the pieces and dissolved stacks (derived, kept move by move; see
+    /// [`super::digest`]). First after the ruleset, so that equality tells most different
+    /// positions apart on two words.
+    pub(crate) digest: [u64; 2],
     pub(crate) pieces: [[Piece; MAXP]; 2],
     /// Per square: bit 31 set for Black's pieces, bit 30 for a dissolved stack, bits 0–28 the
     /// owner's pieces there.
@@ -210,17 +214,17 @@ pub struct Position {
 }
 
 /// Consistent with the derived equality: equal positions write the same words. A search
-/// hashes every state of a turn it enumerates, so this writes about a fifth of the words a
-/// derived hash would: not the fields derived from others (`unconv`, `entered`, `occ`,
-/// `conv_sq`, `unconv_sq`), not the unused tail of `pieces` and `board`, and a piece's
-/// history only when it has one.
+/// hashes every state it meets, so this writes a few words: the pieces, their histories and
+/// the board through the digest that the moves keep, and the counters; not the other fields
+/// derived from the pieces (`unconv`, `entered`, `occ`, `conv_sq`, `unconv_sq`).
 impl Hash for Position {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Every field named, so that a new one cannot be forgotten here.
         let Position {
             rules,
-            pieces,
-            board,
+            digest,
+            pieces: _,
+            board: _,
             phase,
             pending,
             extra,
@@ -241,19 +245,9 @@ impl Hash for Position {
             over,
         } = self;
         rules.hash(h);
-        let n = usize::from(rules.piece_count()).min(MAXP);
-        for side in pieces {
-            for pc in &side[..n] {
-                let kept = pc.lo | pc.hi != 0;
-                h.write_u32(u32::from(pc.sq) | u32::from(pc.flags) << 8 | u32::from(kept) << 16);
-                if kept {
-                    h.write_u64(pc.lo);
-                    h.write_u64(pc.hi);
-                }
-            }
-        }
-        let squares = (4 * usize::from(rules.columns)).min(MAX_SQUARES);
-        board[..squares].hash(h);
+        // The pieces and the board, through their digest.
+        h.write_u64(digest[0]);
+        h.write_u64(digest[1]);
         phase.hash(h);
         pending.hash(h);
         extra.hash(h);
@@ -267,30 +261,6 @@ impl Hash for Position {
         actions.hash(h);
         stats.hash(h);
         over.hash(h);
-    }
-}
-
-impl Position {
-    /// The short key of [`crate::GameState::write_key`]: where each side's pieces stand, which
-    /// squares hold converted pieces, the pending throws, the phase, the banked tâbs and the
-    /// captures. A turn's decisions move pieces, use throws and bank tâbs, so these few words
-    /// tell most states of one turn apart (the whole [`Hash`] writes about ten times as many);
-    /// every word is read from fields that equality compares or derives from them, so equal
-    /// positions write the same words.
-    #[inline]
-    pub(crate) fn write_key<H: Hasher>(&self, h: &mut H) {
-        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(32);
-        h.write_u64(fold(self.occ[0]));
-        h.write_u64(fold(self.occ[1]));
-        h.write_u64(fold(self.conv_sq[0] ^ self.conv_sq[1].rotate_left(64)));
-        h.write_u64(self.pending.0);
-        h.write_u64(
-            u64::from(self.bank[0])
-                | u64::from(self.bank[1]) << 16
-                | u64::from(self.captured[0]) << 32
-                | u64::from(self.captured[1]) << 48,
-        );
-        self.phase.hash(h);
     }
 }
 
@@ -365,6 +335,7 @@ impl Position {
         let n = rules.piece_count();
         let mut s = Position {
             rules,
+            digest: [0; 2],
             pieces: [[Piece {
                 sq: OFF,
                 ..Piece::default()
@@ -413,11 +384,13 @@ impl Position {
                 s.unconv_sq[p.index()] |= bit(sq);
             }
         }
+        s.digest = s.full_digest();
         debug_assert!(s.check_derived().is_ok());
         s
     }
 
-    /// Recomputes the derived fields (`unconv`, `entered`, `occ`) from the pieces.
+    /// Recomputes the derived fields (`unconv`, `entered`, `occ`, `conv_sq`, `unconv_sq`,
+    /// `digest`) from the pieces and the board.
     pub(crate) fn derive_caches(&mut self) {
         for p in Player::ALL {
             let (mut unconv, mut entered, mut occ) = (0u32, 0u32, 0u128);
@@ -447,6 +420,7 @@ impl Position {
             self.conv_sq[p.index()] = conv_sq;
             self.unconv_sq[p.index()] = unconv_sq;
         }
+        self.digest = self.full_digest();
     }
 
     /// Brings `me`'s derived square sets up to date at `sq` after the board changed there.

@@ -12,7 +12,7 @@ use super::rules::{End, LimitResult, Reduction, Survivor, Timing};
 use super::track::dests;
 
 use super::board::{
-    CONVERTED, DISSOLVED, ENTERED, OFF, OPENING_CAP, OWNER_BLACK, Pending, Phase, Piece, Position,
+    CONVERTED, DISSOLVED, ENTERED, OPENING_CAP, OWNER_BLACK, Pending, Phase, Piece, Position,
     ROW_BIT, ROWS_SHIFT, bit,
 };
 use super::movegen::Keep;
@@ -239,7 +239,7 @@ impl Position {
             self.convert(me, group);
         }
         if next::dissolves(code) {
-            self.board[from as usize] |= DISSOLVED;
+            self.set_cell(from, self.board[from as usize] | DISSOLVED);
         }
         let Some(dest) = next::to(code) else {
             self.refresh_square(me, from);
@@ -255,7 +255,7 @@ impl Position {
         // Leave the origin.
         let rest = self.mask(from) & !group;
         if rest == 0 {
-            self.board[from as usize] = 0;
+            self.set_cell(from, 0);
             let keep = !bit(from);
             self.occ[me] &= keep;
             self.conv_sq[me] &= keep;
@@ -266,8 +266,10 @@ impl Position {
             } else {
                 0
             };
-            self.board[from as usize] =
-                rest | dissolved | (self.board[from as usize] & OWNER_BLACK);
+            self.set_cell(
+                from,
+                rest | dissolved | (self.board[from as usize] & OWNER_BLACK),
+            );
             self.refresh_square(me, from);
         }
         // L-16: capture everything on the destination.
@@ -292,7 +294,7 @@ impl Position {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            let piece = &mut self.pieces[me][i];
+            let mut piece = self.pieces[me][i];
             piece.sq = dest;
             piece.flags |= rows << ROWS_SHIFT;
             if entered {
@@ -303,6 +305,7 @@ impl Position {
                 let v = piece.visited() | squares;
                 piece.set_visited(v);
             }
+            self.set_piece(me, i, piece);
         }
         // Arrive: merge with own pieces there (L-13).
         let own = if self.owner(dest) == Some(p) {
@@ -310,7 +313,10 @@ impl Position {
         } else {
             0
         };
-        self.board[dest as usize] = own | moving | if p == Player::Two { OWNER_BLACK } else { 0 };
+        self.set_cell(
+            dest,
+            own | moving | if p == Player::Two { OWNER_BLACK } else { 0 },
+        );
         // The moving pieces are converted (L-9c), so the square holds a converted piece.
         debug_assert_eq!(moving & self.unconv[me], 0);
         self.occ[me] |= bit(dest);
@@ -325,7 +331,9 @@ impl Position {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.pieces[me][i].flags |= CONVERTED;
+            let mut piece = self.pieces[me][i];
+            piece.flags |= CONVERTED;
+            self.set_piece(me, i, piece);
             self.unconv[me] &= !(1 << i);
             self.stats.conversions = self.stats.conversions.saturating_add(1);
         }
@@ -342,10 +350,7 @@ impl Position {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.pieces[o.index()][i] = Piece {
-                sq: OFF,
-                ..Piece::default()
-            };
+            self.set_piece(o.index(), i, Piece::off());
         }
         let gone = self.mask(dest);
         self.unconv[o.index()] &= !gone;
@@ -355,7 +360,7 @@ impl Position {
         self.unconv_sq[o.index()] &= !bit(dest);
         self.alive[o.index()] -= n as u8;
         self.captured[me] += n as u16;
-        self.board[dest as usize] = 0;
+        self.set_cell(dest, 0);
         self.stats.turn_progress = true;
     }
 
@@ -374,10 +379,7 @@ impl Position {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.pieces[me][i] = Piece {
-                sq: OFF,
-                ..Piece::default()
-            };
+            self.set_piece(me, i, Piece::off());
         }
         let k = lost.count_ones();
         self.alive[me] -= k as u8;

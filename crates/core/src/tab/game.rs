@@ -12,7 +12,7 @@ use crate::ruleset::Ruleset as _;
 use crate::sticks::Throw;
 use crate::view::{Draw, Drawing};
 
-use super::board::{MAXP, OFF, Phase, Position};
+use super::board::{MAXP, OFF, Phase};
 use super::movegen::MoveList;
 use super::moves::{FORM, Move, NO_PIECE, Play};
 use super::rules::{EnemyRow, Ruleset, ThrowUse};
@@ -412,11 +412,6 @@ impl GameState for State {
     #[inline]
     fn play_unchecked(&mut self, m: Move) {
         self.apply_move(m);
-    }
-
-    #[inline]
-    fn write_key<H: std::hash::Hasher>(&self, h: &mut H) {
-        Position::write_key(self, h);
     }
 
     #[inline]

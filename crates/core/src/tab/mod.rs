@@ -14,14 +14,17 @@
 //! [`State`] is `Copy` (about 2.4 KB): per piece its square, whether it is converted, whether it
 //! has been in the enemy home row, the rows it has seen and (when a reduction rule reads them)
 //! the squares it has visited; per square the owner's pieces and whether the stack is
-//! dissolved; banked tâbs, pending throws, the phase and the counters. Playing a move does not
-//! allocate (the rules check for remaining decisions without building a move list).
+//! dissolved; banked tâbs, pending throws, the phase and the counters; and a Zobrist digest of
+//! the pieces and stacks that each move keeps up to date, so that hashing a state is cheap
+//! (`digest.rs`). Playing a move does not allocate (the rules check for remaining decisions
+//! without building a move list).
 //!
 //! # Parameters
 //! See [`Ruleset`] and `qasab rules`; every option of the research's table is a key.
 
 mod actions;
 mod board;
+mod digest;
 mod essence;
 mod flow;
 mod fortress;

@@ -178,6 +178,7 @@ impl Position {
             || copy.occ != self.occ
             || copy.conv_sq != self.conv_sq
             || copy.unconv_sq != self.unconv_sq
+            || copy.digest != self.digest
         {
             return Err("the fields kept for speed do not agree with the pieces".into());
         }

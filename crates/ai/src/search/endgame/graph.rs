@@ -264,7 +264,9 @@ where
 }
 
 /// What a build is, for its checkpoint: the SHA-256 of the ruleset, the caps, the turn cap
-/// and the seeds' essences, in order.
+/// and the seeds' essences and fingerprints, in order. The checkpoint finds positions by
+/// fingerprint, so a stopped build made by a version that fingerprinted states otherwise is
+/// another build, refused rather than resumed wrongly.
 fn identity<S: Essence>(rules: &str, settings: BuildSettings, seeds: &[Fresh<S>]) -> [u8; 32] {
     let mut d = Sha256::new();
     let caps = settings.caps;
@@ -274,6 +276,7 @@ fn identity<S: Essence>(rules: &str, settings: BuildSettings, seeds: &[Fresh<S>]
     ));
     for s in seeds {
         d.update(s.essence.position_id().as_bytes());
+        d.update(s.fp.to_le_bytes());
         d.update(b"\n");
     }
     d.finalize().into()
