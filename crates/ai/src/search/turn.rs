@@ -25,6 +25,9 @@ use crate::search::hash::{BuildPassHasher, fingerprint};
 /// The default cap on the distinct states of one turn's enumeration.
 pub const TURN_STATES: usize = 4096;
 
+/// The states a turn's enumeration makes room for at first.
+const GUESS: usize = 256;
+
 /// Values closer than this are equal when choosing among moves.
 pub(crate) const TIE: f64 = 1e-12;
 
@@ -51,17 +54,24 @@ impl<S: GameState> TurnGraph<S> {
     /// If it is not a player's turn in `root`.
     pub fn new(root: &S, cap: usize) -> Self {
         let player = root.turn().player().expect("a player's turn");
+        // Room for a typical turn from the start: growing a vector of large states copies
+        // them all each time it doubles.
+        let mut states = Vec::with_capacity(cap.min(GUESS));
+        states.push(root.clone());
+        let mut edges = Vec::with_capacity(cap.min(GUESS));
+        edges.push(Vec::new());
         let mut g = TurnGraph {
             player,
-            states: vec![root.clone()],
-            edges: vec![Vec::new()],
+            states,
+            edges,
             ends: Vec::new(),
             end_of: vec![u32::MAX],
             complete: true,
         };
         // Each state's fingerprint leads to it (two different states share one with odds
         // about 2⁻¹²⁸). The states are stored once, in `states`.
-        let mut index: HashMap<u128, u32, BuildPassHasher> = HashMap::default();
+        let mut index: HashMap<u128, u32, BuildPassHasher> =
+            HashMap::with_capacity_and_hasher(cap.min(GUESS), BuildPassHasher::default());
         index.insert(fingerprint(root), 0);
         let mut moves = Vec::new();
         let mut next = 0;

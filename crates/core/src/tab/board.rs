@@ -214,9 +214,10 @@ pub struct Position {
 }
 
 /// Consistent with the derived equality: equal positions write the same words. A search
-/// hashes every state it meets, so this writes a few words: the pieces, their histories and
-/// the board through the digest that the moves keep, and the counters; not the other fields
-/// derived from the pieces (`unconv`, `entered`, `occ`, `conv_sq`, `unconv_sq`).
+/// hashes every state it meets, so this writes eleven words or so: the ruleset, the pieces,
+/// their histories and the board through the digest that the moves keep, and the counters
+/// packed; not the other fields derived from the pieces (`unconv`, `entered`, `occ`,
+/// `conv_sq`, `unconv_sq`).
 impl Hash for Position {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Every field named, so that a new one cannot be forgotten here.
@@ -244,22 +245,44 @@ impl Hash for Position {
             stats,
             over,
         } = self;
-        rules.hash(h);
-        // The pieces and the board, through their digest.
+        // The ruleset, the pieces and the board, through the digest.
+        let _ = rules;
         h.write_u64(digest[0]);
         h.write_u64(digest[1]);
-        phase.hash(h);
-        pending.hash(h);
-        extra.hash(h);
-        bank.hash(h);
-        captured.hash(h);
-        removed.hash(h);
-        alive.hash(h);
-        turns.hash(h);
-        no_progress.hash(h);
-        opening_throws.hash(h);
-        actions.hash(h);
-        stats.hash(h);
+        // The rest packed into a few words.
+        let Stats {
+            throws,
+            tab_turns,
+            conversions,
+            reductions,
+            banked,
+            turn_tab,
+            turn_progress,
+        } = stats;
+        let phase = match *phase {
+            Phase::Opening { thrower } => thrower.index() as u64,
+            Phase::Throwing { player } => 2 | player.index() as u64,
+            Phase::Moving { player } => 4 | player.index() as u64,
+            Phase::Over => 6,
+        };
+        let w = |x: u16, y: u16, z: u16, t: u16| {
+            u64::from(x) | u64::from(y) << 16 | u64::from(z) << 32 | u64::from(t) << 48
+        };
+        let pair = |x: u32, y: u32| u64::from(x) | u64::from(y) << 32;
+        h.write_u64(pending.0);
+        h.write_u64(w(bank[0], bank[1], captured[0], captured[1]));
+        h.write_u64(w(
+            removed[0],
+            removed[1],
+            u16::from(alive[0]) | u16::from(alive[1]) << 8,
+            u16::from(*extra) | (phase as u16) << 1 | u16::from(*turn_tab) << 4
+                | u16::from(*turn_progress) << 5,
+        ));
+        h.write_u64(pair(*turns, *actions));
+        h.write_u64(pair(u32::from(*no_progress), u32::from(*opening_throws)));
+        h.write_u64(pair(*throws, *tab_turns));
+        h.write_u64(pair(*conversions, *reductions));
+        h.write_u64(u64::from(*banked));
         over.hash(h);
     }
 }

@@ -4,14 +4,18 @@
 //!
 //! Each piece that is on the board or has a history contributes a 128-bit key made from its
 //! side, index, square, flags and history; each dissolved stack contributes a key made from
-//! its square. The keys are combined by xor, so a move updates the digest by removing a
+//! its square; the ruleset contributes a key of its own, so that the digest tells the same
+//! pieces under two readings apart and the position's hash need not write the ruleset. The keys are combined by xor, so a move updates the digest by removing a
 //! changed piece's old key and adding its new one, and the digest of a position is the same
 //! however it was reached. Keys are computed rather than read from a table (a table of every
 //! piece, square and flag combination would not fit a cache): the packed fields go through a
 //! folded 64×64→128-bit multiply (wyhash's mixing step) in two independent lanes, and a
 //! history's two words are folded with that key.
 
+use std::hash::{Hash, Hasher};
+
 use super::board::{DISSOLVED, MAXP, OFF, Piece, Position};
+use super::rules::Ruleset;
 
 const LANE_A: u64 = 0x243F_6A88_85A3_08D3;
 const LANE_B: u64 = 0x1319_8A2E_0370_7344;
@@ -60,6 +64,35 @@ fn stack(sq: usize) -> [u64; 2] {
     keys(STACK | sq as u64)
 }
 
+/// Folds the words written into two lanes, for the ruleset's key.
+struct Lanes([u64; 2]);
+
+impl Hasher for Lanes {
+    fn finish(&self) -> u64 {
+        self.0[0]
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..c.len()].copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(word) ^ (c.len() as u64) << 59);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        let [a, b] = keys(i);
+        self.0 = [fold(self.0[0] ^ a, MUL_B), fold(self.0[1] ^ b, MUL_A)];
+    }
+}
+
+/// The key of a ruleset.
+fn rules_key(rules: &Ruleset) -> [u64; 2] {
+    let mut h = Lanes([LANE_B, LANE_A]);
+    rules.hash(&mut h);
+    h.0
+}
+
 #[inline(always)]
 fn xor(d: &mut [u64; 2], k: [u64; 2]) {
     d[0] ^= k[0];
@@ -70,7 +103,7 @@ impl Position {
     /// The digest computed afresh from the pieces and the board.
     pub(super) fn full_digest(&self) -> [u64; 2] {
         let n = usize::from(self.rules.piece_count()).min(MAXP);
-        let mut d = [0; 2];
+        let mut d = rules_key(&self.rules);
         for (side, pieces) in self.pieces.iter().enumerate() {
             for (i, pc) in pieces[..n].iter().enumerate() {
                 xor(&mut d, piece(side, i, pc));
@@ -143,6 +176,20 @@ mod tests {
             assert_eq!(s.digest, s.full_digest(), "{preset}");
             assert_ne!(s.digest, [0, 0], "{preset}");
         }
+    }
+
+    #[test]
+    fn the_same_pieces_under_two_readings_have_different_digests() {
+        let keys: std::collections::HashSet<[u64; 2]> = [
+            "tab",
+            "tab(reduction=row-entered)",
+            "tab(tab_bank=none)",
+            "tab(p_white=0.4)",
+        ]
+        .into_iter()
+        .map(|t| Position::new(t.parse().expect("a ruleset")).digest)
+        .collect();
+        assert_eq!(keys.len(), 4);
     }
 }
 
