@@ -71,6 +71,7 @@ impl Grid {
     ///
     /// # Panics
     /// If `columns` is out of range.
+    #[inline]
     pub const fn new(columns: u8) -> Grid {
         assert!(columns >= 3 && columns <= MAX_COLUMNS);
         Grid { columns }

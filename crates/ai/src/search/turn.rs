@@ -37,8 +37,11 @@ pub struct TurnGraph<S: GameState> {
     player: Player,
     /// The states: the root first, parents before children.
     states: Vec<S>,
-    /// For each state, its decisions: (move, child index), in move order.
-    edges: Vec<Vec<(S::Move, u32)>>,
+    /// Every state's decisions, (move, child index), in move order, the states' one after
+    /// the other: one list for the graph rather than one allocation a state.
+    edges: Vec<(S::Move, u32)>,
+    /// Where each state's decisions start in `edges`, and after the last state where they end.
+    first: Vec<u32>,
     /// The indices of the states where the turn has passed on, in the order found.
     ends: Vec<u32>,
     /// Each state's position in `ends`, or `u32::MAX`.
@@ -58,12 +61,11 @@ impl<S: GameState> TurnGraph<S> {
         // them all each time it doubles.
         let mut states = Vec::with_capacity(cap.min(GUESS));
         states.push(root.clone());
-        let mut edges = Vec::with_capacity(cap.min(GUESS));
-        edges.push(Vec::new());
         let mut g = TurnGraph {
             player,
             states,
-            edges,
+            edges: Vec::new(),
+            first: Vec::with_capacity(cap.min(GUESS) + 1),
             ends: Vec::new(),
             end_of: vec![u32::MAX],
             complete: true,
@@ -78,11 +80,12 @@ impl<S: GameState> TurnGraph<S> {
         while next < g.states.len() {
             let i = next;
             next += 1;
+            // States are expanded in order, so each one's decisions follow the last one's.
+            g.first.push(g.edges.len() as u32);
             if g.end_of[i] != u32::MAX {
                 continue;
             }
             g.states[i].legal_moves(&mut moves);
-            let mut out = Vec::with_capacity(moves.len());
             for &m in &moves {
                 // The child is played where it would be kept, after the last state, and
                 // dropped if it is there already: one copy of the state a decision.
@@ -96,8 +99,11 @@ impl<S: GameState> TurnGraph<S> {
                     found
                 } else {
                     if j >= cap {
+                        // The state being expanded keeps none of its decisions.
                         g.states.pop();
                         g.complete = false;
+                        g.edges.truncate(g.first[i] as usize);
+                        g.close();
                         return g;
                     }
                     let end = child.turn() != Turn::Player(player);
@@ -108,14 +114,24 @@ impl<S: GameState> TurnGraph<S> {
                         g.ends.push(j);
                     }
                     index.insert(h, j);
-                    g.edges.push(Vec::new());
                     j
                 };
-                out.push((m, j));
+                g.edges.push((m, j));
             }
-            g.edges[i] = out;
         }
+        g.close();
         g
+    }
+
+    /// Gives the states not expanded (past the cap) no decisions and ends `first`.
+    fn close(&mut self) {
+        let end = self.edges.len() as u32;
+        self.first.resize(self.states.len() + 1, end);
+    }
+
+    /// The decisions of state `i`.
+    fn out(&self, i: usize) -> &[(S::Move, u32)] {
+        &self.edges[self.first[i] as usize..self.first[i + 1] as usize]
     }
 
     /// The player whose turn it is.
@@ -152,8 +168,8 @@ impl<S: GameState> TurnGraph<S> {
     /// reaches it (the first found breadth first, so a shortest one).
     pub fn end_lines(&self) -> Vec<Vec<S::Move>> {
         let mut pred: Vec<Option<(u32, S::Move)>> = vec![None; self.states.len()];
-        for (i, out) in self.edges.iter().enumerate() {
-            for &(m, j) in out {
+        for i in 0..self.states.len() {
+            for &(m, j) in self.out(i) {
                 if j != 0 && pred[j as usize].is_none() {
                     pred[j as usize] = Some((i as u32, m));
                 }
@@ -184,7 +200,7 @@ impl<S: GameState> TurnGraph<S> {
                 best[i] = (end_values[self.end_of[i] as usize], u32::MAX);
                 continue;
             }
-            for (k, &(_, j)) in self.edges[i].iter().enumerate() {
+            for (k, &(_, j)) in self.out(i).iter().enumerate() {
                 let v = best[j as usize].0;
                 let better = if maximise {
                     v > best[i].0
@@ -207,7 +223,7 @@ impl<S: GameState> TurnGraph<S> {
     pub fn root_values(&self, end_values: &[f64]) -> Vec<(S::Move, f64)> {
         assert!(self.complete && end_values.len() == self.ends.len());
         let best = self.backward(end_values, true);
-        self.edges[0]
+        self.out(0)
             .iter()
             .map(|&(m, j)| (m, best[j as usize].0))
             .collect()
@@ -221,14 +237,15 @@ impl<S: GameState> TurnGraph<S> {
     pub fn best_line(&self, end_values: &[f64], first: S::Move) -> Vec<(S, S::Move)> {
         assert!(self.complete && end_values.len() == self.ends.len());
         let best = self.backward(end_values, true);
-        let &(_, mut j) = self.edges[0]
+        let &(_, mut j) = self
+            .out(0)
             .iter()
             .find(|(m, _)| *m == first)
             .expect("a legal root move");
         let mut line = vec![(self.states[0].clone(), first)];
         while self.end_of[j as usize] == u32::MAX {
             let k = best[j as usize].1 as usize;
-            let (m, c) = self.edges[j as usize][k];
+            let (m, c) = self.out(j as usize)[k];
             line.push((self.states[j as usize].clone(), m));
             j = c;
         }
