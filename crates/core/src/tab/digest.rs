@@ -47,13 +47,14 @@ pub(super) fn piece(side: usize, i: usize, pc: &Piece) -> [u64; 2] {
     }
     let w = (side as u64) << 24 | (i as u64) << 16 | u64::from(pc.sq) << 8 | u64::from(pc.flags);
     let [mut a, mut b] = keys(w);
-    if pc.lo | pc.hi != 0 {
-        // Both words folded with the fields' key, side by side rather than one after the
-        // other: a move changes a piece's history, so this is on the rules' hot path.
-        (a, b) = (
-            fold(pc.lo ^ a, MUL_B) ^ fold(pc.hi ^ a.rotate_left(32), MUL_A),
-            fold(pc.hi ^ b, MUL_A) ^ fold(pc.lo ^ b.rotate_left(32), MUL_B),
-        );
+    // A history is folded with the fields' key, a word at a time; the high word only where it
+    // is used (boards of more than 64 squares), since a move changes a piece's history and
+    // this is on the rules' hot path.
+    if pc.lo != 0 {
+        (a, b) = (fold(pc.lo ^ a, MUL_B), fold(pc.lo ^ b, MUL_A));
+    }
+    if pc.hi != 0 {
+        (a, b) = (fold(pc.hi ^ a, MUL_A), fold(pc.hi ^ b, MUL_B));
     }
     [a, b]
 }
