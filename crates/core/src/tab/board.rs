@@ -222,7 +222,8 @@ impl Hash for Position {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Every field named, so that a new one cannot be forgotten here.
         let Position {
-            rules,
+            // The ruleset, the pieces and the board are in the digest.
+            rules: _,
             digest,
             pieces: _,
             board: _,
@@ -245,8 +246,6 @@ impl Hash for Position {
             stats,
             over,
         } = self;
-        // The ruleset, the pieces and the board, through the digest.
-        let _ = rules;
         h.write_u64(digest[0]);
         h.write_u64(digest[1]);
         // The rest packed into a few words.

@@ -5,9 +5,10 @@
 //! Each piece that is on the board or has a history contributes a 128-bit key made from its
 //! side, index, square, flags and history; each dissolved stack contributes a key made from
 //! its square; the ruleset contributes a key of its own, so that the digest tells the same
-//! pieces under two readings apart and the position's hash need not write the ruleset. The keys are combined by xor, so a move updates the digest by removing a
-//! changed piece's old key and adding its new one, and the digest of a position is the same
-//! however it was reached. Keys are computed rather than read from a table (a table of every
+//! pieces under two readings apart and the position's hash need not write the ruleset. The
+//! keys are combined by xor, so a move updates the digest by removing a changed piece's old
+//! key and adding its new one, and the digest of a position is the same however it was
+//! reached. Keys are computed rather than read from a table (a table of every
 //! piece, square and flag combination would not fit a cache): the packed fields go through a
 //! folded 64×64→128-bit multiply (wyhash's mixing step) in two independent lanes, and a
 //! history's two words are folded with that key.
@@ -41,7 +42,7 @@ const fn keys(w: u64) -> [u64; 2] {
 /// has no flags and no history: [`Piece::off`]), so that the digest reads only the pieces in
 /// play.
 #[inline(always)]
-pub(super) fn piece(side: usize, i: usize, pc: &Piece) -> [u64; 2] {
+fn piece(side: usize, i: usize, pc: &Piece) -> [u64; 2] {
     if pc.sq == OFF {
         return [0, 0];
     }
