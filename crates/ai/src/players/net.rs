@@ -17,7 +17,7 @@ use crate::players::plan::{AgentMaker, Plan, not_available, reading_file};
 use crate::players::playable::Playable;
 use crate::rng::{GameRng, rng_from_seed};
 use crate::search::net_choice::{choose, one_step, turn_values};
-use crate::search::turn::{best_first, follow};
+use crate::search::turn::{GraphPool, best_first, follow};
 use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 
 /// The strongest player measured on each family's preset where it is not plain `mcts`: a
@@ -136,6 +136,8 @@ pub struct NetPlayer<S: GameState> {
     seed: u64,
     rng: GameRng,
     plan: Vec<(S, S::Move)>,
+    /// Turn graphs kept for their room.
+    graphs: GraphPool<S>,
 }
 
 impl<S: GameState> NetPlayer<S> {
@@ -149,6 +151,7 @@ impl<S: GameState> NetPlayer<S> {
             seed,
             rng: rng_from_seed(seed),
             plan: Vec::new(),
+            graphs: GraphPool::default(),
         }
     }
 }
@@ -162,14 +165,18 @@ impl<S: Encode> Agent<S> for NetPlayer<S> {
         if let Some(m) = follow(&mut self.plan, state) {
             return m;
         }
-        let (m, rest) = choose(&self.mlp, self.enc, state, &mut self.rng);
+        let (m, rest) = choose(&self.mlp, self.enc, state, &mut self.rng, &mut self.graphs);
         self.plan = rest;
         m
     }
 
     fn evaluate(&mut self, state: &S) -> Option<Evaluation<S::Move>> {
-        let moves = match turn_values(&self.mlp, self.enc, state) {
-            Some((g, values)) => g.root_values(&values),
+        let moves = match turn_values(&self.mlp, self.enc, state, &mut self.graphs) {
+            Some((g, values)) => {
+                let moves = g.root_values(&values);
+                self.graphs.give(g);
+                moves
+            }
             None => one_step(&self.mlp, self.enc, state),
         };
         Some(Evaluation {

@@ -9,7 +9,7 @@ use crate::eval::net::encode::{Encode, Encoding, Features};
 use crate::eval::net::mlp::Mlp;
 use crate::eval::terminal_value;
 use crate::rng::{GameRng, below};
-use crate::search::turn::{TURN_STATES, TurnGraph, best_moves};
+use crate::search::turn::{GraphPool, TURN_STATES, TurnGraph, best_moves};
 
 /// The network's value of `state` for White (exact at the end).
 pub(crate) fn value_for_one<S: Encode>(
@@ -27,14 +27,16 @@ pub(crate) fn value_for_one<S: Encode>(
 }
 
 /// The turn of the player to move in `state`, with each end's value for him; `None` when the
-/// turn is too large to enumerate.
+/// turn is too large to enumerate. The graph comes from `pool`; give it back when done.
 pub(crate) fn turn_values<S: Encode>(
     mlp: &Mlp,
     enc: Encoding,
     state: &S,
+    pool: &mut GraphPool<S>,
 ) -> Option<(TurnGraph<S>, Vec<f64>)> {
-    let g = TurnGraph::new(state, TURN_STATES);
+    let g = pool.expand(state, TURN_STATES);
     if !g.is_complete() {
+        pool.give(g);
         return None;
     }
     let values = values_for(mlp, enc, g.ends(), g.player());
@@ -67,11 +69,13 @@ pub(crate) fn choose<S: Encode>(
     enc: Encoding,
     state: &S,
     rng: &mut GameRng,
+    pool: &mut GraphPool<S>,
 ) -> (S::Move, Vec<(S, S::Move)>) {
-    if let Some((g, values)) = turn_values(mlp, enc, state) {
+    if let Some((g, values)) = turn_values(mlp, enc, state, pool) {
         let best = best_moves(&g.root_values(&values));
         let first = best[below(rng, best.len())];
         let mut line = g.best_line(&values, first);
+        pool.give(g);
         line.remove(0);
         return (first, line);
     }

@@ -46,6 +46,10 @@ pub struct TurnGraph<S: GameState> {
     ends: Vec<u32>,
     /// Each state's position in `ends`, or `u32::MAX`.
     end_of: Vec<u32>,
+    /// Each state's index by its fingerprint (kept between expansions for its room).
+    index: HashMap<u128, u32, BuildPassHasher>,
+    /// The legal moves of the state being expanded (kept for its room).
+    moves: Vec<S::Move>,
     complete: bool,
 }
 
@@ -56,26 +60,46 @@ impl<S: GameState> TurnGraph<S> {
     /// # Panics
     /// If it is not a player's turn in `root`.
     pub fn new(root: &S, cap: usize) -> Self {
-        let player = root.turn().player().expect("a player's turn");
         // Room for a typical turn from the start: growing a vector of large states copies
         // them all each time it doubles.
-        let mut states = Vec::with_capacity(cap.min(GUESS));
-        states.push(root.clone());
+        let room = cap.min(GUESS);
         let mut g = TurnGraph {
-            player,
-            states,
+            player: Player::One,
+            states: Vec::with_capacity(room),
             edges: Vec::new(),
-            first: Vec::with_capacity(cap.min(GUESS) + 1),
+            first: Vec::with_capacity(room + 1),
             ends: Vec::new(),
-            end_of: vec![u32::MAX],
+            end_of: Vec::with_capacity(room),
+            index: HashMap::with_capacity_and_hasher(room, BuildPassHasher::default()),
+            moves: Vec::new(),
             complete: true,
         };
+        g.rebuild(root, cap);
+        g
+    }
+
+    /// Expands the turn of the player to move in `root` into this graph, as
+    /// [`TurnGraph::new`] would, keeping the room its lists have grown to: a caller that
+    /// expands many turns copies and allocates less.
+    ///
+    /// # Panics
+    /// If it is not a player's turn in `root`.
+    pub fn rebuild(&mut self, root: &S, cap: usize) {
+        let g = self;
+        g.player = root.turn().player().expect("a player's turn");
+        g.states.clear();
+        g.edges.clear();
+        g.first.clear();
+        g.ends.clear();
+        g.end_of.clear();
+        g.index.clear();
+        g.complete = true;
+        g.states.push(root.clone());
+        g.end_of.push(u32::MAX);
         // Each state's fingerprint leads to it (two different states share one with odds
         // about 2⁻¹²⁸). The states are stored once, in `states`.
-        let mut index: HashMap<u128, u32, BuildPassHasher> =
-            HashMap::with_capacity_and_hasher(cap.min(GUESS), BuildPassHasher::default());
-        index.insert(fingerprint(root), 0);
-        let mut moves = Vec::new();
+        g.index.insert(fingerprint(root), 0);
+        let mut moves = std::mem::take(&mut g.moves);
         let mut next = 0;
         while next < g.states.len() {
             let i = next;
@@ -94,7 +118,7 @@ impl<S: GameState> TurnGraph<S> {
                 g.states[j].play_unchecked(m);
                 let child = &g.states[j];
                 let h = fingerprint(child);
-                let j = if let Some(&found) = index.get(&h) {
+                let j = if let Some(&found) = g.index.get(&h) {
                     g.states.pop();
                     found
                 } else {
@@ -104,23 +128,24 @@ impl<S: GameState> TurnGraph<S> {
                         g.complete = false;
                         g.edges.truncate(g.first[i] as usize);
                         g.close();
-                        return g;
+                        g.moves = moves;
+                        return;
                     }
-                    let end = child.turn() != Turn::Player(player);
+                    let end = child.turn() != Turn::Player(g.player);
                     let j = j as u32;
                     g.end_of
                         .push(if end { g.ends.len() as u32 } else { u32::MAX });
                     if end {
                         g.ends.push(j);
                     }
-                    index.insert(h, j);
+                    g.index.insert(h, j);
                     j
                 };
                 g.edges.push((m, j));
             }
         }
         g.close();
-        g
+        g.moves = moves;
     }
 
     /// Gives the states not expanded (past the cap) no decisions and ends `first`.
@@ -250,6 +275,40 @@ impl<S: GameState> TurnGraph<S> {
             j = c;
         }
         line
+    }
+}
+
+/// Turn graphs kept for their room: a caller that expands many turns (self-play expands five
+/// a throw) takes a graph from here and gives it back when done with it, so that its states
+/// are not copied again each time a fresh graph grows.
+#[derive(Debug)]
+pub struct GraphPool<S: GameState>(Vec<TurnGraph<S>>);
+
+impl<S: GameState> Default for GraphPool<S> {
+    fn default() -> Self {
+        GraphPool(Vec::new())
+    }
+}
+
+impl<S: GameState> GraphPool<S> {
+    /// The turn of the player to move in `root`, as [`TurnGraph::new`] expands it, in a graph
+    /// from the pool when there is one.
+    ///
+    /// # Panics
+    /// If it is not a player's turn in `root`.
+    pub fn expand(&mut self, root: &S, cap: usize) -> TurnGraph<S> {
+        match self.0.pop() {
+            Some(mut g) => {
+                g.rebuild(root, cap);
+                g
+            }
+            None => TurnGraph::new(root, cap),
+        }
+    }
+
+    /// Keeps `graph` for a later [`GraphPool::expand`].
+    pub fn give(&mut self, graph: TurnGraph<S>) {
+        self.0.push(graph);
     }
 }
 

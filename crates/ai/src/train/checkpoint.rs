@@ -178,6 +178,7 @@ impl<S: Encode + Playable> Trainer<S> {
                 loss_sum: meta.loss_sum,
                 loss_count: meta.loss_count,
                 seconds_before: meta.seconds,
+                graphs: crate::train::trainer::graph_pools(&pool),
                 pool,
                 rate_changes: meta.rate_changes,
                 start: meta.start,

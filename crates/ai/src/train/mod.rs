@@ -44,5 +44,5 @@ pub mod trainer;
 
 pub use options::{CurvePoint, TrainError, TrainOptions, best_point};
 pub use samples::{Sample, samples_from_bytes, samples_to_bytes};
-pub use selfplay::{self_play, self_play_games, self_play_kept, training_data};
+pub use selfplay::{self_play, self_play_games, self_play_in, self_play_kept, training_data};
 pub use trainer::{RateChange, StepReport, Trainer};

@@ -8,7 +8,7 @@ use crate::eval::net::mlp::Mlp;
 use crate::eval::terminal_value;
 use crate::rng::{below, derive_seed, pick_weighted, rng_from_seed};
 use crate::search::net_choice::{choose, one_step, turn_values, value_for_one};
-use crate::search::turn::{TurnGraph, best_moves, follow};
+use crate::search::turn::{GraphPool, TurnGraph, best_moves, follow};
 use crate::train::samples::Sample;
 use crate::train::targets::{ChanceState, lambda_returns};
 
@@ -23,6 +23,7 @@ fn after_throw<S: Encode>(
     enc: Encoding,
     state: &S,
     f: &mut Features,
+    pool: &mut GraphPool<S>,
 ) -> (f32, Option<Valued<S>>) {
     match state.turn() {
         Turn::Over(o) => (terminal_value(&o, Player::One) as f32, None),
@@ -30,7 +31,7 @@ fn after_throw<S: Encode>(
         Turn::Player(p) => {
             let sign = if p == Player::One { 1.0 } else { -1.0 };
             let best = |vals: &mut dyn Iterator<Item = f64>| vals.fold(f64::NEG_INFINITY, f64::max);
-            match turn_values(mlp, enc, state) {
+            match turn_values(mlp, enc, state, pool) {
                 Some((g, values)) => {
                     let b = best(&mut values.iter().copied());
                     (sign * b as f32, Some((g, values)))
@@ -53,7 +54,20 @@ pub fn self_play<S: Encode>(
     seed: u64,
     lambda: f32,
 ) -> (Vec<Sample>, S) {
-    let (samples, _, end) = self_play_kept(mlp, enc, rules, seed, lambda, false);
+    self_play_in(mlp, enc, rules, seed, lambda, &mut GraphPool::default())
+}
+
+/// [`self_play`] expanding its turns in graphs from `pool`: the same game, with less copying
+/// when the pool has served games before.
+pub fn self_play_in<S: Encode>(
+    mlp: &Mlp,
+    enc: Encoding,
+    rules: &S::Ruleset,
+    seed: u64,
+    lambda: f32,
+    pool: &mut GraphPool<S>,
+) -> (Vec<Sample>, S) {
+    let (samples, _, end) = play(mlp, enc, rules, seed, lambda, false, pool);
     (samples, end)
 }
 
@@ -66,6 +80,27 @@ pub fn self_play_kept<S: Encode>(
     seed: u64,
     lambda: f32,
     keep: bool,
+) -> (Vec<Sample>, Vec<S>, S) {
+    play(
+        mlp,
+        enc,
+        rules,
+        seed,
+        lambda,
+        keep,
+        &mut GraphPool::default(),
+    )
+}
+
+/// [`self_play_kept`] with its turn graphs from `pool`.
+fn play<S: Encode>(
+    mlp: &Mlp,
+    enc: Encoding,
+    rules: &S::Ruleset,
+    seed: u64,
+    lambda: f32,
+    keep: bool,
+    pool: &mut GraphPool<S>,
 ) -> (Vec<Sample>, Vec<S>, S) {
     let mut kept = Vec::new();
     let mut rng = rng_from_seed(seed);
@@ -84,7 +119,7 @@ pub fn self_play_kept<S: Encode>(
                 for o in &outs {
                     let mut c = state.clone();
                     c.apply_chance_unchecked(o.outcome);
-                    let (u, graph) = after_throw(mlp, enc, &c, &mut f);
+                    let (u, graph) = after_throw(mlp, enc, &c, &mut f, pool);
                     expected += f64::from(o.weight) * f64::from(u);
                     graphs.push(graph);
                 }
@@ -108,13 +143,17 @@ pub fn self_play_kept<S: Encode>(
                     let best = best_moves(&g.root_values(&values));
                     let first = best[below(&mut rng, best.len())];
                     plan = g.best_line(&values, first);
+                    pool.give(g);
+                }
+                for (g, _) in graphs.into_iter().flatten() {
+                    pool.give(g);
                 }
             }
             Turn::Player(_) => {
                 let m = match follow(&mut plan, &state) {
                     Some(m) => m,
                     None => {
-                        let (m, rest) = choose(mlp, enc, &state, &mut rng);
+                        let (m, rest) = choose(mlp, enc, &state, &mut rng, pool);
                         plan = rest;
                         m
                     }
@@ -168,10 +207,11 @@ pub fn self_play_games<S: Encode>(
     across: bool,
     games: std::ops::Range<u64>,
 ) -> Vec<Vec<Sample>> {
+    let mut pool = GraphPool::default();
     games
         .map(|g| {
             let rules = game_rules::<S>(rules, seed, across, g);
-            self_play::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda).0
+            self_play_in::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda, &mut pool).0
         })
         .collect()
 }

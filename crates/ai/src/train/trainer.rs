@@ -1,7 +1,7 @@
 //! A training run: the network and its optimiser, the batches of self-play games and the
 //! steps that learn from them, and the learning curve.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use qasab_core::{Player, Turn};
 use rand_core::Rng;
@@ -14,10 +14,11 @@ use crate::eval::terminal_value;
 use crate::players::net::NetPlayer;
 use crate::players::{AgentMaker, Playable, PreparedAgent};
 use crate::rng::{below, derive_seed, rng_from_seed};
+use crate::search::turn::GraphPool;
 use crate::train::optim::{Adam, Gradient};
 use crate::train::options::{CurvePoint, TrainError, TrainOptions, best_point, check};
 use crate::train::samples::Sample;
-use crate::train::selfplay::{game_rules, self_play};
+use crate::train::selfplay::{game_rules, self_play_in};
 
 /// The run's pool of `threads` threads.
 pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
@@ -25,6 +26,14 @@ pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainErro
         .num_threads(threads)
         .build()
         .map_err(|e| TrainError::Options(format!("cannot start {threads} threads: {e}")))
+}
+
+/// One pool of turn graphs for each of the run's threads, kept from batch to batch so that
+/// self-play reuses the room its graphs have grown to.
+pub(crate) fn graph_pools<S: Encode>(pool: &rayon::ThreadPool) -> Vec<Mutex<GraphPool<S>>> {
+    (0..pool.current_num_threads())
+        .map(|_| Mutex::default())
+        .collect()
 }
 
 /// A training run in progress: the network, its optimiser and its curve. Saved whole as a
@@ -51,6 +60,8 @@ pub struct Trainer<S: Encode> {
     pub(crate) seconds_before: f64,
     /// The run's threads, started once.
     pub(crate) pool: rayon::ThreadPool,
+    /// Each thread's turn graphs ([`graph_pools`]).
+    pub(crate) graphs: Vec<Mutex<GraphPool<S>>>,
     /// Where the step size changed ([`Trainer::set_rate`]): from which game, to what.
     pub(crate) rate_changes: Vec<RateChange>,
     /// The network the run started from ([`Trainer::from_network`]), as its metadata names
@@ -178,6 +189,7 @@ impl<S: Encode + Playable> Trainer<S> {
             loss_sum: 0.0,
             loss_count: 0,
             seconds_before: 0.0,
+            graphs: graph_pools(&pool),
             pool,
             rate_changes: Vec::new(),
             start,
@@ -225,13 +237,17 @@ impl<S: Encode + Playable> Trainer<S> {
         let (mlp, enc) = (&self.mlp, self.encoding);
         let rules = &self.rules;
         let (seed, lambda, across) = (self.options.seed, self.options.lambda, self.options.across);
+        let graphs = &self.graphs;
         let games: Vec<Vec<Sample>> = self.pool().install(|| {
             use rayon::prelude::*;
             (first..first + n)
                 .into_par_iter()
                 .map(|g| {
                     let rules = game_rules::<S>(rules, seed, across, g);
-                    self_play::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda).0
+                    let worker = rayon::current_thread_index().unwrap_or(0) % graphs.len();
+                    // A poisoned pool holds graphs as good as any: a graph is rebuilt whole.
+                    let mut pool = graphs[worker].lock().unwrap_or_else(|e| e.into_inner());
+                    self_play_in::<S>(mlp, enc, &rules, derive_seed(seed, g), lambda, &mut pool).0
                 })
                 .collect()
         });
