@@ -376,6 +376,38 @@ fn turn_graphs_keyed_by_fingerprints_equal_graphs_keyed_by_whole_states() {
     }
 }
 
+/// A graph rebuilt in place from a pool (as self-play and the `net` player expand their turns)
+/// is the graph built afresh: the same states, ends, lines and completeness, whatever the
+/// graph held before, a graph cut short at its cap included.
+#[test]
+fn turn_graphs_rebuilt_from_a_pool_equal_fresh_graphs() {
+    use qasab_ai::search::turn::{GraphPool, TurnGraph};
+    for text in ["tab", "tab(reduction=square-landed)", "tab-hyde", "tab-modern"] {
+        let rules: tab::Ruleset = text.parse().unwrap();
+        let mut pool = GraphPool::default();
+        let (mut compared, mut cut) = (0, 0);
+        for (k, s) in decision_states(&rules, 8, 30, 5).into_iter().enumerate() {
+            // Some graphs are cut short, so that the next rebuild starts from one.
+            let cap = if k % 3 == 2 { 6 } else { 4096 };
+            let fresh = TurnGraph::new(&s, cap);
+            let reused = pool.expand(&s, cap);
+            assert_eq!(reused.is_complete(), fresh.is_complete(), "{text}");
+            assert_eq!(reused.len(), fresh.len(), "{text}");
+            assert!(reused.ends().eq(fresh.ends()), "{text}");
+            assert_eq!(reused.end_lines(), fresh.end_lines(), "{text}");
+            if fresh.is_complete() {
+                let values: Vec<f64> = (0..fresh.end_count()).map(|i| (i % 7) as f64).collect();
+                assert_eq!(reused.root_values(&values), fresh.root_values(&values));
+            } else {
+                cut += 1;
+            }
+            compared += 1;
+            pool.give(reused);
+        }
+        assert!(compared > 20 && cut > 0, "{text}: {compared} graphs, {cut} cut short");
+    }
+}
+
 /// Compares the graphs of seeded decision states of `rules` with a breadth-first enumeration
 /// whose map is keyed by whole states; returns the ends compared.
 fn whole_state_enumeration_agrees<R: Ruleset>(rules: &R) -> usize {
