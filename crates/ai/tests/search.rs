@@ -382,7 +382,12 @@ fn turn_graphs_keyed_by_fingerprints_equal_graphs_keyed_by_whole_states() {
 #[test]
 fn turn_graphs_rebuilt_from_a_pool_equal_fresh_graphs() {
     use qasab_ai::search::turn::{GraphPool, TurnGraph};
-    for text in ["tab", "tab(reduction=square-landed)", "tab-hyde", "tab-modern"] {
+    for text in [
+        "tab",
+        "tab(reduction=square-landed)",
+        "tab-hyde",
+        "tab-modern",
+    ] {
         let rules: tab::Ruleset = text.parse().unwrap();
         let mut pool = GraphPool::default();
         let (mut compared, mut cut) = (0, 0);
@@ -404,7 +409,10 @@ fn turn_graphs_rebuilt_from_a_pool_equal_fresh_graphs() {
             compared += 1;
             pool.give(reused);
         }
-        assert!(compared > 20 && cut > 0, "{text}: {compared} graphs, {cut} cut short");
+        assert!(
+            compared > 20 && cut > 0,
+            "{text}: {compared} graphs, {cut} cut short"
+        );
     }
 }
 

@@ -215,6 +215,37 @@ pub(crate) struct ThreatBoard {
     pub(crate) movers: [u128; 2],
 }
 
+/// What one throw of either side would hit: the facts the threat inputs are written from
+/// ([`write_threats`]).
+pub(crate) struct Hits {
+    /// Per square, bit `k` when the enemy of its unit hits it with the throw `THROWS[k]`.
+    pub(crate) attacked: [u8; qasab_core::grid::MAX_SQUARES],
+    /// Per side, by [`Player::index`]: bit `k` when some throw `THROWS[k]` of his hits.
+    pub(crate) hitting: [u8; 2],
+    /// Per side: the pieces of the largest enemy unit one of his throws hits.
+    pub(crate) largest: [u32; 2],
+}
+
+impl Default for Hits {
+    fn default() -> Self {
+        Hits {
+            attacked: [0; qasab_core::grid::MAX_SQUARES],
+            hitting: [0; 2],
+            largest: [0; 2],
+        }
+    }
+}
+
+impl Hits {
+    /// Notes that a throw `THROWS[k]` of `o` hits the enemy unit of `size` pieces on `to`.
+    #[inline]
+    pub(crate) fn hit(&mut self, o: Player, k: usize, to: u8, size: u32) {
+        self.attacked[usize::from(to)] |= 1 << k;
+        self.hitting[o.index()] |= 1 << k;
+        self.largest[o.index()] = self.largest[o.index()].max(size);
+    }
+}
+
 /// The threat inputs shared by `tab-v2` and `tab-ludii-v2`, from `at` on: per side and square,
 /// the throws of the enemy (1, 2, 3, 4, 6) one of whose units lands on the unit there; per
 /// side, the chance that one throw of his lands on an enemy unit (the throws' probabilities
@@ -233,26 +264,38 @@ pub(crate) fn threat_inputs(
     at: usize,
     out: &mut Features,
 ) {
-    let squares = board.squares;
-    // Per square, bit k when the enemy of its unit hits it with the throw THROWS[k]; per
-    // side, the throws that hit something, and the largest unit they hit.
-    let mut attacked = [0u8; qasab_core::grid::MAX_SQUARES];
-    let mut hitting = [0u8; 2];
-    let mut largest = [0u32; 2];
+    let mut hits = Hits::default();
     for o in [Player::One, Player::Two] {
         let enemy = board.occupied[(!o).index()];
         for s in squares_of(board.movers[o.index()]) {
             for (k, ways) in reach(o, s).into_iter().enumerate() {
                 for to in ways.into_iter().flatten() {
                     if enemy & (1 << to) != 0 {
-                        attacked[usize::from(to)] |= 1 << k;
-                        hitting[o.index()] |= 1 << k;
-                        largest[o.index()] = largest[o.index()].max(size(to));
+                        hits.hit(o, k, to, size(to));
                     }
                 }
             }
         }
     }
+    write_threats(board, us, &hits, odds, at, out);
+}
+
+/// Writes the threat inputs of [`threat_inputs`] from what each side's throws hit.
+#[inline]
+pub(crate) fn write_threats(
+    board: &ThreatBoard,
+    us: Player,
+    hits: &Hits,
+    odds: impl FnOnce() -> ([qasab_core::Weighted<Throw>; 5], u32),
+    at: usize,
+    out: &mut Features,
+) {
+    let squares = board.squares;
+    let Hits {
+        attacked,
+        hitting,
+        largest,
+    } = hits;
     for s in squares_of(board.occupied[0] | board.occupied[1]) {
         let bits = attacked[usize::from(s)];
         if bits == 0 {
@@ -274,7 +317,7 @@ pub(crate) fn threat_inputs(
         }
         chance_of
     };
-    let chances = (hitting != [0, 0]).then(chance_of).unwrap_or_default();
+    let chances = (*hitting != [0, 0]).then(chance_of).unwrap_or_default();
     let sides = at + 2 * squares * THREAT_PER_SQUARE;
     for (j, p) in [us, !us].into_iter().enumerate() {
         let base = sides + j * THREAT_PER_SIDE;

@@ -1,13 +1,15 @@
 //! The network's inputs for the Tâb family: `tab-v1`, `tab-v2` and the board-free `tab-v3`
 //! (the tables are in [`crate::eval::net::encode`]).
 
+use std::sync::OnceLock;
+
 use qasab_core::grid::Square;
 use qasab_core::{GameState, Player, tab};
 
 use crate::eval::net::encode::{
-    ANY_BOARD, ENCODINGS, Encode, Encoding, Features, TAB_PER_SQUARE, THREAT_PER_SIDE,
+    ANY_BOARD, ENCODINGS, Encode, Encoding, Features, Hits, TAB_PER_SQUARE, THREAT_PER_SIDE,
     THREAT_PER_SQUARE, THROWS, ThreatBoard, nearness, relative, squares_of, threat_input_count,
-    threat_inputs,
+    write_threats,
 };
 use crate::games::tab::eval::limit_factor;
 
@@ -61,14 +63,12 @@ impl Encode for tab::State {
         let n = usize::from(rules.columns);
         let squares = grid.len();
         // What each square's unit holds, read from the pieces once.
-        let mut unconverted = [false; qasab_core::grid::MAX_SQUARES];
-        let mut entered = unconverted;
+        let (mut unconverted, mut entered) = (0u128, 0u128);
         for p in [Player::One, Player::Two] {
             for i in 0..rules.piece_count() {
                 if let Some(v) = self.piece(p, i) {
-                    let s = usize::from(v.square.0);
-                    unconverted[s] |= !v.converted;
-                    entered[s] |= v.entered_enemy_row;
+                    unconverted |= u128::from(!v.converted) << v.square.0;
+                    entered |= u128::from(v.entered_enemy_row) << v.square.0;
                 }
             }
         }
@@ -87,11 +87,10 @@ impl Encode for tab::State {
             let side = usize::from(owner != us);
             let base = (side * squares + relative(us, s, squares)) * TAB_PER_SQUARE;
             out.at_least(base, count, 4);
-            let s = usize::from(s);
-            if unconverted[s] {
+            if unconverted & (1 << s) != 0 {
                 out.push((base + 4) as u32, 1.0);
             }
-            if entered[s] {
+            if entered & (1 << s) != 0 {
                 out.push((base + 5) as u32, 1.0);
             }
             match hold {
@@ -168,12 +167,40 @@ struct Units {
     /// The squares of each side's units, by [`Player::index`].
     occupied: [u128; 2],
     /// The unit holds a piece not yet converted: it moves only with a tâb, one step (L-9c).
-    unconverted: [bool; qasab_core::grid::MAX_SQUARES],
+    unconverted: u128,
     /// The unit holds a piece that has been in the enemy home row: it may not enter again
     /// (L-10).
-    entered: [bool; qasab_core::grid::MAX_SQUARES],
+    entered: u128,
     /// The enemy-row rule keeps the unit from moving at all (L-11).
     frozen: u128,
+}
+
+/// For one side's track on one board: per square and throw (in [`THROWS`] order), the squares
+/// from which a unit of that side lands there, by the main way and by the branch into the
+/// enemy row.
+type Sources = [[[u128; 2]; 5]; qasab_core::grid::MAX_SQUARES];
+
+/// The [`Sources`] of `p`'s track on `state`'s board, built from the track's geometry
+/// ([`tab::State::throw_destinations`]) the first time a board and track are met.
+fn sources(state: &tab::State, p: Player) -> &'static Sources {
+    const BOARDS: usize = 4 * (qasab_core::grid::MAX_COLUMNS as usize + 1);
+    static TABLES: [OnceLock<Box<Sources>>; BOARDS] = [const { OnceLock::new() }; BOARDS];
+    let rules = state.ruleset();
+    let one_way = rules.track == tab::Track::OneWay;
+    let key = (usize::from(rules.columns) * 2 + usize::from(one_way)) * 2 + p.index();
+    TABLES[key].get_or_init(|| {
+        let mut from = Box::new([[[0u128; 2]; 5]; qasab_core::grid::MAX_SQUARES]);
+        for s in 0..state.grid().len() as u8 {
+            for (k, ways) in state.throw_destinations(p, Square(s)).into_iter().enumerate() {
+                for (way, to) in ways.into_iter().enumerate() {
+                    if let Some(to) = to {
+                        from[usize::from(to.0)][k][way] |= 1 << s;
+                    }
+                }
+            }
+        }
+        from
+    })
 }
 
 /// The threat inputs of `tab-v2`, from `at` on: which units one throw of the enemy would hit,
@@ -186,32 +213,152 @@ struct Units {
 /// shot counts: the rules' own generator would be exact but would run ten times for every
 /// state valued, and the network reads the rest (stacks, the throws in hand) from the other
 /// inputs.
+///
+/// Each enemy unit is looked up in the track read backwards ([`sources`]): the squares from
+/// which each throw reaches it, masked with the units that may make that throw.
 fn threats(state: &tab::State, us: Player, units: &Units, at: usize, out: &mut Features) {
-    let board = ThreatBoard {
+    let board = threat_board(state, units);
+    let mut hits = Hits::default();
+    for o in [Player::One, Player::Two] {
+        let from = sources(state, o);
+        let movers = board.movers[o.index()];
+        // Units with an unconverted piece move only with a tâb.
+        let converted = movers & !units.unconverted;
+        for to in squares_of(board.occupied[(!o).index()]) {
+            let mut size = None;
+            for (k, [main, branch]) in from[usize::from(to)].iter().enumerate() {
+                let may = if THROWS[k].is_tab() { movers } else { converted };
+                if (main | (branch & !units.entered)) & may != 0 {
+                    let size = *size.get_or_insert_with(|| unit_size(state, to));
+                    hits.hit(o, k, to, size);
+                }
+            }
+        }
+    }
+    write_threats(&board, us, &hits, || state.ruleset().odds.weights(), at, out);
+}
+
+/// The units the threat inputs read.
+fn threat_board(state: &tab::State, units: &Units) -> ThreatBoard {
+    ThreatBoard {
         squares: state.grid().len(),
         occupied: units.occupied,
         movers: [
             units.occupied[0] & !units.frozen,
             units.occupied[1] & !units.frozen,
         ],
-    };
-    let reach = |o: Player, s: u8| {
-        let (unconverted, entered) = (units.unconverted[s as usize], units.entered[s as usize]);
-        let mut reach = [[None; 2]; 5];
-        for (r, (t, [main, branch])) in reach.iter_mut().zip(
-            THROWS
-                .into_iter()
-                .zip(state.throw_destinations(o, Square(s))),
-        ) {
-            if !unconverted || t.is_tab() {
-                *r = [main.map(|q| q.0), branch.filter(|_| !entered).map(|q| q.0)];
+    }
+}
+
+/// The pieces of the unit on square `s`.
+fn unit_size(state: &tab::State, s: u8) -> u32 {
+    state.unit_at(Square(s)).map_or(0, |(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use qasab_core::{GameState, Player, Ruleset as _, Turn, tab};
+
+    use super::{Units, squares_of, threat_board, threats, unit_size};
+    use crate::eval::net::encode::{Features, THROWS, threat_inputs};
+    use crate::rng::{below, pick_weighted, rng_from_seed};
+
+    /// The threat inputs as first written: each movable unit's destinations read forwards
+    /// from the track, one unit at a time.
+    fn threats_forwards(
+        state: &tab::State,
+        us: Player,
+        units: &Units,
+        at: usize,
+        out: &mut Features,
+    ) {
+        let reach = |o: Player, s: u8| {
+            let unconverted = units.unconverted & (1 << s) != 0;
+            let entered = units.entered & (1 << s) != 0;
+            let mut reach = [[None; 2]; 5];
+            for (r, (t, [main, branch])) in reach.iter_mut().zip(
+                THROWS
+                    .into_iter()
+                    .zip(state.throw_destinations(o, qasab_core::grid::Square(s))),
+            ) {
+                if !unconverted || t.is_tab() {
+                    *r = [main.map(|q| q.0), branch.filter(|_| !entered).map(|q| q.0)];
+                }
+            }
+            reach
+        };
+        let size = |s: u8| unit_size(state, s);
+        let odds = || state.ruleset().odds.weights();
+        threat_inputs(&threat_board(state, units), us, reach, size, odds, at, out);
+    }
+
+    /// The units of `state` as the encoder reads them.
+    fn units_of(state: &tab::State) -> Units {
+        let (mut unconverted, mut entered) = (0u128, 0u128);
+        for p in [Player::One, Player::Two] {
+            for i in 0..state.ruleset().piece_count() {
+                if let Some(v) = state.piece(p, i) {
+                    unconverted |= u128::from(!v.converted) << v.square.0;
+                    entered |= u128::from(v.entered_enemy_row) << v.square.0;
+                }
             }
         }
-        reach
-    };
-    let size = |s: u8| state.unit_at(Square(s)).map_or(0, |(_, c)| c);
-    let odds = || state.ruleset().odds.weights();
-    threat_inputs(&board, us, reach, size, odds, at, out);
+        let occupied = [state.occupied(Player::One), state.occupied(Player::Two)];
+        let frozen = squares_of(occupied[0] | occupied[1])
+            .filter(|&s| state.enemy_row_hold(qasab_core::grid::Square(s)) == Some(true))
+            .fold(0u128, |m, s| m | 1 << s);
+        Units {
+            occupied,
+            unconverted,
+            entered,
+            frozen,
+        }
+    }
+
+    /// The threats read backwards from each enemy unit equal the threats read forwards from
+    /// each movable unit, at every state of seeded random games of every faithful preset and
+    /// of readings with a wide or narrow board, a free enemy row and conversion in place.
+    #[test]
+    fn threats_read_backwards_equal_threats_read_forwards_along_seeded_games() {
+        let mut hit = 0;
+        for (g, ruleset) in [
+            "tab",
+            "tab-hyde",
+            "tab-modern",
+            "tab(columns=29)",
+            "tab(columns=7,enemy_row=free,conversion=in-place)",
+            "tab-hyde(columns=13)",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let rules: tab::Ruleset = ruleset.parse().expect("a ruleset");
+            for seed in 0..6u64 {
+                let mut rng = rng_from_seed(100 * g as u64 + seed);
+                let mut state = rules.initial_state();
+                let (mut outs, mut moves) = (Vec::new(), Vec::new());
+                while !matches!(state.turn(), Turn::Over(_)) {
+                    let units = units_of(&state);
+                    for us in [Player::One, Player::Two] {
+                        let (mut fast, mut slow) = (Features::new(2000), Features::new(2000));
+                        threats(&state, us, &units, 7, &mut fast);
+                        threats_forwards(&state, us, &units, 7, &mut slow);
+                        assert_eq!(fast, slow, "{ruleset} seed {seed}: {state:?}");
+                        hit += usize::from(fast.active().len() > 2);
+                    }
+                    if state.turn() == Turn::Chance {
+                        state.chance_outcomes(&mut outs);
+                        let k = pick_weighted(&mut rng, outs.iter().map(|o| o.weight));
+                        state.apply_chance_unchecked(outs[k].outcome);
+                    } else {
+                        state.legal_moves(&mut moves);
+                        state.play_unchecked(moves[below(&mut rng, moves.len())]);
+                    }
+                }
+            }
+        }
+        assert!(hit > 1000, "threats were seldom seen: {hit}");
+    }
 }
 
 /// `tab-v3`: one encoding for every board and reading of a family, so that one network plays
