@@ -378,7 +378,10 @@ test("the computer's turn is shown step by step, the player's own move at once",
   // has had a turn of several actions; then a new game is started.
   let page, context, problems, turn = null;
   for (let game = 0; game < 4 && !turn; game++) {
-    if (context) await context.close();
+    if (context) {
+      await context.close();
+      assert.deepEqual(problems, []);
+    }
     let id;
     ({ page, context, problems, id } = await open('tab(columns=7)', ['human', 'greedy'], DESKTOP));
     await settled(page);
