@@ -185,9 +185,9 @@ pub fn training_data<S: Encode>(
     pool.install(|| {
         (0..games)
             .into_par_iter()
-            .map(|g| {
+            .map_init(GraphPool::default, |pool, g| {
                 let (samples, states, _) =
-                    self_play_kept(mlp, enc, rules, derive_seed(seed, g), lambda, true);
+                    play(mlp, enc, rules, derive_seed(seed, g), lambda, true, pool);
                 states.into_iter().zip(samples).collect()
             })
             .collect()

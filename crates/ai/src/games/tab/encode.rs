@@ -63,15 +63,7 @@ impl Encode for tab::State {
         let n = usize::from(rules.columns);
         let squares = grid.len();
         // What each square's unit holds, read from the pieces once.
-        let (mut unconverted, mut entered) = (0u128, 0u128);
-        for p in [Player::One, Player::Two] {
-            for i in 0..rules.piece_count() {
-                if let Some(v) = self.piece(p, i) {
-                    unconverted |= u128::from(!v.converted) << v.square.0;
-                    entered |= u128::from(v.entered_enemy_row) << v.square.0;
-                }
-            }
-        }
+        let (unconverted, entered) = piece_marks(self);
         let occupied = [self.occupied(Player::One), self.occupied(Player::Two)];
         let mut frozen = 0u128;
         // The occupied squares in square order, as a scan of the whole grid would meet them.
@@ -175,6 +167,21 @@ struct Units {
     frozen: u128,
 }
 
+/// The squares whose unit holds a piece not yet converted, and those whose unit holds a piece
+/// that has been in the enemy home row ([`Units`]), read from the pieces once.
+fn piece_marks(state: &tab::State) -> (u128, u128) {
+    let (mut unconverted, mut entered) = (0u128, 0u128);
+    for p in [Player::One, Player::Two] {
+        for i in 0..state.ruleset().piece_count() {
+            if let Some(v) = state.piece(p, i) {
+                unconverted |= u128::from(!v.converted) << v.square.0;
+                entered |= u128::from(v.entered_enemy_row) << v.square.0;
+            }
+        }
+    }
+    (unconverted, entered)
+}
+
 /// For one side's track on one board: per square and throw (in [`THROWS`] order), the squares
 /// from which a unit of that side lands there, by the main way and by the branch into the
 /// enemy row.
@@ -259,7 +266,7 @@ fn unit_size(state: &tab::State, s: u8) -> u32 {
 mod tests {
     use qasab_core::{GameState, Player, Ruleset as _, Turn, tab};
 
-    use super::{Units, squares_of, threat_board, threats, unit_size};
+    use super::{Units, piece_marks, squares_of, threat_board, threats, unit_size};
     use crate::eval::net::encode::{Features, THROWS, threat_inputs};
     use crate::rng::{below, pick_weighted, rng_from_seed};
 
@@ -294,15 +301,7 @@ mod tests {
 
     /// The units of `state` as the encoder reads them.
     fn units_of(state: &tab::State) -> Units {
-        let (mut unconverted, mut entered) = (0u128, 0u128);
-        for p in [Player::One, Player::Two] {
-            for i in 0..state.ruleset().piece_count() {
-                if let Some(v) = state.piece(p, i) {
-                    unconverted |= u128::from(!v.converted) << v.square.0;
-                    entered |= u128::from(v.entered_enemy_row) << v.square.0;
-                }
-            }
-        }
+        let (unconverted, entered) = piece_marks(state);
         let occupied = [state.occupied(Player::One), state.occupied(Player::Two)];
         let frozen = squares_of(occupied[0] | occupied[1])
             .filter(|&s| state.enemy_row_hold(qasab_core::grid::Square(s)) == Some(true))
