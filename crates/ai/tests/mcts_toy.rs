@@ -439,6 +439,78 @@ fn a_state_repeated_on_the_path_ends_the_descent() {
     );
 }
 
+/// With `priors=on`, expanding a node values every child at once, each starting with one
+/// visit worth its static value, and the iteration stops there with the node's value one
+/// action deeper: the best child's for the player to move, the weighted mean at a throw.
+#[test]
+fn priors_value_every_child_at_once_and_back_up_one_action_deeper() {
+    let o = MctsOptions {
+        priors: true,
+        cutoff: Some(0),
+        minimax: 1.0,
+        ..opts(2)
+    };
+    let root = ToyRules(&TWICE).initial_state();
+    // The toy's static value of an unfinished state is its index over 100: `l` reaches One's
+    // second decision (0.01), `r` the throw (0.04).
+    let one = SearchTree::grow(&root, &o, 3, 1, MAX_LINKS);
+    assert_eq!(one.node_count(), 3, "the root and both children at once");
+    let (l, r) = (one.root_child('l').unwrap(), one.root_child('r').unwrap());
+    assert_eq!((l.visits, l.mean, l.links), (1, 0.01, 0));
+    assert_eq!((r.visits, r.mean, r.links), (1, 0.04, 0));
+    assert_eq!(one.root().visits, 1);
+    assert_eq!(one.root().mean, 0.04, "One's best child");
+    assert_eq!(one.root().implicit, Some(0.04));
+    // The second iteration takes the better child, the throw, and values its outcomes: One
+    // wins 3 times in 4, else Two decides (0.05).
+    let two = SearchTree::grow(&root, &o, 3, 2, MAX_LINKS);
+    let r = two.root_child('r').unwrap();
+    let deeper = (3.0 * 1.0 + 0.05) / 4.0;
+    assert_eq!((r.visits, r.links, r.chance), (2, 2, true));
+    assert_eq!(r.mean, (0.04 + deeper) * (1.0 / 2.0));
+    assert_eq!(r.implicit, Some(deeper as f32));
+    assert_eq!(two.node_count(), 5);
+    // Every child is made with its value, so the nodes are the links and the root.
+    let tree = SearchTree::grow(&root, &o, 3, 300, MAX_LINKS);
+    assert_eq!(tree.node_count(), tree.link_count() + 1);
+}
+
+/// The searches with priors find what the plain ones do: the right moves, a draw by the
+/// safety limit, a loop back to the start, and with `minimax=1` the expectimax values.
+#[test]
+fn priors_keep_the_answers_known_by_hand() {
+    for transpositions in [false, true] {
+        let o = |iterations| MctsOptions {
+            priors: true,
+            transpositions,
+            ..opts(iterations)
+        };
+        for seed in 0..10 {
+            for (tree, best) in [
+                (&TWICE[..], 'l'),
+                (&WEIGHTS[..], 'q'),
+                (&TRUNCATED[..], 'd'),
+                (&TRUNCATED_WON[..], 't'),
+                (&LOOP[..], 'w'),
+            ] {
+                let r = search(&ToyRules(tree).initial_state(), &o(500), seed).unwrap();
+                assert_eq!(r.best(), best, "seed {seed}: {r:?}");
+                assert_eq!(r.iterations, 500);
+            }
+        }
+        let exact = MctsOptions {
+            minimax: 1.0,
+            cutoff: Some(0),
+            ..o(200)
+        };
+        let tree = SearchTree::grow(&ToyRules(&WEIGHTS).initial_state(), &exact, 1, 200, 1000);
+        // `p` is worth (−1 − 1 + 6) / 8 to One, `q` 0: Two draws.
+        assert_eq!(tree.root_child('p').unwrap().implicit, Some(0.5));
+        assert_eq!(tree.root_child('q').unwrap().implicit, Some(0.0));
+        assert_eq!(tree.root().implicit, Some(0.0));
+    }
+}
+
 #[test]
 fn a_players_next_search_goes_on_from_his_last_graph() {
     // After `l`, One decides again: the graph of the first search already holds that state.

@@ -31,6 +31,9 @@ enum Stop {
     /// At a state already on the path (a cycle): the path's last node is evaluated by a
     /// rollout from it, without a static value of its own.
     Repeat,
+    /// At the node just expanded with priors (`priors=on`), worth this value one action
+    /// deeper for [`Player::One`].
+    Expanded(f64),
 }
 
 impl<S: Evaluate> Tree<S> {
@@ -109,8 +112,9 @@ impl<S: Evaluate> Tree<S> {
         // A node made in this iteration ends its descent: only its fingerprint may be reused.
         self.print = (NO_NODE, 0);
         let stop = self.select_leaf(&mut state, opts, rng, max_links);
+        let expanded = matches!(stop, Stop::Expanded(_));
         let (result, leaf_value) = self.evaluate(&mut state, stop, opts, rng);
-        self.back_up(result, leaf_value, opts);
+        self.back_up(result, leaf_value, opts, expanded);
     }
 
     /// Descends from the root, playing the links' actions on `state` and noting the path's
@@ -141,10 +145,17 @@ impl<S: Evaluate> Tree<S> {
                 Some(p) => NodeKind::Player(p == Player::One),
                 None => NodeKind::Chance,
             };
-            if self.nodes[node].len == 0
-                && !self.expand_due(node, state, mover, opts, rng, max_links)
-            {
-                return Stop::Leaf;
+            if self.nodes[node].len == 0 {
+                if opts.priors {
+                    // Every node but the root was made valued: expand it at once.
+                    return match self.expand_valued(node, state, mover, opts, rng, max_links) {
+                        Some(value) => Stop::Expanded(value),
+                        None => Stop::Leaf,
+                    };
+                }
+                if !self.expand_due(node, state, mover, opts, rng, max_links) {
+                    return Stop::Leaf;
+                }
             }
             let link = match mover {
                 Some(p) => self.select(node, p, opts.c, opts.minimax),
@@ -206,7 +217,10 @@ impl<S: Evaluate> Tree<S> {
         opts: &MctsOptions,
         rng: &mut GameRng,
     ) -> (f64, Option<f64>) {
-        if opts.cutoff == Some(0) && !opts.transpositions && !matches!(stop, Stop::Over(_)) {
+        if opts.cutoff == Some(0)
+            && !opts.transpositions
+            && !matches!(stop, Stop::Over(_) | Stop::Expanded(_))
+        {
             return (self.static_value(state, opts), None);
         }
         let (moves, outs) = (&mut self.moves, &mut self.outs);
@@ -222,6 +236,7 @@ impl<S: Evaluate> Tree<S> {
                 (result, leaf_value)
             }
             Stop::Repeat => (leaf_result(state, opts, rng, moves, outs, None), None),
+            Stop::Expanded(value) => (value, None),
         }
     }
 
@@ -256,8 +271,15 @@ impl<S: Evaluate> Tree<S> {
     }
 
     /// Adds `result` to every node and link of the path, and with `minimax` > 0 backs up the
-    /// implicit minimax values from `leaf_value` (or the result where there is none).
-    fn back_up(&mut self, result: f64, leaf_value: Option<f64>, opts: &MctsOptions) {
+    /// implicit minimax values from `leaf_value` (or the result where there is none), or if
+    /// the path's last node was just `expanded` with priors, from its children's.
+    fn back_up(
+        &mut self,
+        result: f64,
+        leaf_value: Option<f64>,
+        opts: &MctsOptions,
+        expanded: bool,
+    ) {
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -267,7 +289,7 @@ impl<S: Evaluate> Tree<S> {
             self.links[i as usize].visits += 1;
         }
         if opts.minimax > 0.0 {
-            self.back_up_implicit(leaf_value.unwrap_or(result));
+            self.back_up_implicit(leaf_value.unwrap_or(result), expanded);
         }
     }
 
@@ -275,16 +297,18 @@ impl<S: Evaluate> Tree<S> {
     /// last node, if it has no value yet, takes `leaf` (its static value, or the result of a
     /// finished game); then every node above takes the best of its children's values for the
     /// player to move, or at a chance node their mean weighted by the outcomes' weights,
-    /// over the children that have a value.
-    fn back_up_implicit(&mut self, leaf: f64) {
+    /// over the children that have a value. A last node just `expanded` with priors takes
+    /// its value from its children as the nodes above do.
+    fn back_up_implicit(&mut self, leaf: f64, expanded: bool) {
         let Some((&last, above)) = self.path.split_last() else {
             return;
         };
         let n = &mut self.nodes[last as usize];
-        if n.implicit.is_nan() {
+        if n.implicit.is_nan() && !expanded {
             n.implicit = leaf as f32;
         }
-        for &i in above.iter().rev() {
+        let valued = if expanded { &self.path[..] } else { above };
+        for &i in valued.iter().rev() {
             let n = self.nodes[i as usize];
             let links = &self.links[n.first as usize..(n.first + n.len) as usize];
             let valued = links.iter().filter_map(|l| {
@@ -415,6 +439,55 @@ mod tests {
             "the search goes on from the held state's node"
         );
         assert_eq!(kept.nodes[child as usize].visits, visits + 2000);
+    }
+
+    /// With priors every iteration either expands the node it stops at or follows one of its
+    /// links, and every node is made valued: an expanded node's visits are its prior's (the
+    /// root has none), the iteration's that expanded it, and one for each visit of a link
+    /// beyond the link's first. On every Tâb preset, with transpositions and without.
+    #[test]
+    fn priors_count_each_iteration_once() {
+        let mut expanded = 0;
+        for text in [
+            "tab",
+            "tab-hyde",
+            "tab-modern",
+            "tab-ludii",
+            "tab-hyde-ludii",
+        ] {
+            let any: AnyRuleset = text.parse().unwrap();
+            with_ruleset!(&any, r => {
+                for s in positions(r).into_iter().take(2) {
+                    for transpositions in [false, true] {
+                        let opts = MctsOptions {
+                            cutoff: Some(0),
+                            minimax: 0.4,
+                            eval: EvalWeights::NET,
+                            priors: true,
+                            transpositions,
+                            ..MctsOptions::default()
+                        };
+                        let mut tree = Tree::new();
+                        tree.search(&s, &opts, 7, (1500, None, 1 << 20), None, None);
+                        assert_eq!(tree.nodes[0].visits, 1500, "{text}");
+                        for (i, n) in tree.nodes.iter().enumerate() {
+                            assert!(i == 0 || n.visits >= 1, "{text}: every node valued");
+                            if n.len == 0 {
+                                continue;
+                            }
+                            expanded += 1;
+                            let links = &tree.links[n.first as usize..(n.first + n.len) as usize];
+                            assert!(links.iter().all(|l| l.visits >= 1 && l.child != NO_NODE));
+                            let beyond: u32 = links.iter().map(|l| l.visits - 1).sum();
+                            let own = if i == 0 { 1 } else { 2 };
+                            assert_eq!(n.visits, own + beyond, "{text}, node {i}");
+                        }
+                    }
+                }
+            });
+        }
+        // Some positions are decided, and their searches go on to a finished game.
+        assert!(expanded > 5000, "{expanded} nodes expanded");
     }
 
     /// Keeping the leaves' static values changes nothing a search computes: every node of

@@ -51,6 +51,14 @@
 //! * **Mixing** (`mix=λ` < 1; 1 by default): a leaf is worth `(1 − λ) · its static value + λ ·
 //!   its rollout's result`, as AlphaGo mixed its value network with its rollouts (Silver et
 //!   al., 2016), so that a search can use an evaluation and rollouts to the end together.
+//! * **Priors** (`priors=on`; off by default; with `tree=decisions`): when a node is expanded,
+//!   every child is played at once and valued by the static evaluation in one batch (a
+//!   network values a batch faster than its states one by one), and starts with one visit
+//!   worth that value, as Gelly and Silver (2007) seeded UCT's children with prior knowledge.
+//!   The iteration stops at the node it expands and backs up the node's value one action
+//!   deeper: its best child's for the player to move, or at a chance node the weighted mean
+//!   of its outcomes'. Every node but the root is thus created valued, and each iteration
+//!   expands one node.
 //! * **Tree shape** ([`TreeShape`]): a player's node branches on single decisions, or with
 //!   `tree=turns` on the distinct ends of his whole turn, each seeded with one visit worth its
 //!   static value.

@@ -170,6 +170,11 @@ pub struct MctsOptions {
     /// The weight `α` of the implicit minimax value in a child's value at selection, from 0
     /// to 1 (0: the mean of the results alone). See the module docs.
     pub minimax: f64,
+    /// Whether a node's children are valued all at once when it is expanded (one batch of the
+    /// static evaluation), each starting with one visit worth its value, the iteration stopping
+    /// there with the node's value one action deeper (`tree=decisions` only). See the module
+    /// docs.
+    pub priors: bool,
     /// The weight of a rollout's result in the value of the leaf it starts from, from 0 to 1;
     /// the rest is the leaf's static evaluation (AlphaGo's mixing parameter λ). 1, the
     /// default, is the rollout alone; below 1 it needs a rollout (`cutoff` other than 0).
@@ -191,6 +196,7 @@ impl Default for MctsOptions {
             transpositions: false,
             reuse: false,
             minimax: 0.0,
+            priors: false,
             mix: 1.0,
         }
     }
@@ -363,6 +369,18 @@ pub const OPTIONS: &[OptionDef<Settings>] = &[
         },
     },
     OptionDef {
+        key: "priors",
+        values: Values::Choice(Switch::NAMES),
+        help: "value all of a node's children at once when it is expanded, each starting with \
+               one visit worth its value (with tree=decisions)",
+        rules: "",
+        get: |s| Switch(s.options.priors).name().into(),
+        set: |s, v| {
+            s.options.priors = either::<Switch>(v)?.0;
+            Ok(())
+        },
+    },
+    OptionDef {
         key: "minimax",
         values: Values::Text("a number from 0 to 1"),
         help: "the weight of a child's implicit minimax value in its value at selection",
@@ -460,6 +478,16 @@ impl MctsOptions {
                     .into(),
             });
         }
+        if o.priors && o.tree == TreeShape::Turns {
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: "priors".into(),
+                value: spec.get("priors").unwrap_or_default().into(),
+                expected: "off with tree=turns, whose children start with their values already: \
+                           give tree=decisions too, or leave priors out"
+                    .into(),
+            });
+        }
         let unread = (source.given.map(|w| ("eval", w.name().to_string())))
             .or_else(|| source.file.clone().map(|f| (WEIGHTS_KEY, f)))
             .filter(|_| !o.reads_eval());
@@ -480,11 +508,12 @@ impl MctsOptions {
 
     /// Whether a search with these options reads its static evaluation (`eval`) anywhere: at
     /// a cutoff, for implicit minimax values, to mix with rollouts, in greedy rollouts, or for
-    /// the priors of whole turns.
+    /// the priors of children (`priors=on`) or of whole turns.
     pub fn reads_eval(&self) -> bool {
         self.cutoff.is_some()
             || self.minimax > 0.0
             || self.mix < 1.0
+            || self.priors
             || self.rollout == RolloutPolicy::Greedy
             || self.tree == TreeShape::Turns
     }
@@ -559,6 +588,7 @@ impl MctsOptions {
         for (key, flag, default) in [
             ("transpositions", self.transpositions, d.transpositions),
             ("reuse", self.reuse, d.reuse),
+            ("priors", self.priors, d.priors),
         ] {
             if flag != default {
                 parts.push(format!("{key}={}", if flag { "on" } else { "off" }));

@@ -5,9 +5,10 @@
 
 use std::collections::HashMap;
 
-use qasab_core::{Player, Weighted};
+use qasab_core::{Player, Turn, Weighted};
 
 use super::options::{INNER_TURN_STATES, MctsOptions, TreeShape};
+use super::rollout::reward;
 use crate::eval::Evaluate;
 use crate::rng::{GameRng, below};
 use crate::search::hash::{BuildPassHasher, fingerprint};
@@ -125,6 +126,10 @@ pub(super) struct Tree<S: Evaluate> {
     pub(super) walked: Vec<u32>,
     pub(super) moves: Vec<S::Move>,
     pub(super) outs: Vec<Weighted<S::Chance>>,
+    /// The children of the node being expanded with priors (`priors=on`), and which of them
+    /// are valued now.
+    kids: Vec<S>,
+    unvalued: Vec<usize>,
     /// The node of the state searched from.
     pub(super) root: u32,
     /// Iterations run since the graph was last cleared: each iteration stamps its path with
@@ -150,6 +155,8 @@ impl<S: Evaluate> Tree<S> {
             walked: Vec::new(),
             moves: Vec::new(),
             outs: Vec::new(),
+            kids: Vec::new(),
+            unvalued: Vec::new(),
             iterations: 0,
         }
     }
@@ -227,6 +234,122 @@ impl<S: Evaluate> Tree<S> {
         n.first = first as u32;
         n.len = len as u32;
         true
+    }
+
+    /// Expands `node` (whose state is `state`, `player` whether a player is to move there)
+    /// with priors (`priors=on`): one link per legal move in an order shuffled by `rng`, or
+    /// per chance outcome, each to its child's node (with transpositions the node already
+    /// holding the child's state if there is one) with one visit; a child's node not valued
+    /// yet is valued now, all together ([`Evaluate::evaluate_all`]), and starts with one visit
+    /// worth its value. Returns the node's value one action deeper for [`Player::One`]: the
+    /// best child's mean for the player to move, or the outcomes' means weighted; `None`,
+    /// adding nothing, if the links would pass `max_links`.
+    pub(super) fn expand_valued(
+        &mut self,
+        node: usize,
+        state: &S,
+        mover: Option<Player>,
+        opts: &MctsOptions,
+        rng: &mut GameRng,
+        max_links: usize,
+    ) -> Option<f64> {
+        let first = self.links.len();
+        self.kids.clear();
+        if mover.is_some() {
+            state.legal_moves(&mut self.moves);
+            if first + self.moves.len() > max_links {
+                return None;
+            }
+            for i in (1..self.moves.len()).rev() {
+                self.moves.swap(i, below(rng, i + 1));
+            }
+            for &m in &self.moves {
+                let mut kid = state.clone();
+                kid.play_unchecked(m);
+                self.kids.push(kid);
+                self.links.push(Link {
+                    edge: Edge::Move(m),
+                    child: NO_NODE,
+                    visits: 1,
+                });
+            }
+        } else {
+            state.chance_outcomes(&mut self.outs);
+            if first + self.outs.len() > max_links {
+                return None;
+            }
+            for w in &self.outs {
+                let mut kid = state.clone();
+                kid.apply_chance_unchecked(w.outcome);
+                self.kids.push(kid);
+                self.links.push(Link {
+                    edge: Edge::Chance(w.outcome, w.weight),
+                    child: NO_NODE,
+                    visits: 1,
+                });
+            }
+        }
+        self.unvalued.clear();
+        let kids = std::mem::take(&mut self.kids);
+        for (k, kid) in kids.iter().enumerate() {
+            let child = self.node_for(kid, opts);
+            self.links[first + k].child = child;
+            if self.nodes[child as usize].visits == 0 {
+                self.unvalued.push(k);
+            }
+        }
+        // No node made here ends this iteration's path.
+        self.print = (NO_NODE, 0);
+        let values = S::evaluate_all(
+            self.unvalued
+                .iter()
+                .map(|&k| &kids[k])
+                .filter(|kid| !matches!(kid.turn(), Turn::Over(_))),
+            Player::One,
+            opts.eval,
+        );
+        let mut values = values.into_iter();
+        for &k in &self.unvalued {
+            let value = match kids[k].turn() {
+                Turn::Over(o) => reward(&o, opts.margin),
+                _ => values.next().expect("a value for each unfinished child"),
+            };
+            let child = &mut self.nodes[self.links[first + k].child as usize];
+            if child.visits == 0 {
+                child.visits = 1;
+                child.sum = value;
+                child.implicit = value as f32;
+            }
+        }
+        self.kids = kids;
+        let len = self.links.len() - first;
+        if len == 0 {
+            return None;
+        }
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = len as u32;
+        let links = &self.links[first..first + len];
+        let mean = |l: &Link<S::Move, S::Chance>| self.nodes[l.child as usize].mean();
+        Some(match mover {
+            Some(p) => {
+                let sign = if p == Player::One { 1.0 } else { -1.0 };
+                sign * links
+                    .iter()
+                    .map(|l| sign * mean(l))
+                    .fold(f64::NEG_INFINITY, f64::max)
+            }
+            None => {
+                let (mut sum, mut weights) = (0.0, 0u64);
+                for l in links {
+                    if let Edge::Chance(_, w) = l.edge {
+                        sum += f64::from(w) * mean(l);
+                        weights += u64::from(w);
+                    }
+                }
+                sum / weights as f64
+            }
+        })
     }
 
     /// Gives `node` one child per end of a turn, in an order shuffled by `rng`: the decisions
