@@ -374,6 +374,15 @@ mod tests {
         stats(&tree)
     }
 
+    /// The presets of the Tâb family, each with a network.
+    const TAB_PRESETS: [&str; 5] = [
+        "tab",
+        "tab-hyde",
+        "tab-modern",
+        "tab-ludii",
+        "tab-hyde-ludii",
+    ];
+
     /// Four decision positions of seeded random games of `rules`, each with a choice.
     fn positions<R: Ruleset>(rules: &R) -> Vec<R::State> {
         decision_positions(rules, 4, 3)
@@ -448,13 +457,7 @@ mod tests {
     #[test]
     fn priors_count_each_iteration_once() {
         let mut expanded = 0;
-        for text in [
-            "tab",
-            "tab-hyde",
-            "tab-modern",
-            "tab-ludii",
-            "tab-hyde-ludii",
-        ] {
+        for text in TAB_PRESETS {
             let any: AnyRuleset = text.parse().unwrap();
             with_ruleset!(&any, r => {
                 for s in positions(r).into_iter().take(2) {
@@ -495,13 +498,7 @@ mod tests {
     /// network and with the hand-written evaluation, on every Tâb preset.
     #[test]
     fn kept_static_values_grow_the_same_tree() {
-        for text in [
-            "tab",
-            "tab-hyde",
-            "tab-modern",
-            "tab-ludii",
-            "tab-hyde-ludii",
-        ] {
+        for text in TAB_PRESETS {
             let any: AnyRuleset = text.parse().unwrap();
             let trees = with_ruleset!(&any, r => {
                 let mut trees = 0;
