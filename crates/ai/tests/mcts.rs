@@ -263,7 +263,7 @@ fn specs_are_checked() {
     let cases = [
         (
             "mcts(depth=3)",
-            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, weights, transpositions, reuse, minimax, mix, seed",
+            "player mcts has no option 'depth'; valid options: level, iterations, time, threads, c, rollout, cutoff, margin, tree, eval, weights, transpositions, reuse, priors, minimax, mix, seed",
         ),
         (
             "mcts(level=0)",
@@ -350,6 +350,15 @@ fn specs_are_checked() {
         ),
         ("mcts(reuse=1)", "reuse=1 is not valid; expected on or off"),
         (
+            "mcts(priors=yes)",
+            "priors=yes is not valid; expected on or off",
+        ),
+        (
+            "mcts(priors=on,tree=turns)",
+            "option priors=on is not valid; expected off with tree=turns, whose children start \
+             with their values already: give tree=decisions too, or leave priors out",
+        ),
+        (
             "mcts(minimax=1.5)",
             "minimax=1.5 is not valid; expected a number from 0 to 1",
         ),
@@ -395,6 +404,7 @@ fn an_eval_that_nothing_reads_is_refused() {
         "mcts(eval=net,mix=0.5)",
         "mcts(eval=net,rollout=greedy)",
         "mcts(eval=net,tree=turns)",
+        "mcts(eval=net,priors=on)",
         "mcts(cutoff=none)",
     ] {
         assert!(make(spec).is_ok(), "{spec}");

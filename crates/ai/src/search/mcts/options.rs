@@ -498,8 +498,8 @@ impl MctsOptions {
                 value,
                 expected: "no eval= with these options, which never evaluate a position: \
                            rollouts play to the end (cutoff=none), with minimax=0, mix=1, \
-                           tree=decisions and rollouts other than greedy; give cutoff=N (0 \
-                           evaluates the leaf), minimax=X or mix=λ too"
+                           priors=off, tree=decisions and rollouts other than greedy; give \
+                           cutoff=N (0 evaluates the leaf), minimax=X, mix=λ or priors=on too"
                     .into(),
             });
         }
