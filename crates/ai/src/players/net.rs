@@ -23,11 +23,14 @@ use crate::spec::{AgentError, AgentSpec, apply_options, seed_option};
 /// The strongest player measured on each family's preset where it is not plain `mcts`: a
 /// search with the shipped network. Each entry beat `mcts` at about its time per move over the
 /// games recorded in docs/STRENGTH.md ("The default players"), or scored at least even over
-/// 1,000 games against the entry before it in at most a quarter of its time (`tab-ludii`'s,
-/// with `priors=on`); a family without an entry keeps `mcts`.
+/// 1,000 games against the entry before it in at most a quarter of its time (`tab-hyde`'s
+/// with transpositions, `tab-ludii`'s with `priors=on`); a family without an entry keeps `mcts`.
 const STRONGEST: &[(&str, &str)] = &[
     ("tab", "mcts(eval=net,iterations=70000)"),
-    ("tab-hyde", "mcts(eval=net,iterations=55000)"),
+    (
+        "tab-hyde",
+        "mcts(eval=net,iterations=12000,transpositions=on)",
+    ),
     ("tab-modern", "mcts(eval=net,iterations=65000)"),
     (
         "tab-ludii",
