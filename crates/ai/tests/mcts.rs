@@ -444,6 +444,11 @@ fn specs_round_trip_through_the_agents_name() {
             "mcts(reuse=on,transpositions=on)",
             "mcts(level=3,transpositions=on,reuse=on,seed=5)",
         ),
+        (
+            "mcts(priors=on,transpositions=on)",
+            "mcts(level=3,transpositions=on,priors=on,seed=5)",
+        ),
+        ("mcts(priors=off)", "mcts(level=3,seed=5)"),
         ("mcts(minimax=0.4)", "mcts(level=3,minimax=0.4,seed=5)"),
         ("mcts(minimax=0)", "mcts(level=3,seed=5)"),
         ("mcts(mix=0.5)", "mcts(level=3,mix=0.5,seed=5)"),

@@ -189,15 +189,7 @@ impl<S: Evaluate> Tree<S> {
     /// Follows `link`: plays its action on `state`, adds it to the path and returns its child,
     /// allocated (or found in the table) the first time.
     fn follow(&mut self, link: usize, state: &mut S, opts: &MctsOptions) -> u32 {
-        match self.links[link].edge {
-            Edge::Move(m) => state.play_unchecked(m),
-            Edge::Chance(c, _) => state.apply_chance_unchecked(c),
-            Edge::Turn { start, len, .. } => {
-                for &m in &self.lines[start as usize..(start + len) as usize] {
-                    state.play_unchecked(m);
-                }
-            }
-        }
+        self.play(self.links[link].edge, state);
         self.walked.push(link as u32);
         let mut child = self.links[link].child;
         if child == NO_NODE {

@@ -202,10 +202,32 @@ impl<S: Evaluate> Tree<S> {
                 return true;
             }
         }
+        if !self.push_links(state, player, rng, max_links, 0) {
+            return false;
+        }
+        let len = self.links.len() - first;
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = len as u32;
+        true
+    }
+
+    /// Appends the links of `state`'s actions, each with `visits` and no child yet: one per
+    /// legal move in an order shuffled by `rng` if a player is to move (`player`), else one per
+    /// chance outcome. Returns false, adding nothing, if that would pass `max_links`.
+    fn push_links(
+        &mut self,
+        state: &S,
+        player: bool,
+        rng: &mut GameRng,
+        max_links: usize,
+        visits: u32,
+    ) -> bool {
+        let first = self.links.len();
         let link = |edge| Link {
             edge,
             child: NO_NODE,
-            visits: 0,
+            visits,
         };
         if player {
             state.legal_moves(&mut self.moves);
@@ -229,14 +251,23 @@ impl<S: Evaluate> Tree<S> {
                     .map(|w| link(Edge::Chance(w.outcome, w.weight))),
             );
         }
-        let len = self.links.len() - first;
-        let n = &mut self.nodes[node];
-        n.first = first as u32;
-        n.len = len as u32;
         true
     }
 
-    /// Expands `node` (whose state is `state`, `player` whether a player is to move there)
+    /// Plays the action of a link's `edge` on `state`.
+    pub(super) fn play(&self, edge: Edge<S::Move, S::Chance>, state: &mut S) {
+        match edge {
+            Edge::Move(m) => state.play_unchecked(m),
+            Edge::Chance(c, _) => state.apply_chance_unchecked(c),
+            Edge::Turn { start, len, .. } => {
+                for &m in &self.lines[start as usize..(start + len) as usize] {
+                    state.play_unchecked(m);
+                }
+            }
+        }
+    }
+
+    /// Expands `node` (whose state is `state`, `mover` who is to move there, if a player)
     /// with priors (`priors=on`): one link per legal move in an order shuffled by `rng`, or
     /// per chance outcome, each to its child's node (with transpositions the node already
     /// holding the child's state if there is one) with one visit; a child's node not valued
@@ -254,40 +285,15 @@ impl<S: Evaluate> Tree<S> {
         max_links: usize,
     ) -> Option<f64> {
         let first = self.links.len();
+        if !self.push_links(state, mover.is_some(), rng, max_links, 1) || self.links.len() == first
+        {
+            return None;
+        }
         self.kids.clear();
-        if mover.is_some() {
-            state.legal_moves(&mut self.moves);
-            if first + self.moves.len() > max_links {
-                return None;
-            }
-            for i in (1..self.moves.len()).rev() {
-                self.moves.swap(i, below(rng, i + 1));
-            }
-            for &m in &self.moves {
-                let mut kid = state.clone();
-                kid.play_unchecked(m);
-                self.kids.push(kid);
-                self.links.push(Link {
-                    edge: Edge::Move(m),
-                    child: NO_NODE,
-                    visits: 1,
-                });
-            }
-        } else {
-            state.chance_outcomes(&mut self.outs);
-            if first + self.outs.len() > max_links {
-                return None;
-            }
-            for w in &self.outs {
-                let mut kid = state.clone();
-                kid.apply_chance_unchecked(w.outcome);
-                self.kids.push(kid);
-                self.links.push(Link {
-                    edge: Edge::Chance(w.outcome, w.weight),
-                    child: NO_NODE,
-                    visits: 1,
-                });
-            }
+        for l in first..self.links.len() {
+            let mut kid = state.clone();
+            self.play(self.links[l].edge, &mut kid);
+            self.kids.push(kid);
         }
         self.unvalued.clear();
         let kids = std::mem::take(&mut self.kids);
@@ -323,9 +329,6 @@ impl<S: Evaluate> Tree<S> {
         }
         self.kids = kids;
         let len = self.links.len() - first;
-        if len == 0 {
-            return None;
-        }
         let n = &mut self.nodes[node];
         n.first = first as u32;
         n.len = len as u32;
