@@ -31,6 +31,9 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Rate players: a round robin with paired throws, scores, Elo differences and a ladder.
     Arena(ArenaArgs),
+    /// Report arenas of the same players played with different seeds as one: the scores,
+    /// intervals and ladder over all their games, from their `qasab arena --json` reports.
+    ArenaMerge(ArenaMergeArgs),
     /// Measure what each variant of a ruleset does to the game: balance, length, decisions,
     /// drama, skill, with 95% intervals, charts and a report (see docs/study.md).
     Study(StudyArgs),
@@ -312,6 +315,21 @@ pub struct SimulatedGames {
     /// by its exact values.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ArenaMergeArgs {
+    /// The reports: files written by `qasab arena --json`, of one ruleset and the same players
+    /// in the same order, each with its own seed.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print one JSON object, as `qasab arena --json` does, with the seeds merged.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the ladder (each player's Elo rating with its 95% interval) as an SVG chart
+    /// in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

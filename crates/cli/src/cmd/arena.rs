@@ -6,7 +6,8 @@ use std::sync::Arc;
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qasab_ai::play::arena::{
-    ArenaError, ArenaOptions, ArenaReport, GameSink, PlayedGame, arena_with_games, pairings,
+    ArenaError, ArenaOptions, ArenaReport, GameSink, PlayedGame, arena_with_games,
+    merge as merge_reports, pairings, read_report,
 };
 use qasab_ai::play::jobs::ArenaJob;
 use qasab_ai::play::simulate::{Rate, timed};
@@ -16,7 +17,7 @@ use qasab_core::record::write_record;
 use qasab_core::{Player, Ruleset, with_ruleset};
 
 use super::parse_ruleset;
-use crate::cli::ArenaArgs;
+use crate::cli::{ArenaArgs, ArenaMergeArgs};
 
 pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
     // Checks the ruleset, the options and every player, as qasab.distributed does.
@@ -30,6 +31,27 @@ pub fn run(args: &ArenaArgs) -> Result<ExitCode> {
     let any = parse_ruleset(&args.ruleset)?;
     let tables = super::tables::tables_for(args.tables.as_deref(), &any)?;
     with_ruleset!(&any, r => run_arena(r, &job.players, tables.as_ref(), args))
+}
+
+/// `qasab arena-merge`: the reports of several arenas as one.
+pub fn merge(args: &ArenaMergeArgs) -> Result<ExitCode> {
+    let mut reports = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let name = file.display().to_string();
+        let text =
+            std::fs::read_to_string(file).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+        reports.push((name.clone(), read_report(&name, &text)?));
+    }
+    let report = merge_reports(&reports)?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report, None)?;
+    }
+    if let Some(path) = &args.svg {
+        write_ladder(path, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Names the flag an arena error is about, so the message points at what to change.
@@ -84,7 +106,7 @@ where
         } else {
             args.threads
         };
-        print_report(&report, threads, seconds)?;
+        print_report(&report, Some((threads, seconds)))?;
         super::tables::note_tables_text(
             tables,
             "where one holds the position, every player plays by its exact values",
@@ -200,19 +222,25 @@ fn rate(what: &str, count: u64, n: u64) -> String {
     )
 }
 
-fn print_report(r: &ArenaReport, threads: usize, seconds: f64) -> Result<()> {
+/// The report as text; `run` is the threads and seconds of an arena just played, none for a
+/// merged report.
+fn print_report(r: &ArenaReport, run: Option<(usize, f64)>) -> Result<()> {
     let players = r.ratings.len();
     let games: u64 = r.pairings.iter().map(|p| p.games).sum();
+    let how = match run {
+        Some((threads, seconds)) => format!("seed {}, {threads} threads, {seconds:.2} s", r.seed),
+        None => {
+            let seeds: Vec<String> = r.seeds.iter().map(u64::to_string).collect();
+            format!("seeds {} merged", seeds.join(", "))
+        }
+    };
     outln!(
-        "{}: {} players, {} pairings of {} games ({} games), seed {}, {} threads, {:.2} s",
+        "{}: {} players, {} pairings of {} games ({} games), {how}",
         r.ruleset,
         players,
         r.pairings.len(),
         r.games_per_pairing,
         games,
-        r.seed,
-        threads,
-        seconds
     );
     outln!(
         "Score: win 1, draw 1/2, truncated game 1/2 each. Both games of a pair share their throws, seats swapped. Intervals are 95%."

@@ -31,6 +31,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::ArenaMerge(args) => arena::merge(&args),
         Command::Study(args) => study::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Analyse(args) => analyse::run(&args),

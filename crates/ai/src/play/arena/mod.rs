@@ -43,6 +43,7 @@
 //! [`derive_seed`]: crate::rng::derive_seed
 
 mod games;
+mod merge;
 mod options;
 mod rating;
 mod report;
@@ -52,6 +53,7 @@ pub use games::{
     GameResult, GameSink, PlayedGame, play_pair, play_pair_to_end, play_round_robin,
     play_round_robin_with_games, play_units, units_by_pairing,
 };
+pub use merge::{MergeError, merge, read_report};
 pub use options::{ArenaError, ArenaOptions, MAX_GAMES, MAX_THREADS};
 pub use rating::RatingReport;
 pub use report::{ArenaReport, GamePairs, PairingReport};

@@ -1,11 +1,11 @@
 //! The ladder: every player's Elo rating, fitted to all the pairings' results at once.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::play::stats::{self, FitError, PRIOR_DRAWS, PairingData};
 
 /// One player's rating on the ladder.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatingReport {
     /// The player's label.
     pub player: String,

@@ -1,7 +1,7 @@
 //! The report of an arena: every pairing's results from A's side, how its game pairs went, and
 //! the ladder; serialised as the JSON of `qasab arena --json`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::games::GameResult;
 use super::options::ArenaError;
@@ -10,7 +10,7 @@ use super::schedule::pairings;
 use crate::play::stats::{self, PairingData};
 
 /// One pairing's results, from A's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairingReport {
     /// A's label.
     pub a: String,
@@ -45,7 +45,7 @@ pub struct PairingReport {
 /// one player won twice separate the players: A's score is
 /// `(a_both + (first_seat_both + second_seat_both) / 2) / pairs` when no game is drawn or
 /// truncated.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GamePairs {
     /// Pairs A won both games of.
     pub a_both: u64,
@@ -85,21 +85,25 @@ impl GamePairs {
 }
 
 /// The report of an arena: every pairing and the ladder.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArenaReport {
     /// The canonical ruleset string.
     pub ruleset: String,
     /// Games each pairing played.
     pub games_per_pairing: u64,
-    /// The arena seed.
+    /// The arena seed (of a merged report, the first arena's).
     pub seed: u64,
+    /// The seeds of the arenas a merged report adds up ([`super::merge()`]), in the order given;
+    /// empty, and left out of the JSON, for one arena.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<u64>,
     /// Every pairing, in the arena's order.
     pub pairings: Vec<PairingReport>,
     /// The ladder: every player, best rating first (ties in the order given).
     pub ratings: Vec<RatingReport>,
     /// The endgame tables every player consulted first, by file; empty, and left out of the
     /// JSON, for players without them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<String>,
 }
 
@@ -159,6 +163,7 @@ impl ArenaReport {
             ruleset,
             games_per_pairing,
             seed,
+            seeds: Vec::new(),
             pairings: reports,
             ratings,
             tables: Vec::new(),
