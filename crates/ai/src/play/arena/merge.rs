@@ -174,6 +174,14 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
             }
             seeds.push(seed);
         }
+        // Checked before any game pair is kept, in u128 so that no count overflows.
+        let total = (u128::from(games) + u128::from(r.games_per_pairing)) * results.len() as u128;
+        if total > u128::from(MAX_GAMES) {
+            return Err(MergeError::Counts {
+                name: name.clone(),
+                why: format!("the reports hold {total} games in all; at most {MAX_GAMES} merge"),
+            });
+        }
         for (p, into) in r.pairings.iter().zip(&mut results) {
             if p.games != r.games_per_pairing {
                 return Err(counts(name, p, "games", p.games, r.games_per_pairing));
@@ -184,13 +192,6 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
             })?);
         }
         games += r.games_per_pairing;
-        let total = u128::from(games) * head.pairings.len() as u128;
-        if total > u128::from(MAX_GAMES) {
-            return Err(MergeError::Counts {
-                name: name.clone(),
-                why: format!("the reports hold {total} games in all; at most {MAX_GAMES} merge"),
-            });
-        }
     }
     let mut merged = ArenaReport::new(head.ruleset.clone(), labels, games, head.seed, &results)?;
     merged.seeds = seeds;
@@ -255,19 +256,13 @@ fn game_pairs(p: &PairingReport) -> Result<Vec<[GameResult; 2]>, String> {
     if w(p.games) != 2 * pairs {
         return Err(format!("{} games, but {pairs} game pairs", p.games));
     }
-    if p.games > MAX_GAMES {
-        return Err(format!(
-            "{} games; an arena plays at most {MAX_GAMES}",
-            p.games
-        ));
-    }
     if w(p.a_wins) + w(p.b_wins) + w(p.draws) + w(p.truncated) != w(p.games) {
         return Err(format!(
             "{} wins of A, {} of B, {} draws and {} truncated games do not add up to {} games",
             p.a_wins, p.b_wins, p.draws, p.truncated, p.games
         ));
     }
-    // Every count is now at most the games, under `MAX_GAMES`.
+    // Every count is now at most the games, which the caller keeps under `MAX_GAMES`.
     let split = g.first_seat_both + g.second_seat_both;
     let rest = |wins: u64, both: u64, who: &str| {
         wins.checked_sub(2 * both + split)
@@ -305,7 +300,6 @@ fn game_pairs(p: &PairingReport) -> Result<Vec<[GameResult; 2]>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::arena::GamePairs;
     use proptest::prelude::*;
 
     const LABELS: [&str; 3] = ["greedy", "random", "mcts(level=1)"];
@@ -469,9 +463,7 @@ mod tests {
         );
         // Counts that would overflow, or ask for more games than an arena plays.
         let mut huge = report(2, 2, &games);
-        huge.games_per_pairing = u64::MAX;
         let p = &mut huge.pairings[0];
-        p.games = u64::MAX;
         p.game_pairs.a_both = u64::MAX;
         p.game_pairs.with_draw = u64::MAX;
         assert_eq!(
@@ -479,18 +471,13 @@ mod tests {
                 ("a.json".into(), a.clone()),
                 ("b.json".into(), huge.clone())
             ]),
-            "b.json: pairing greedy against random: 18446744073709551615 games, but 36893488147419103231 game pairs"
+            "b.json: pairing greedy against random: 4 games, but 36893488147419103231 game pairs"
         );
-        let p = &mut huge.pairings[0];
-        p.game_pairs = GamePairs {
-            first_seat_both: MAX_GAMES,
-            ..GamePairs::default()
-        };
-        p.games = 2 * MAX_GAMES;
-        huge.games_per_pairing = p.games;
+        huge.games_per_pairing = u64::MAX;
+        huge.pairings[0].games = u64::MAX;
         assert_eq!(
             message(&[("a.json".into(), a.clone()), ("b.json".into(), huge)]),
-            "b.json: pairing greedy against random: 200000000 games; an arena plays at most 100000000"
+            "b.json: the reports hold 18446744073709551619 games in all; at most 100000000 merge"
         );
         let err = read_report("c.json", "{\"ruleset\": \"tab\"}").expect_err("refused");
         assert!(
