@@ -47,6 +47,13 @@ pub fn merge(args: &ArenaMergeArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_report(&report, None)?;
+        // The line `qasab arena` prints after its report, from the files the reports name.
+        if !report.tables.is_empty() {
+            outln!(
+                "Endgame tables {}: where one holds the position, every player plays by its exact values.",
+                report.tables.join(", ")
+            );
+        }
     }
     if let Some(path) = &args.svg {
         write_ladder(path, &report)?;

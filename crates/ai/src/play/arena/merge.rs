@@ -123,6 +123,12 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
         return Err(MergeError::Empty);
     };
     let labels = labels_of(first, head)?;
+    let pairs = |r: &ArenaReport| -> Vec<(String, String)> {
+        r.pairings
+            .iter()
+            .map(|p| (p.a.clone(), p.b.clone()))
+            .collect()
+    };
     let players = |r: &ArenaReport| {
         r.pairings
             .iter()
@@ -143,7 +149,8 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
                 expected: head.ruleset.clone(),
             });
         }
-        if players(r) != players(head) {
+        // Compared as pairs of labels, not as text: a spec has commas of its own.
+        if pairs(r) != pairs(head) {
             return Err(MergeError::Players {
                 name: name.clone(),
                 found: players(r),
@@ -184,7 +191,13 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
         }
         for (p, into) in r.pairings.iter().zip(&mut results) {
             if p.games != r.games_per_pairing {
-                return Err(counts(name, p, "games", p.games, r.games_per_pairing));
+                return Err(MergeError::Counts {
+                    name: name.clone(),
+                    why: format!(
+                        "pairing {} against {}: {} games, where the report says {} a pairing",
+                        p.a, p.b, p.games, r.games_per_pairing
+                    ),
+                });
             }
             into.extend(game_pairs(p).map_err(|why| MergeError::Counts {
                 name: name.clone(),
@@ -197,16 +210,6 @@ pub fn merge(reports: &[(String, ArenaReport)]) -> Result<ArenaReport, MergeErro
     merged.seeds = seeds;
     merged.tables.clone_from(&head.tables);
     Ok(merged)
-}
-
-fn counts(name: &str, p: &PairingReport, what: &str, found: u64, expected: u64) -> MergeError {
-    MergeError::Counts {
-        name: name.to_string(),
-        why: format!(
-            "pairing {} against {}: {found} {what}, where the report says {expected} a pairing",
-            p.a, p.b
-        ),
-    }
 }
 
 /// The players of a report in arena order, read from its pairings: (0,1), (0,2), …, (1,2), …
