@@ -86,6 +86,24 @@ fn arenas_with_different_seeds_merge_into_one_report() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
 
+    // Reports of players that consulted endgame tables name them, as the arena's text does.
+    let with_tables = |from: &PathBuf, to: &str| {
+        let mut v = json(from);
+        v["tables"] = serde_json::json!(["kk.qeg"]);
+        let path = dir.join(to);
+        std::fs::write(&path, v.to_string()).unwrap();
+        path
+    };
+    let (t1, t2) = (with_tables(&one, "t1.json"), with_tables(&two, "t2.json"));
+    let o = qasab(&["arena-merge", &s(&t1), &s(&t2)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("Endgame tables kk.qeg: where one holds the position"),
+        "{}",
+        o.stdout
+    );
+
     // What does not merge is refused, naming the file and the reason.
     let refused = |args: &[&str], message: &str| {
         let o = qasab(args);
